@@ -1,0 +1,400 @@
+//! [`HookApi`], the builder a hook registers through (upstream `pi`), and [`LoadedHook`], what
+//! a loaded hook is. The `#[hook]`/`#[command]`/`#[renderer]` macros end in the same model.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::context::{AppendEntryHandler, CommandContext, HookContext, SendMessageHandler};
+use crate::events::{CustomMessage, HookEvent};
+use crate::exec::{ExecError, ExecOptions, ExecResult, exec_command};
+use crate::handler::{
+    BoxFuture, CustomHandlerEntry, Handler, HandlerEntry, HandlerError, HandlerInfo, HandlerTable,
+    IntoHandlerResult, SourceLocation,
+};
+use crate::ui::Theme;
+
+/// Errors of [`HookApi`] and [`HookContext`] calls.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HookApiError {
+    /// `send_message` before the host initialized the runner.
+    #[error("sendMessage handler not initialized")]
+    SendMessageNotInitialized,
+    /// `append_entry` before the host initialized the runner.
+    #[error("appendEntry handler not initialized")]
+    AppendEntryNotInitialized,
+}
+
+/// Which queue a message sent while the agent streams goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DeliverAs {
+    /// Steer the current run.
+    Steer,
+    /// Follow up after the current run.
+    FollowUp,
+}
+
+/// Options of `send_message`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SendMessageOptions {
+    /// Start a turn if the agent is idle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger_turn: Option<bool>,
+    /// Steering or follow-up queue.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deliver_as: Option<DeliverAs>,
+}
+
+/// A command handler: receives the text after `/name ` and a [`CommandContext`].
+pub type CommandHandler = Arc<
+    dyn for<'a> Fn(&'a str, &'a CommandContext) -> BoxFuture<'a, Result<(), HandlerError>>
+        + Send
+        + Sync,
+>;
+
+/// A slash command registered by a hook (`RegisteredCommand`).
+#[derive(Clone)]
+pub struct RegisteredCommand {
+    /// The name, without the leading `/`.
+    pub name: String,
+    /// What it does.
+    pub description: Option<String>,
+    /// The code.
+    pub handler: CommandHandler,
+    /// Where it was written, when known.
+    pub location: Option<SourceLocation>,
+}
+
+impl fmt::Debug for RegisteredCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RegisteredCommand")
+            .field("name", &self.name)
+            .field("description", &self.description)
+            .field("location", &self.location)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Options a renderer receives (`HookMessageRenderOptions`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Whether the message is shown expanded.
+    pub expanded: bool,
+}
+
+/// Renders a custom message as lines; `None` means "use the default rendering".
+pub type MessageRenderer =
+    Arc<dyn Fn(&CustomMessage, RenderOptions, &Theme) -> Option<Vec<String>> + Send + Sync>;
+
+/// The send-message and append-entry handlers a host installs into a hook.
+#[derive(Default)]
+pub(crate) struct HookActions {
+    send_message: RwLock<Option<SendMessageHandler>>,
+    append_entry: RwLock<Option<AppendEntryHandler>>,
+}
+
+/// A cloneable handle to a hook's `send_message`, `append_entry` and `exec`, for handlers
+/// that outlive the registration call (what closing over `pi` does upstream).
+#[derive(Clone)]
+pub struct HookSender {
+    actions: Arc<HookActions>,
+    cwd: PathBuf,
+}
+
+impl HookSender {
+    /// Sends a custom message (see [`HookContext::send_message`]).
+    ///
+    /// # Errors
+    /// `sendMessage handler not initialized` before the host initialized the runner.
+    pub fn send_message(
+        &self,
+        message: CustomMessage,
+        options: SendMessageOptions,
+    ) -> Result<(), HookApiError> {
+        let f = read(&self.actions.send_message).ok_or(HookApiError::SendMessageNotInitialized)?;
+        f(message, options);
+        Ok(())
+    }
+
+    /// Persists a custom entry (see [`HookContext::append_entry`]).
+    ///
+    /// # Errors
+    /// `appendEntry handler not initialized` before the host initialized the runner.
+    pub fn append_entry(&self, custom_type: &str, data: Option<Value>) -> Result<(), HookApiError> {
+        let f = read(&self.actions.append_entry).ok_or(HookApiError::AppendEntryNotInitialized)?;
+        f(custom_type, data);
+        Ok(())
+    }
+
+    /// Runs a command in the loader's working directory (or `options.cwd`).
+    ///
+    /// # Errors
+    /// When the command cannot be started or its output is too large.
+    pub async fn exec(
+        &self,
+        command: &str,
+        args: &[String],
+        options: ExecOptions,
+    ) -> Result<ExecResult, ExecError> {
+        exec_command(command, args, &self.cwd, options).await
+    }
+}
+
+fn read<T: Clone>(lock: &RwLock<Option<T>>) -> Option<T> {
+    lock.read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()
+}
+
+/// The builder a hook registers through (upstream `HookAPI`, the `pi` object).
+///
+/// ```
+/// use hooks_core::prelude::*;
+///
+/// let mut api = HookApi::new("my-hook", "/tmp");
+/// api.on(|event: &ToolCallEvent, _ctx: &HookContext| {
+///     (event.input_str("command") == Some("rm -rf /"))
+///         .then(|| ToolCallEventResult::block("no"))
+/// });
+/// let hook = api.finish();
+/// assert_eq!(hook.path, "my-hook");
+/// ```
+pub struct HookApi {
+    path: String,
+    resolved_path: PathBuf,
+    handlers: HandlerTable,
+    commands: IndexMap<String, RegisteredCommand>,
+    renderers: IndexMap<String, MessageRenderer>,
+    sender: HookSender,
+}
+
+impl HookApi {
+    /// A builder for the hook at `path` (its id); `cwd` is where `exec` runs and what a
+    /// relative `path` resolves against.
+    pub fn new(path: impl Into<String>, cwd: impl Into<PathBuf>) -> Self {
+        let path = path.into();
+        let cwd = cwd.into();
+        let resolved_path = if std::path::Path::new(&path).is_absolute() {
+            PathBuf::from(&path)
+        } else {
+            cwd.join(&path)
+        };
+        HookApi {
+            path,
+            resolved_path,
+            handlers: HandlerTable::default(),
+            commands: IndexMap::new(),
+            renderers: IndexMap::new(),
+            sender: HookSender {
+                actions: Arc::default(),
+                cwd,
+            },
+        }
+    }
+
+    /// Sets the resolved absolute path (loaders that resolved it themselves).
+    pub fn with_resolved_path(mut self, resolved: impl Into<PathBuf>) -> Self {
+        self.resolved_path = resolved.into();
+        self
+    }
+
+    /// Registers a sync handler of `E` (appended; no de-duplication).
+    pub fn on<E, F, R>(&mut self, handler: F) -> &mut Self
+    where
+        E: HookEvent,
+        F: Fn(&E, &HookContext) -> R + Send + Sync + 'static,
+        R: IntoHandlerResult<E::Result>,
+    {
+        self.on_handler(Handler::sync(handler), HandlerInfo::named("<closure>"))
+    }
+
+    /// Registers an async handler of `E`, written as a closure returning a boxed future:
+    /// `api.on_async(|e: &ToolCallEvent, ctx| Box::pin(async move { ... }))`.
+    pub fn on_async<E, F, R>(&mut self, handler: F) -> &mut Self
+    where
+        E: HookEvent,
+        F: for<'a> Fn(&'a E, &'a HookContext) -> BoxFuture<'a, R> + Send + Sync + 'static,
+        R: IntoHandlerResult<E::Result> + 'static,
+    {
+        self.on_handler(Handler::boxed(handler), HandlerInfo::named("<closure>"))
+    }
+
+    /// Registers a handler of `E` with its info (name, location, timeout).
+    pub fn on_handler<E: HookEvent>(
+        &mut self,
+        handler: Handler<E>,
+        info: HandlerInfo,
+    ) -> &mut Self {
+        self.handlers.push(HandlerEntry { handler, info });
+        self
+    }
+
+    /// Registers a handler of the custom event `name` (any string, as upstream `pi.on`); it
+    /// receives the JSON payload and its result is ignored.
+    pub fn on_custom<F>(&mut self, name: impl Into<String>, handler: F) -> &mut Self
+    where
+        F: for<'a> Fn(&'a Value, &'a HookContext) -> BoxFuture<'a, Result<(), HandlerError>>
+            + Send
+            + Sync
+            + 'static,
+    {
+        self.handlers.push_custom(
+            name,
+            CustomHandlerEntry {
+                handler: Arc::new(handler),
+                info: HandlerInfo::named("<closure>"),
+            },
+        );
+        self
+    }
+
+    /// Registers the slash command `name`; registering the same name again in this hook
+    /// replaces it (keeping its first position).
+    pub fn register_command<F>(
+        &mut self,
+        name: impl Into<String>,
+        description: Option<&str>,
+        handler: F,
+    ) -> &mut Self
+    where
+        F: for<'a> Fn(&'a str, &'a CommandContext) -> BoxFuture<'a, Result<(), HandlerError>>
+            + Send
+            + Sync
+            + 'static,
+    {
+        let name = name.into();
+        self.add_command(RegisteredCommand {
+            name,
+            description: description.map(str::to_owned),
+            handler: Arc::new(handler),
+            location: None,
+        })
+    }
+
+    /// Registers a prepared command (replacing one of the same name in this hook).
+    pub fn add_command(&mut self, command: RegisteredCommand) -> &mut Self {
+        self.commands.insert(command.name.clone(), command);
+        self
+    }
+
+    /// Registers a renderer for custom messages of `custom_type`; a second registration of
+    /// the same type in this hook replaces the first.
+    pub fn register_message_renderer<F>(
+        &mut self,
+        custom_type: impl Into<String>,
+        renderer: F,
+    ) -> &mut Self
+    where
+        F: Fn(&CustomMessage, RenderOptions, &Theme) -> Option<Vec<String>> + Send + Sync + 'static,
+    {
+        self.renderers
+            .insert(custom_type.into(), Arc::new(renderer));
+        self
+    }
+
+    /// Sends a custom message (see [`HookContext::send_message`]).
+    ///
+    /// # Errors
+    /// `sendMessage handler not initialized` before the host initialized the runner.
+    pub fn send_message(
+        &self,
+        message: CustomMessage,
+        options: SendMessageOptions,
+    ) -> Result<(), HookApiError> {
+        self.sender.send_message(message, options)
+    }
+
+    /// Persists a custom entry (see [`HookContext::append_entry`]).
+    ///
+    /// # Errors
+    /// `appendEntry handler not initialized` before the host initialized the runner.
+    pub fn append_entry(&self, custom_type: &str, data: Option<Value>) -> Result<(), HookApiError> {
+        self.sender.append_entry(custom_type, data)
+    }
+
+    /// Runs a command in the loader's working directory (or `options.cwd`).
+    ///
+    /// # Errors
+    /// When the command cannot be started or its output is too large.
+    pub async fn exec(
+        &self,
+        command: &str,
+        args: &[String],
+        options: ExecOptions,
+    ) -> Result<ExecResult, ExecError> {
+        self.sender.exec(command, args, options).await
+    }
+
+    /// A cloneable handle to this hook's `send_message`, `append_entry` and `exec`.
+    #[must_use]
+    pub fn sender(&self) -> HookSender {
+        self.sender.clone()
+    }
+
+    /// The loaded hook.
+    #[must_use]
+    pub fn finish(self) -> LoadedHook {
+        LoadedHook {
+            path: self.path,
+            resolved_path: self.resolved_path,
+            handlers: self.handlers,
+            commands: self.commands,
+            renderers: self.renderers,
+            actions: self.sender.actions,
+        }
+    }
+}
+
+/// A loaded hook: its path (as given), resolved path, handlers, commands and renderers.
+pub struct LoadedHook {
+    /// The path or id as given to the loader.
+    pub path: String,
+    /// The resolved absolute path.
+    pub resolved_path: PathBuf,
+    /// Handlers per event, in registration order.
+    pub handlers: HandlerTable,
+    /// Commands by name, in first-registration order.
+    pub commands: IndexMap<String, RegisteredCommand>,
+    /// Renderers by custom type.
+    pub renderers: IndexMap<String, MessageRenderer>,
+    actions: Arc<HookActions>,
+}
+
+impl LoadedHook {
+    /// Installs the host's send-message handler (`setSendMessageHandler`).
+    pub fn set_send_message_handler(&self, handler: SendMessageHandler) {
+        *self
+            .actions
+            .send_message
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(handler);
+    }
+
+    /// Installs the host's append-entry handler (`setAppendEntryHandler`).
+    pub fn set_append_entry_handler(&self, handler: AppendEntryHandler) {
+        *self
+            .actions
+            .append_entry
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(handler);
+    }
+}
+
+impl fmt::Debug for LoadedHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LoadedHook")
+            .field("path", &self.path)
+            .field("resolved_path", &self.resolved_path)
+            .field("handlers", &self.handlers)
+            .field("commands", &self.commands.keys().collect::<Vec<_>>())
+            .field("renderers", &self.renderers.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}

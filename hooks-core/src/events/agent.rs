@@ -1,0 +1,342 @@
+//! Context and agent events (SPEC-DETAILS section 1.2) and their results.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::hook_event;
+use super::message::{
+    Attribution, Extra, ImageContent, Message, MessageContent, ToolResultMessage,
+};
+use super::session::CompactionResult;
+
+/// `context`: the messages about to be sent to the model; handlers chain replacements.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct ContextEvent {
+    /// The messages (as output by the previous handler).
+    pub messages: Vec<Message>,
+}
+hook_event!(ContextEvent, "context", Context, ContextEventResult, Chain);
+
+/// Result of `context`: `Some(messages)` replaces the messages (an empty list empties them),
+/// `None` keeps the previous ones.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ContextEventResult {
+    /// The replacement messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<Vec<Message>>,
+}
+
+/// `before_agent_start`: a user prompt is about to start the agent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct BeforeAgentStartEvent {
+    /// The prompt.
+    pub prompt: String,
+    /// Images attached to the prompt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub images: Option<Vec<ImageContent>>,
+}
+hook_event!(
+    BeforeAgentStartEvent,
+    "before_agent_start",
+    BeforeAgentStart,
+    BeforeAgentStartEventResult,
+    FirstMessage
+);
+
+/// Result of `before_agent_start`: a message to inject; the first handler to give one wins.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BeforeAgentStartEventResult {
+    /// The message to inject.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<InjectedMessage>,
+}
+
+/// The message a `before_agent_start` handler injects.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InjectedMessage {
+    /// The custom type.
+    pub custom_type: String,
+    /// The content.
+    pub content: MessageContent,
+    /// Whether the message is shown.
+    pub display: bool,
+    /// Hook-specific details.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+    /// Who the message is attributed to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<Attribution>,
+}
+
+/// `agent_start`: the agent loop started.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct AgentStartEvent {}
+hook_event!(
+    AgentStartEvent,
+    "agent_start",
+    AgentStart,
+    super::NoResult,
+    Ignore
+);
+
+/// `agent_end`: the agent loop ended.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct AgentEndEvent {
+    /// The messages of the run.
+    pub messages: Vec<Message>,
+}
+hook_event!(
+    AgentEndEvent,
+    "agent_end",
+    AgentEnd,
+    super::NoResult,
+    Ignore
+);
+
+/// `turn_start`: a turn started.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self", rename_all = "camelCase")]
+pub struct TurnStartEvent {
+    /// The turn's index (0 for the first turn of an agent run).
+    pub turn_index: u64,
+    /// Milliseconds since the epoch.
+    pub timestamp: i64,
+}
+hook_event!(
+    TurnStartEvent,
+    "turn_start",
+    TurnStart,
+    super::NoResult,
+    Ignore
+);
+
+/// `turn_end`: a turn ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self", rename_all = "camelCase")]
+pub struct TurnEndEvent {
+    /// The turn's index.
+    pub turn_index: u64,
+    /// The assistant message of the turn.
+    pub message: Message,
+    /// The tool results of the turn.
+    #[serde(default)]
+    pub tool_results: Vec<ToolResultMessage>,
+}
+hook_event!(TurnEndEvent, "turn_end", TurnEnd, super::NoResult, Ignore);
+
+/// Why an automatic compaction started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AutoCompactionReason {
+    /// The context passed a threshold.
+    Threshold,
+    /// The context overflowed.
+    Overflow,
+    /// The session was idle.
+    Idle,
+}
+
+/// What an automatic compaction does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AutoCompactionAction {
+    /// Compact because the context is full.
+    ContextFull,
+    /// Hand off to a new session.
+    Handoff,
+}
+
+/// `auto_compaction_start`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct AutoCompactionStartEvent {
+    /// Why it started.
+    pub reason: AutoCompactionReason,
+    /// What it does.
+    pub action: AutoCompactionAction,
+}
+hook_event!(
+    AutoCompactionStartEvent,
+    "auto_compaction_start",
+    AutoCompactionStart,
+    super::NoResult,
+    Ignore
+);
+
+/// `auto_compaction_end`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self", rename_all = "camelCase")]
+pub struct AutoCompactionEndEvent {
+    /// What it did.
+    pub action: AutoCompactionAction,
+    /// The compaction, if one was made.
+    #[serde(default)]
+    pub result: Option<CompactionResult>,
+    /// Whether it was aborted.
+    pub aborted: bool,
+    /// Whether the failed request will be retried.
+    pub will_retry: bool,
+    /// The error, if it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// A benign skip (no model, no candidates, nothing to compact).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<bool>,
+}
+hook_event!(
+    AutoCompactionEndEvent,
+    "auto_compaction_end",
+    AutoCompactionEnd,
+    super::NoResult,
+    Ignore
+);
+
+/// `auto_retry_start`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self", rename_all = "camelCase")]
+pub struct AutoRetryStartEvent {
+    /// The attempt number.
+    pub attempt: u32,
+    /// The maximum number of attempts.
+    pub max_attempts: u32,
+    /// The delay before this attempt, in milliseconds.
+    pub delay_ms: u64,
+    /// The error that caused the retry.
+    pub error_message: String,
+}
+hook_event!(
+    AutoRetryStartEvent,
+    "auto_retry_start",
+    AutoRetryStart,
+    super::NoResult,
+    Ignore
+);
+
+/// `auto_retry_end`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self", rename_all = "camelCase")]
+pub struct AutoRetryEndEvent {
+    /// Whether the retry succeeded.
+    pub success: bool,
+    /// The attempt number.
+    pub attempt: u32,
+    /// The final error, if it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_error: Option<String>,
+}
+hook_event!(
+    AutoRetryEndEvent,
+    "auto_retry_end",
+    AutoRetryEnd,
+    super::NoResult,
+    Ignore
+);
+
+/// A rule (`Rule`) of the rules capability.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rule {
+    /// The rule's name.
+    pub name: String,
+    /// The rule file's path.
+    pub path: String,
+    /// The rule's text.
+    pub content: String,
+    /// Globs the rule applies to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub globs: Option<Vec<String>>,
+    /// Whether the rule always applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub always_apply: Option<bool>,
+    /// A description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Conditions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Vec<String>>,
+    /// Scopes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<Vec<String>>,
+    /// `never`, `prose-only`, `tool-only` or `always`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupt_mode: Option<String>,
+    /// Where the rule came from.
+    #[serde(rename = "_source", default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Value>,
+    /// Unknown fields, kept.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// `ttsr_triggered`: rules were triggered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct TtsrTriggeredEvent {
+    /// The triggered rules.
+    pub rules: Vec<Rule>,
+}
+hook_event!(
+    TtsrTriggeredEvent,
+    "ttsr_triggered",
+    TtsrTriggered,
+    super::NoResult,
+    Ignore
+);
+
+/// The status of a todo item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TodoStatus {
+    /// Not started.
+    Pending,
+    /// Being worked on.
+    InProgress,
+    /// Done.
+    Completed,
+    /// Given up.
+    Abandoned,
+}
+
+/// A todo item (`TodoItem`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TodoItem {
+    /// The item id.
+    pub id: String,
+    /// The item text.
+    pub content: String,
+    /// The item status.
+    pub status: TodoStatus,
+    /// Notes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// Details.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+    /// Unknown fields, kept.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// `todo_reminder`: the agent is reminded of open todos.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self", rename_all = "camelCase")]
+pub struct TodoReminderEvent {
+    /// The open todos.
+    pub todos: Vec<TodoItem>,
+    /// The reminder attempt.
+    pub attempt: u32,
+    /// The maximum number of reminders.
+    pub max_attempts: u32,
+}
+hook_event!(
+    TodoReminderEvent,
+    "todo_reminder",
+    TodoReminder,
+    super::NoResult,
+    Ignore
+);

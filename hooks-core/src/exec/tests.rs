@@ -1,0 +1,409 @@
+//! Tests of `exec_command`, one per rule of SPEC-DETAILS section 8.
+
+use super::*;
+use std::time::{Duration, Instant};
+
+fn args(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| (*s).to_owned()).collect()
+}
+
+async fn sh(script: &str, options: ExecOptions) -> ExecResult {
+    exec_command("sh", &args(&["-c", script]), Path::new("."), options)
+        .await
+        .expect("sh runs")
+}
+
+fn with_timeout(ms: u64) -> ExecOptions {
+    ExecOptions {
+        timeout: Some(Duration::from_millis(ms)),
+        ..ExecOptions::default()
+    }
+}
+
+/// Options whose token is cancelled once `ready` exists (the script has set its traps).
+fn cancel_when_ready(ready: &Path) -> ExecOptions {
+    let token = CancellationToken::new();
+    let cancel = token.clone();
+    let ready = ready.to_path_buf();
+    tokio::spawn(async move {
+        while !ready.exists() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        cancel.cancel();
+    });
+    ExecOptions {
+        cancel: Some(token),
+        timeout: Some(Duration::from_secs(60)),
+        ..ExecOptions::default()
+    }
+}
+
+/// Whether a pid names a live (non-zombie) process.
+#[cfg(target_os = "linux")]
+fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the parenthesised command name.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X'])),
+        Err(_) => false,
+    }
+}
+
+/// Waits up to two seconds for a pid to be gone.
+#[cfg(target_os = "linux")]
+async fn gone(pid: i32) -> bool {
+    for _ in 0..40 {
+        if !alive(pid) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn exec_captures_stdout_and_stderr_separately() {
+    let r = sh("echo out; echo err >&2", ExecOptions::default()).await;
+    assert_eq!(
+        r,
+        ExecResult {
+            stdout: "out\n".into(),
+            stderr: "err\n".into(),
+            code: 0,
+            killed: false
+        }
+    );
+}
+
+#[tokio::test]
+async fn exec_nonzero_exit_is_a_result_not_an_error() {
+    let r = sh("echo partial; exit 7", ExecOptions::default()).await;
+    assert_eq!(
+        (r.code, r.killed, r.stdout.as_str()),
+        (7, false, "partial\n")
+    );
+}
+
+#[tokio::test]
+async fn exec_passes_argv_without_shell_interpretation() {
+    let r = exec_command(
+        "echo",
+        &args(&["$HOME", "a;b", "*", "`id`"]),
+        Path::new("."),
+        ExecOptions::default(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.stdout, "$HOME a;b * `id`\n");
+}
+
+#[tokio::test]
+async fn exec_stdin_is_closed() {
+    let started = Instant::now();
+    let r = exec_command("cat", &[], Path::new("."), with_timeout(10_000))
+        .await
+        .unwrap();
+    assert_eq!((r.stdout.as_str(), r.code, r.killed), ("", 0, false));
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn exec_runs_in_the_given_cwd() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = exec_command("pwd", &[], dir.path(), ExecOptions::default())
+        .await
+        .unwrap();
+    let printed = std::fs::canonicalize(r.stdout.trim_end()).unwrap();
+    assert_eq!(printed, std::fs::canonicalize(dir.path()).unwrap());
+}
+
+#[tokio::test]
+async fn exec_options_cwd_overrides_the_cwd_argument() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let options = ExecOptions {
+        cwd: Some(other.path().to_path_buf()),
+        ..ExecOptions::default()
+    };
+    let r = exec_command("pwd", &[], dir.path(), options).await.unwrap();
+    let printed = std::fs::canonicalize(r.stdout.trim_end()).unwrap();
+    assert_eq!(printed, std::fs::canonicalize(other.path()).unwrap());
+}
+
+#[tokio::test]
+async fn exec_timeout_kills_the_child_and_resolves_killed() {
+    let started = Instant::now();
+    let r = exec_command("sleep", &args(&["30"]), Path::new("."), with_timeout(200))
+        .await
+        .unwrap();
+    assert!(r.killed);
+    assert_eq!(r.code, 0, "death by our signal reports code 0");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn exec_zero_timeout_means_no_timeout() {
+    let r = sh("sleep 0.3; echo done", with_timeout(0)).await;
+    assert_eq!((r.stdout.as_str(), r.killed), ("done\n", false));
+}
+
+#[tokio::test]
+async fn exec_cancelled_before_the_call_kills_at_once() {
+    let token = CancellationToken::new();
+    token.cancel();
+    let options = ExecOptions {
+        cancel: Some(token),
+        ..ExecOptions::default()
+    };
+    let started = Instant::now();
+    let r = exec_command("sleep", &args(&["30"]), Path::new("."), options)
+        .await
+        .unwrap();
+    assert!(r.killed);
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn exec_cancelled_during_the_run_kills_the_child() {
+    let token = CancellationToken::new();
+    let options = ExecOptions {
+        cancel: Some(token.clone()),
+        timeout: Some(Duration::from_secs(60)),
+        ..ExecOptions::default()
+    };
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        token.cancel();
+    });
+    let started = Instant::now();
+    let r = sh("echo before; sleep 30; echo after", options).await;
+    assert!(r.killed);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "before\n"));
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn exec_child_exiting_on_term_reports_its_own_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let ready = dir.path().join("ready");
+    let script = format!(
+        "trap 'exit 3' TERM; echo ready; touch '{}'; while :; do sleep 0.05; done",
+        ready.display()
+    );
+    let r = sh(&script, cancel_when_ready(&ready)).await;
+    assert_eq!((r.code, r.killed, r.stdout.as_str()), (3, true, "ready\n"));
+}
+
+#[tokio::test]
+async fn exec_child_ignoring_term_is_killed_after_the_grace_period() {
+    let dir = tempfile::tempdir().unwrap();
+    let ready = dir.path().join("ready");
+    // An ignored signal stays ignored across exec, so `sleep` ignores TERM too.
+    let script = format!(
+        "trap '' TERM; touch '{}'; while :; do sleep 0.05; done",
+        ready.display()
+    );
+    let options = cancel_when_ready(&ready);
+    let token = options.cancel.clone().unwrap();
+    let run = tokio::spawn(async move { sh(&script, options).await });
+    token.cancelled().await;
+    let cancelled_at = Instant::now();
+    let r = run.await.unwrap();
+    let elapsed = cancelled_at.elapsed();
+    assert_eq!((r.code, r.killed), (0, true));
+    assert!(
+        elapsed >= Duration::from_millis(900),
+        "SIGKILL came too early: {elapsed:?}"
+    );
+    assert!(
+        elapsed < Duration::from_secs(6),
+        "SIGKILL came too late: {elapsed:?}"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn exec_timeout_kills_grandchildren() {
+    let r = sh("sleep 30 & echo $!; wait", with_timeout(300)).await;
+    assert!(r.killed);
+    let pid: i32 = r.stdout.trim().parse().unwrap();
+    assert!(gone(pid).await, "grandchild {pid} survived");
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn exec_grandchild_ignoring_term_is_killed_after_its_parent_died() {
+    let dir = tempfile::tempdir().unwrap();
+    let ready = dir.path().join("ready");
+    let script = format!(
+        "(trap '' TERM; touch '{}'; exec sleep 30) & echo $!; wait",
+        ready.display()
+    );
+    let options = cancel_when_ready(&ready);
+    let token = options.cancel.clone().unwrap();
+    let run = tokio::spawn(async move { sh(&script, options).await });
+    token.cancelled().await;
+    let cancelled_at = Instant::now();
+    let r = run.await.unwrap();
+    assert!(r.killed);
+    // The grandchild holds stdout open until the group's SIGKILL one second later.
+    assert!(cancelled_at.elapsed() >= Duration::from_millis(900));
+    assert!(cancelled_at.elapsed() < Duration::from_secs(6));
+    let pid: i32 = r.stdout.trim().parse().unwrap();
+    assert!(gone(pid).await, "grandchild {pid} survived");
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn exec_dropping_the_future_kills_the_process_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    let script = format!("sleep 30 & echo $! > '{}'; wait", pid_file.display());
+    let argv = args(&["-c", &script]);
+    let call = exec_command("sh", &argv, dir.path(), ExecOptions::default());
+    let dropped = tokio::time::timeout(Duration::from_millis(500), call).await;
+    assert!(dropped.is_err(), "the call should still have been running");
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        gone(pid).await,
+        "grandchild {pid} survived the dropped future"
+    );
+}
+
+#[tokio::test]
+async fn exec_signal_not_sent_by_us_reports_code_minus_one() {
+    let r = sh("kill -9 $$", ExecOptions::default()).await;
+    assert_eq!((r.code, r.killed), (-1, false));
+}
+
+#[tokio::test]
+async fn exec_spawn_failure_is_an_error_naming_the_command() {
+    let err = exec_command(
+        "hooks-no-such-command-xyz",
+        &[],
+        Path::new("."),
+        ExecOptions::default(),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(&err, ExecError::Spawn { command, .. } if command == "hooks-no-such-command-xyz")
+    );
+    assert!(
+        err.to_string().contains("hooks-no-such-command-xyz"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn exec_missing_cwd_is_a_spawn_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = exec_command(
+        "pwd",
+        &[],
+        &dir.path().join("missing"),
+        ExecOptions::default(),
+    )
+    .await
+    .unwrap_err();
+    assert!(matches!(err, ExecError::Spawn { .. }), "{err:?}");
+}
+
+#[tokio::test]
+async fn exec_stdout_at_the_limit_is_kept() {
+    let r = exec_with_limit(
+        "head",
+        &args(&["-c", "1000", "/dev/zero"]),
+        Path::new("."),
+        ExecOptions::default(),
+        1000,
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.stdout.len(), 1000);
+}
+
+#[tokio::test]
+async fn exec_stdout_over_the_limit_is_an_error_and_kills_the_child() {
+    let started = Instant::now();
+    let err = exec_with_limit(
+        "sh",
+        &args(&["-c", "head -c 5000 /dev/zero; sleep 30"]),
+        Path::new("."),
+        ExecOptions::default(),
+        1000,
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(err, ExecError::OutputTooLarge { limit: 1000 }),
+        "{err:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn exec_stderr_over_the_limit_is_truncated_with_a_marker_line() {
+    let r = exec_with_limit(
+        "sh",
+        &args(&["-c", "head -c 5000 /dev/zero | tr '\\0' e >&2; echo ok"]),
+        Path::new("."),
+        ExecOptions::default(),
+        1000,
+    )
+    .await
+    .unwrap();
+    let expected = format!("{}\n…[stderr truncated at 1000 bytes]", "e".repeat(1000));
+    assert_eq!(r.stderr, expected);
+    assert_eq!((r.stdout.as_str(), r.code), ("ok\n", 0));
+}
+
+#[test]
+fn exec_default_marker_names_fifty_mebibytes() {
+    let text = decode_stderr(b"x\n", true, OUTPUT_LIMIT);
+    assert_eq!(text, "x\n…[stderr truncated at 52428800 bytes]");
+}
+
+#[test]
+fn exec_truncated_stderr_drops_a_cut_character() {
+    // "é" is two bytes; the cut kept only its first byte.
+    let text = decode_stderr(&[b'a', 0xC3], true, 2);
+    assert_eq!(text, "a\n…[stderr truncated at 2 bytes]");
+}
+
+#[tokio::test]
+async fn exec_invalid_utf8_is_decoded_lossily() {
+    let r = sh("printf 'a\\377b'", ExecOptions::default()).await;
+    assert_eq!(r.stdout, "a\u{FFFD}b");
+}
+
+#[tokio::test]
+async fn exec_reads_stdout_and_stderr_concurrently() {
+    // Far more than a pipe buffer on each stream: reading one after the other would deadlock.
+    let r = sh(
+        "head -c 1000000 /dev/zero >&2; head -c 1000000 /dev/zero; echo end >&2",
+        with_timeout(30_000),
+    )
+    .await;
+    assert!(!r.killed);
+    assert_eq!((r.stdout.len(), r.stderr.len()), (1_000_000, 1_000_004));
+}
+
+#[test]
+fn exec_result_uses_the_upstream_json_shape() {
+    let r = ExecResult {
+        stdout: "o".into(),
+        stderr: "e".into(),
+        code: 1,
+        killed: false,
+    };
+    assert_eq!(
+        serde_json::to_value(&r).unwrap(),
+        serde_json::json!({"stdout": "o", "stderr": "e", "code": 1, "killed": false})
+    );
+}

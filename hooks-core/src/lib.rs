@@ -1,0 +1,53 @@
+//! # hooks-core
+//!
+//! The runtime of the hooks framework: write the hooks of an AI coding agent (block a dangerous
+//! tool call, redact a tool's output, filter the model's context, react to session events, add
+//! slash commands) as ordinary, type-checked Rust functions.
+//!
+//! - [`events`]: one type per event, with its result type and combine rule.
+//! - [`HookApi`]: the builder a hook registers through; [`LoadedHook`]: what a hook is.
+//! - [`HookRunner`]: dispatches events in order and combines results.
+//! - [`HookToolWrapper`]: runs `tool_call` handlers before a [`Tool`] and `tool_result` after.
+//! - [`HookContext`] / [`CommandContext`]: what handlers receive; [`ui`]: the UI they can use.
+//! - [`exec`]: run processes; [`session`]: the session store.
+//!
+//! Authors use the attribute macros [`hook`], [`command`] and [`renderer`] through the
+//! [`prelude`].
+
+pub mod api;
+pub mod context;
+pub mod events;
+pub mod exec;
+pub mod handler;
+pub mod runner;
+pub mod session;
+pub mod tool;
+pub mod ui;
+
+pub use api::{
+    CommandHandler, DeliverAs, HookApi, HookApiError, HookSender, LoadedHook, MessageRenderer,
+    RegisteredCommand, RenderOptions, SendMessageOptions,
+};
+pub use context::{
+    CommandContext, HookContext, Model, NavigateTreeOptions, NewSessionOptions, SessionActionResult,
+};
+pub use events::{EventKind, HookEvent};
+pub use exec::{ExecError, ExecOptions, ExecResult, exec_command};
+pub use handler::{HandlerError, IntoHandlerResult};
+pub use runner::{HookError, HookRunner, InitializeOptions, ToolCallHookError};
+pub use session::{JsonlSessionStore, SessionError, SessionManager, SessionWriter};
+pub use tool::{HookToolWrapper, Tool, ToolError, ToolOutput};
+pub use ui::{HookUi, NoUi, StatusLine};
+
+pub use hooks_macros::{command, hook, renderer};
+
+/// What a hook author needs: `use hooks_core::prelude::*;`.
+pub mod prelude {
+    pub use crate::api::{HookApi, RenderOptions, SendMessageOptions};
+    pub use crate::context::{CommandContext, HookContext, NewSessionOptions};
+    pub use crate::events::*;
+    pub use crate::handler::HandlerError;
+    pub use crate::tool::{Tool, ToolOutput};
+    pub use crate::ui::{HookUi, NotifyKind, Theme, ThemeColor};
+    pub use hooks_macros::{command, hook, renderer};
+}

@@ -1,0 +1,516 @@
+//! [`HookRunner`]: dispatches events to the loaded hooks in order and combines their results
+//! by each event's [`Combine`] rule (SPEC.md section 5, SPEC-DETAILS section 5).
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock, Weak};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::api::{LoadedHook, MessageRenderer, RegisteredCommand};
+use crate::context::{
+    AbortFn, AppendEntryHandler, Bindings, BoolFn, BranchHandler, CommandContext, GetModelFn,
+    HookContext, NavigateTreeHandler, NewSessionHandler, SendMessageHandler, Shared, WaitFn,
+    default_abort, default_has_queued_messages, default_is_idle, default_wait_for_idle,
+};
+use crate::events::{
+    BeforeAgentStartEvent, BeforeAgentStartEventResult, Combine, ContextEvent, EventKind,
+    HookEvent, ImageContent, Message, ToolCallEvent, ToolCallEventResult, ToolResultEvent,
+    ToolResultEventResult,
+};
+use crate::handler::{HandlerError, HandlerErrorKind, guard_future};
+use crate::session::SessionManager;
+use crate::ui::HookUi;
+
+/// A handler error reported to the error listeners (`HookError`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HookError {
+    /// The hook's path, as given to the loader.
+    pub hook_path: String,
+    /// The event name.
+    pub event: String,
+    /// The error text (for a panic, its message).
+    pub error: String,
+}
+
+impl fmt::Display for HookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "hook {} failed on {}: {}",
+            self.hook_path, self.event, self.error
+        )
+    }
+}
+
+impl std::error::Error for HookError {}
+
+/// The error of a `tool_call` handler, which propagates instead of being reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCallHookError {
+    /// The hook whose handler failed.
+    pub hook_path: String,
+    /// What it threw.
+    pub error: HandlerError,
+}
+
+impl fmt::Display for ToolCallHookError {
+    /// A returned `Err` is shown as is (upstream rethrows the same error); a panic or a timeout
+    /// names the hook.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.error.kind() {
+            HandlerErrorKind::Panic => {
+                write!(f, "hook {} panicked: {}", self.hook_path, self.error)
+            }
+            HandlerErrorKind::Timeout => write!(f, "hook {}: {}", self.hook_path, self.error),
+            _ => f.write_str(self.error.message()),
+        }
+    }
+}
+
+impl std::error::Error for ToolCallHookError {}
+
+/// A listener for [`HookError`]s.
+pub type ErrorListener = Arc<dyn Fn(&HookError) + Send + Sync>;
+
+type Listeners = RwLock<Vec<(u64, ErrorListener)>>;
+
+/// Returned by [`HookRunner::on_error`]; [`ErrorSubscription::unsubscribe`] removes the
+/// listener. Dropping it keeps the listener subscribed.
+#[derive(Debug)]
+pub struct ErrorSubscription {
+    listeners: Weak<Listeners>,
+    id: u64,
+}
+
+impl ErrorSubscription {
+    /// Removes the listener.
+    pub fn unsubscribe(self) {
+        if let Some(listeners) = self.listeners.upgrade() {
+            listeners
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .retain(|(id, _)| *id != self.id);
+        }
+    }
+}
+
+/// What a host gives [`HookRunner::initialize`].
+///
+/// `is_idle`, `wait_for_idle`, `abort`, `has_queued_messages` left `None` are reset to their
+/// defaults; `new_session`, `branch`, `navigate_tree` left `None` keep the previous handler;
+/// `ui` left `None` becomes a new no-op UI and `has_ui` left `None` becomes `false`.
+#[derive(Clone)]
+pub struct InitializeOptions {
+    /// Returns the current model.
+    pub get_model: GetModelFn,
+    /// Sends a custom message.
+    pub send_message: SendMessageHandler,
+    /// Persists a custom entry.
+    pub append_entry: AppendEntryHandler,
+    /// Starts a new session.
+    pub new_session: Option<NewSessionHandler>,
+    /// Branches.
+    pub branch: Option<BranchHandler>,
+    /// Navigates the tree.
+    pub navigate_tree: Option<NavigateTreeHandler>,
+    /// Whether the agent is idle.
+    pub is_idle: Option<BoolFn>,
+    /// Waits until idle.
+    pub wait_for_idle: Option<WaitFn>,
+    /// Aborts the current run.
+    pub abort: Option<AbortFn>,
+    /// Whether messages are queued.
+    pub has_queued_messages: Option<BoolFn>,
+    /// The UI.
+    pub ui: Option<Arc<dyn HookUi>>,
+    /// Whether the UI is interactive.
+    pub has_ui: Option<bool>,
+}
+
+impl InitializeOptions {
+    /// Options with the required handlers and every optional one left out.
+    pub fn new(send_message: SendMessageHandler, append_entry: AppendEntryHandler) -> Self {
+        InitializeOptions {
+            get_model: Arc::new(|| None),
+            send_message,
+            append_entry,
+            new_session: None,
+            branch: None,
+            navigate_tree: None,
+            is_idle: None,
+            wait_for_idle: None,
+            abort: None,
+            has_queued_messages: None,
+            ui: None,
+            has_ui: None,
+        }
+    }
+}
+
+/// Runs the loaded hooks' handlers.
+///
+/// Dispatch is sequential: hooks in load order, inside a hook its handlers for the event in
+/// registration order, each awaited before the next starts. A handler that returns `Err` or
+/// panics is a thrown error: reported as a [`HookError`] on every path except `tool_call`,
+/// where it propagates. A panic never escapes the runner.
+pub struct HookRunner {
+    hooks: Vec<LoadedHook>,
+    shared: Arc<Shared>,
+    listeners: Arc<Listeners>,
+    next_listener: AtomicU64,
+    present: u32,
+    default_timeout: Option<Duration>,
+}
+
+impl fmt::Debug for HookRunner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HookRunner")
+            .field("hooks", &self.hooks)
+            .field("cwd", &self.shared.cwd)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HookRunner {
+    /// A runner over `hooks` (in load order) for a session in `cwd`.
+    pub fn new(
+        hooks: Vec<LoadedHook>,
+        cwd: impl Into<PathBuf>,
+        session_manager: Arc<dyn SessionManager>,
+    ) -> Self {
+        let mut present = 0u32;
+        for hook in &hooks {
+            for kind in EventKind::ALL {
+                if hook.handlers.has(*kind) {
+                    present |= 1 << kind.index();
+                }
+            }
+        }
+        HookRunner {
+            hooks,
+            shared: Arc::new(Shared {
+                bindings: RwLock::new(Bindings::default()),
+                cwd: cwd.into(),
+                session_manager,
+            }),
+            listeners: Arc::default(),
+            next_listener: AtomicU64::new(0),
+            present,
+            default_timeout: None,
+        }
+    }
+
+    /// Sets a timeout for every async handler without its own (`None`, the default, is no
+    /// timeout, as upstream).
+    #[must_use]
+    pub fn with_default_timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.default_timeout = timeout;
+        self
+    }
+
+    /// Installs the host's functions and UI (see [`InitializeOptions`] for what is replaced,
+    /// reset or kept).
+    pub fn initialize(&self, options: InitializeOptions) {
+        let mut b = self
+            .shared
+            .bindings
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        b.get_model = options.get_model;
+        b.is_idle = options.is_idle.unwrap_or_else(default_is_idle);
+        b.wait_for_idle = options.wait_for_idle.unwrap_or_else(default_wait_for_idle);
+        b.abort = options.abort.unwrap_or_else(default_abort);
+        b.has_queued_messages = options
+            .has_queued_messages
+            .unwrap_or_else(default_has_queued_messages);
+        if let Some(h) = options.new_session {
+            b.new_session = h;
+        }
+        if let Some(h) = options.branch {
+            b.branch = h;
+        }
+        if let Some(h) = options.navigate_tree {
+            b.navigate_tree = h;
+        }
+        for hook in &self.hooks {
+            hook.set_send_message_handler(Arc::clone(&options.send_message));
+            hook.set_append_entry_handler(Arc::clone(&options.append_entry));
+        }
+        b.send_message = Some(options.send_message);
+        b.append_entry = Some(options.append_entry);
+        b.ui = options.ui.unwrap_or_else(|| Arc::new(crate::ui::NoUi));
+        b.has_ui = options.has_ui.unwrap_or(false);
+    }
+
+    /// The loaded hooks, in load order.
+    #[must_use]
+    pub fn hooks(&self) -> &[LoadedHook] {
+        &self.hooks
+    }
+
+    /// Each hook's path as given to the loader, in order.
+    #[must_use]
+    pub fn hook_paths(&self) -> Vec<&str> {
+        self.hooks.iter().map(|h| h.path.as_str()).collect()
+    }
+
+    /// The runner's current UI.
+    #[must_use]
+    pub fn ui_context(&self) -> Arc<dyn HookUi> {
+        self.shared.bindings().ui
+    }
+
+    /// Whether the runner's current UI is interactive.
+    #[must_use]
+    pub fn has_ui(&self) -> bool {
+        self.shared.bindings().has_ui
+    }
+
+    /// Adds an error listener; the returned handle removes it.
+    pub fn on_error(
+        &self,
+        listener: impl Fn(&HookError) + Send + Sync + 'static,
+    ) -> ErrorSubscription {
+        let id = self.next_listener.fetch_add(1, Ordering::Relaxed);
+        self.listeners
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push((id, Arc::new(listener)));
+        ErrorSubscription {
+            listeners: Arc::downgrade(&self.listeners),
+            id,
+        }
+    }
+
+    /// Sends `error` to every listener, in subscription order.
+    pub fn emit_error(&self, error: &HookError) {
+        let listeners: Vec<ErrorListener> = self
+            .listeners
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .map(|(_, l)| Arc::clone(l))
+            .collect();
+        for listener in listeners {
+            listener(error);
+        }
+    }
+
+    fn report(&self, hook: &LoadedHook, event: &str, error: &HandlerError) {
+        self.emit_error(&HookError {
+            hook_path: hook.path.clone(),
+            event: event.to_owned(),
+            error: error.message().to_owned(),
+        });
+    }
+
+    /// Whether at least one hook has a handler of `kind`.
+    #[must_use]
+    pub fn has_handlers(&self, kind: EventKind) -> bool {
+        self.present & (1 << kind.index()) != 0
+    }
+
+    /// Whether at least one hook has a handler of the custom event `name`.
+    #[must_use]
+    pub fn has_custom_handlers(&self, name: &str) -> bool {
+        self.hooks
+            .iter()
+            .any(|h| !h.handlers.custom(name).is_empty())
+    }
+
+    /// The first hook's renderer for `custom_type`.
+    #[must_use]
+    pub fn get_message_renderer(&self, custom_type: &str) -> Option<&MessageRenderer> {
+        self.hooks.iter().find_map(|h| h.renderers.get(custom_type))
+    }
+
+    /// Every command of every hook, hooks in order, without de-duplication.
+    #[must_use]
+    pub fn get_registered_commands(&self) -> Vec<&RegisteredCommand> {
+        self.hooks
+            .iter()
+            .flat_map(|h| h.commands.values())
+            .collect()
+    }
+
+    /// The first hook's command `name`.
+    #[must_use]
+    pub fn get_command(&self, name: &str) -> Option<&RegisteredCommand> {
+        self.hooks.iter().find_map(|h| h.commands.get(name))
+    }
+
+    /// A fresh context for an event handler (what each emission builds once).
+    #[must_use]
+    pub fn create_context(&self) -> HookContext {
+        HookContext::capture(&self.shared)
+    }
+
+    /// A fresh context for a command handler.
+    #[must_use]
+    pub fn create_command_context(&self) -> CommandContext {
+        CommandContext::capture(&self.shared)
+    }
+
+    /// Runs a command the way a host does: looks it up and calls it with a fresh
+    /// [`CommandContext`]. `None` when no hook has the command.
+    pub async fn run_command(&self, name: &str, args: &str) -> Option<Result<(), HandlerError>> {
+        let command = self.get_command(name)?;
+        let ctx = self.create_command_context();
+        let handler = &command.handler;
+        Some(guard_future(|| handler(args, &ctx)).await)
+    }
+
+    /// The generic dispatcher: runs every handler of `E` and combines results by
+    /// `E::COMBINE`. Errors are reported and dispatch goes on.
+    ///
+    /// For `tool_call`, `context` and `before_agent_start` this runs the handlers but ignores
+    /// their results, as upstream; use the dedicated methods.
+    pub async fn emit<E: HookEvent>(&self, event: &E) -> Option<E::Result> {
+        if !self.has_handlers(E::KIND) {
+            return None;
+        }
+        let ctx = self.create_context();
+        let mut current = None;
+        for hook in &self.hooks {
+            for entry in hook.handlers.get::<E>() {
+                match entry.call(event, &ctx, self.default_timeout).await {
+                    Ok(Some(result)) => match E::COMBINE {
+                        Combine::LastWins => current = Some(result),
+                        Combine::LastWinsUntilCancel => {
+                            let stop = E::short_circuits(&result);
+                            current = Some(result);
+                            if stop {
+                                return current;
+                            }
+                        }
+                        _ => {}
+                    },
+                    Ok(None) => {}
+                    Err(error) => self.report(hook, E::NAME, &error),
+                }
+            }
+        }
+        current
+    }
+
+    /// `tool_call`, strict: the last returned result wins unless a handler blocks (the first
+    /// block returns at once). A handler's error or panic stops the emission and is returned;
+    /// no [`HookError`] is reported.
+    ///
+    /// # Errors
+    /// The first handler error, with the hook that threw it.
+    pub async fn emit_tool_call(
+        &self,
+        event: &ToolCallEvent,
+    ) -> Result<Option<ToolCallEventResult>, ToolCallHookError> {
+        if !self.has_handlers(EventKind::ToolCall) {
+            return Ok(None);
+        }
+        let ctx = self.create_context();
+        let mut current = None;
+        for hook in &self.hooks {
+            for entry in hook.handlers.get::<ToolCallEvent>() {
+                match entry.call(event, &ctx, self.default_timeout).await {
+                    Ok(Some(result)) => {
+                        let stop = ToolCallEvent::short_circuits(&result);
+                        current = Some(result);
+                        if stop {
+                            return Ok(current);
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(error) => {
+                        return Err(ToolCallHookError {
+                            hook_path: hook.path.clone(),
+                            error,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(current)
+    }
+
+    /// `tool_result`: the last returned override wins; errors are reported.
+    pub async fn emit_tool_result(&self, event: &ToolResultEvent) -> Option<ToolResultEventResult> {
+        self.emit(event).await
+    }
+
+    /// `context`, chained: each handler sees the messages output by the previous one;
+    /// `Some(messages)` replaces them (an empty list empties them), `None` keeps them. Errors
+    /// are reported and the chain goes on with the previous messages.
+    pub async fn emit_context(&self, messages: Vec<Message>) -> Vec<Message> {
+        if !self.has_handlers(EventKind::Context) {
+            return messages;
+        }
+        let ctx = self.create_context();
+        let mut event = ContextEvent { messages };
+        for hook in &self.hooks {
+            for entry in hook.handlers.get::<ContextEvent>() {
+                match entry.call(&event, &ctx, self.default_timeout).await {
+                    Ok(Some(result)) => {
+                        if let Some(messages) = result.messages {
+                            event.messages = messages;
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(error) => self.report(hook, ContextEvent::NAME, &error),
+                }
+            }
+        }
+        event.messages
+    }
+
+    /// `before_agent_start`: the first result carrying a message is returned whole; later
+    /// handlers still run, their messages ignored. Errors are reported.
+    pub async fn emit_before_agent_start(
+        &self,
+        prompt: &str,
+        images: Option<Vec<ImageContent>>,
+    ) -> Option<BeforeAgentStartEventResult> {
+        if !self.has_handlers(EventKind::BeforeAgentStart) {
+            return None;
+        }
+        let ctx = self.create_context();
+        let event = BeforeAgentStartEvent {
+            prompt: prompt.to_owned(),
+            images,
+        };
+        let mut first = None;
+        for hook in &self.hooks {
+            for entry in hook.handlers.get::<BeforeAgentStartEvent>() {
+                match entry.call(&event, &ctx, self.default_timeout).await {
+                    Ok(Some(result)) => {
+                        if first.is_none() && result.message.is_some() {
+                            first = Some(result);
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(error) => self.report(hook, BeforeAgentStartEvent::NAME, &error),
+                }
+            }
+        }
+        first
+    }
+
+    /// A custom event by name: runs every handler of `name` with `payload`; results are
+    /// ignored, errors reported.
+    pub async fn emit_custom(&self, name: &str, payload: &Value) {
+        if !self.has_custom_handlers(name) {
+            return;
+        }
+        let ctx = self.create_context();
+        for hook in &self.hooks {
+            for entry in hook.handlers.custom(name) {
+                let handler = &entry.handler;
+                if let Err(error) = guard_future(|| handler(payload, &ctx)).await {
+                    self.report(hook, name, &error);
+                }
+            }
+        }
+    }
+}

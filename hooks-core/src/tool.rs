@@ -1,0 +1,246 @@
+//! The [`Tool`] trait and [`HookToolWrapper`], which runs `tool_call` handlers before a tool and
+//! `tool_result` handlers after it (SPEC.md section 4, SPEC-DETAILS section 6).
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::events::{Content, EventKind, Extra, ToolCallEvent, ToolInput, ToolResultEvent};
+use crate::runner::{HookRunner, ToolCallHookError};
+
+/// What a tool returns: content chunks for the model and tool-specific details.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolOutput {
+    /// The output chunks.
+    pub content: Vec<Content>,
+    /// Tool-specific details.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+    /// Other fields (e.g. `isWarning`); dropped when a hook overrides the output.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+impl ToolOutput {
+    /// Output made of one text chunk.
+    #[must_use]
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolOutput {
+            content: vec![Content::text(text)],
+            details: None,
+            extra: Extra::new(),
+        }
+    }
+
+    /// All text chunks joined with newlines.
+    #[must_use]
+    pub fn text_content(&self) -> String {
+        self.content
+            .iter()
+            .filter_map(Content::as_text)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// Why a tool call failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ToolError {
+    /// A `tool_call` handler blocked the call.
+    #[error("{reason}")]
+    Blocked {
+        /// The handler's reason, or `Tool execution was blocked by a hook`.
+        reason: String,
+    },
+    /// A `tool_call` handler failed, which blocks the call (fail-safe).
+    #[error("{0}")]
+    Hook(ToolCallHookError),
+    /// The tool itself failed.
+    #[error("{message}")]
+    Failed {
+        /// What went wrong.
+        message: String,
+    },
+    /// The call was cancelled.
+    #[error("tool call cancelled")]
+    Cancelled,
+}
+
+impl ToolError {
+    /// A tool failure with `message`.
+    pub fn failed(message: impl Into<String>) -> Self {
+        ToolError::Failed {
+            message: message.into(),
+        }
+    }
+}
+
+/// Receives progress updates of a running tool.
+pub type UpdateCallback = dyn Fn(ToolOutput) + Send + Sync;
+
+/// A tool the agent can call.
+#[async_trait]
+pub trait Tool: Send + Sync {
+    /// The tool's name, e.g. `bash`.
+    fn name(&self) -> &str;
+    /// What the tool does.
+    fn description(&self) -> &str;
+    /// The JSON schema of its input.
+    fn parameters(&self) -> &Value;
+    /// Runs the tool. `cancel` is cancelled when the call is aborted; `on_update` receives
+    /// progress.
+    async fn execute(
+        &self,
+        call_id: &str,
+        input: &ToolInput,
+        cancel: CancellationToken,
+        on_update: Option<&UpdateCallback>,
+    ) -> Result<ToolOutput, ToolError>;
+}
+
+#[async_trait]
+impl<T: Tool + ?Sized> Tool for Arc<T> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn description(&self) -> &str {
+        (**self).description()
+    }
+    fn parameters(&self) -> &Value {
+        (**self).parameters()
+    }
+    async fn execute(
+        &self,
+        call_id: &str,
+        input: &ToolInput,
+        cancel: CancellationToken,
+        on_update: Option<&UpdateCallback>,
+    ) -> Result<ToolOutput, ToolError> {
+        (**self).execute(call_id, input, cancel, on_update).await
+    }
+}
+
+/// The reason of a block whose handler gave none (or an empty one).
+pub const DEFAULT_BLOCK_REASON: &str = "Tool execution was blocked by a hook";
+
+/// Wraps a tool so that hooks see every call. It is itself a [`Tool`] with the inner tool's
+/// name, description and parameters, so wrapping is transparent.
+///
+/// # Order
+///
+/// 1. `tool_call` handlers (only when any exist). The first block stops the call with the
+///    handler's reason (or [`DEFAULT_BLOCK_REASON`]); a failing handler stops it with its error
+///    (fail-safe). After a block no `tool_result` is emitted.
+/// 2. The inner tool runs with the same input, cancellation token and progress callback.
+/// 3. On success, `tool_result` handlers (only when any exist) may override `content` and/or
+///    `details`; fields they leave out keep the tool's values. A returned `is_error` is ignored.
+/// 4. On failure, `tool_result` is emitted with `isError: true` and the error text as content;
+///    its result is ignored and the original error is returned.
+pub struct HookToolWrapper<T> {
+    tool: T,
+    runner: Arc<HookRunner>,
+}
+
+impl<T: Tool> HookToolWrapper<T> {
+    /// Wraps `tool` with the hooks of `runner`.
+    pub fn new(tool: T, runner: Arc<HookRunner>) -> Self {
+        HookToolWrapper { tool, runner }
+    }
+
+    /// The inner tool.
+    pub fn inner(&self) -> &T {
+        &self.tool
+    }
+}
+
+#[async_trait]
+impl<T: Tool> Tool for HookToolWrapper<T> {
+    fn name(&self) -> &str {
+        self.tool.name()
+    }
+
+    fn description(&self) -> &str {
+        self.tool.description()
+    }
+
+    fn parameters(&self) -> &Value {
+        self.tool.parameters()
+    }
+
+    async fn execute(
+        &self,
+        call_id: &str,
+        input: &ToolInput,
+        cancel: CancellationToken,
+        on_update: Option<&UpdateCallback>,
+    ) -> Result<ToolOutput, ToolError> {
+        let runner = &self.runner;
+        if runner.has_handlers(EventKind::ToolCall) {
+            let event = ToolCallEvent {
+                tool_name: self.tool.name().to_owned(),
+                tool_call_id: call_id.to_owned(),
+                input: input.clone(),
+            };
+            match runner.emit_tool_call(&event).await {
+                Ok(Some(result)) if result.is_block() => {
+                    let reason = result
+                        .reason
+                        .filter(|r| !r.is_empty())
+                        .unwrap_or_else(|| DEFAULT_BLOCK_REASON.to_owned());
+                    return Err(ToolError::Blocked { reason });
+                }
+                Ok(_) => {}
+                Err(error) => return Err(ToolError::Hook(error)),
+            }
+        }
+
+        let outcome = tokio::select! {
+            biased;
+            () = cancel.cancelled() => Err(ToolError::Cancelled),
+            out = self.tool.execute(call_id, input, cancel.clone(), on_update) => out,
+        };
+
+        if !runner.has_handlers(EventKind::ToolResult) {
+            return outcome;
+        }
+        match outcome {
+            Ok(output) => {
+                let event = ToolResultEvent {
+                    tool_name: self.tool.name().to_owned(),
+                    tool_call_id: call_id.to_owned(),
+                    input: input.clone(),
+                    content: output.content.clone(),
+                    details: output.details.clone(),
+                    is_error: Some(false),
+                    is_warning: None,
+                };
+                match runner.emit_tool_result(&event).await {
+                    Some(r) => Ok(ToolOutput {
+                        content: r.content.unwrap_or(output.content),
+                        details: r.details.filter(|d| !d.is_null()).or(output.details),
+                        extra: Extra::new(),
+                    }),
+                    None => Ok(output),
+                }
+            }
+            Err(error) => {
+                let event = ToolResultEvent {
+                    tool_name: self.tool.name().to_owned(),
+                    tool_call_id: call_id.to_owned(),
+                    input: input.clone(),
+                    content: vec![Content::text(error.to_string())],
+                    details: None,
+                    is_error: Some(true),
+                    is_warning: None,
+                };
+                let _ignored = runner.emit_tool_result(&event).await;
+                Err(error)
+            }
+        }
+    }
+}
