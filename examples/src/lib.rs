@@ -1,1 +1,29 @@
-//! Example hook bundles.
+//! Example hook bundles, written the way a user would write their own.
+//!
+//! Link this crate into a `hooks` binary (`use examples as _;`) and every function below is
+//! registered. Each module is one hook (its id is the module path, e.g. `examples::block_rm`);
+//! hooks run in id order.
+//!
+//! The four canonical examples of SPEC.md section 8:
+//!
+//! - [`block_rm`]: block `bash` commands containing `rm -rf` (ask first when there is a UI);
+//! - [`redact`]: redact `API_KEY=...` in the output of `read`;
+//! - [`filter_context`]: drop `debug-only` custom messages from the model context;
+//! - [`handoff`]: `/handoff` starts a new session seeded with a setup message.
+//!
+//! And more:
+//!
+//! - [`status_line`]: a status-line segment counting the tools run;
+//! - [`compaction_guard`]: cancel compactions while `.hooks/hold-compaction` exists;
+//! - [`debug_notes`]: a `debug-only` note after each tool, and a renderer for such notes.
+//!
+//! `examples/sessions/quickstart.jsonl` exercises all of them:
+//! `cargo run -p hooks-bin -- run examples/sessions/quickstart.jsonl`.
+
+pub mod block_rm;
+pub mod compaction_guard;
+pub mod debug_notes;
+pub mod filter_context;
+pub mod handoff;
+pub mod redact;
+pub mod status_line;

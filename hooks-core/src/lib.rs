@@ -19,10 +19,16 @@ pub mod context;
 pub mod events;
 pub mod exec;
 pub mod handler;
+pub mod loader;
+pub mod registry;
 pub mod runner;
 pub mod session;
 pub mod tool;
 pub mod ui;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
 
 pub use api::{
     CommandHandler, DeliverAs, HookApi, HookApiError, HookSender, LoadedHook, MessageRenderer,
@@ -34,6 +40,7 @@ pub use context::{
 pub use events::{EventKind, HookEvent};
 pub use exec::{ExecError, ExecOptions, ExecResult, exec_command};
 pub use handler::{HandlerError, IntoHandlerResult};
+pub use loader::{LoadHooksResult, discover_and_load_hooks, load_hooks};
 pub use runner::{HookError, HookRunner, InitializeOptions, ToolCallHookError};
 pub use session::{JsonlSessionStore, SessionError, SessionManager, SessionWriter};
 pub use tool::{HookToolWrapper, Tool, ToolError, ToolOutput};

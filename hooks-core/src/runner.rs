@@ -498,7 +498,7 @@ impl HookRunner {
     }
 
     /// A custom event by name: runs every handler of `name` with `payload`; results are
-    /// ignored, errors reported.
+    /// ignored, errors (a panic, a timeout) reported.
     pub async fn emit_custom(&self, name: &str, payload: &Value) {
         if !self.has_custom_handlers(name) {
             return;
@@ -507,7 +507,15 @@ impl HookRunner {
         for hook in &self.hooks {
             for entry in hook.handlers.custom(name) {
                 let handler = &entry.handler;
-                if let Err(error) = guard_future(|| handler(payload, &ctx)).await {
+                let guarded = guard_future(|| handler(payload, &ctx));
+                // The same timeout rule as typed handlers: their own, else the runner's default.
+                let outcome = match entry.info.timeout.or(self.default_timeout) {
+                    Some(limit) if !limit.is_zero() => tokio::time::timeout(limit, guarded)
+                        .await
+                        .unwrap_or_else(|_| Err(HandlerError::timeout(limit))),
+                    _ => guarded.await,
+                };
+                if let Err(error) = outcome {
                     self.report(hook, name, &error);
                 }
             }

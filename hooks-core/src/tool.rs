@@ -141,6 +141,10 @@ pub const DEFAULT_BLOCK_REASON: &str = "Tool execution was blocked by a hook";
 ///    `details`; fields they leave out keep the tool's values. A returned `is_error` is ignored.
 /// 4. On failure, `tool_result` is emitted with `isError: true` and the error text as content;
 ///    its result is ignored and the original error is returned.
+///
+/// Cancelling the token while a `tool_call` handler or the tool is pending drops it and the
+/// call fails with [`ToolError::Cancelled`] (the tool never starts when the cancellation comes
+/// during the `tool_call` handlers).
 pub struct HookToolWrapper<T> {
     tool: T,
     runner: Arc<HookRunner>,
@@ -186,16 +190,23 @@ impl<T: Tool> Tool for HookToolWrapper<T> {
                 tool_call_id: call_id.to_owned(),
                 input: input.clone(),
             };
-            match runner.emit_tool_call(&event).await {
-                Ok(Some(result)) if result.is_block() => {
+            // A cancellation while a gate is pending drops the gate; the tool then never starts
+            // (the cancelled token wins the `select!` below).
+            let decision = tokio::select! {
+                biased;
+                decision = runner.emit_tool_call(&event) => Some(decision),
+                () = cancel.cancelled() => None,
+            };
+            match decision {
+                Some(Ok(Some(result))) if result.is_block() => {
                     let reason = result
                         .reason
                         .filter(|r| !r.is_empty())
                         .unwrap_or_else(|| DEFAULT_BLOCK_REASON.to_owned());
                     return Err(ToolError::Blocked { reason });
                 }
-                Ok(_) => {}
-                Err(error) => return Err(ToolError::Hook(error)),
+                Some(Ok(_)) | None => {}
+                Some(Err(error)) => return Err(ToolError::Hook(error)),
             }
         }
 

@@ -1,21 +1,39 @@
-//! Attribute macros of the hooks framework (re-exported by `hooks-core`).
+//! Attribute macros of the hooks framework: [`macro@hook`], [`macro@command`] and
+//! [`macro@renderer`]. Use them through `hooks_core` (`use hooks_core::prelude::*;`), which
+//! re-exports them; the code they generate names the runtime as `::hooks_core::__private`.
 
 use proc_macro::TokenStream;
 
-/// Registers a function as an event handler.
+mod attr;
+mod command;
+mod events;
+mod hook;
+mod renderer;
+mod sig;
+
+#[doc = include_str!("../doc/hook.md")]
 #[proc_macro_attribute]
-pub fn hook(_attr: TokenStream, item: TokenStream) -> TokenStream {
-    item
+pub fn hook(attr: TokenStream, item: TokenStream) -> TokenStream {
+    hook::expand(attr.into(), item.into()).into()
 }
 
-/// Registers a function as a slash command.
+#[doc = include_str!("../doc/command.md")]
 #[proc_macro_attribute]
-pub fn command(_attr: TokenStream, item: TokenStream) -> TokenStream {
-    item
+pub fn command(attr: TokenStream, item: TokenStream) -> TokenStream {
+    command::expand(attr.into(), item.into()).into()
 }
 
-/// Registers a function as a custom-message renderer.
+#[doc = include_str!("../doc/renderer.md")]
 #[proc_macro_attribute]
-pub fn renderer(_attr: TokenStream, item: TokenStream) -> TokenStream {
-    item
+pub fn renderer(attr: TokenStream, item: TokenStream) -> TokenStream {
+    renderer::expand(attr.into(), item.into()).into()
+}
+
+/// Not public API. The event table of these macros as
+/// `&[(event name, type name, <type as HookEvent>::NAME)]`, for the test that keeps it in line
+/// with `hooks_core::events`. Takes an optional path to `hooks_core`.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __event_table(input: TokenStream) -> TokenStream {
+    events::table(input.into()).into()
 }

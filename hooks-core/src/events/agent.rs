@@ -33,8 +33,12 @@ pub struct ContextEventResult {
 pub struct BeforeAgentStartEvent {
     /// The prompt.
     pub prompt: String,
-    /// Images attached to the prompt.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Images attached to the prompt (each written with its `"type": "image"` tag, as upstream).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "tagged_images"
+    )]
     pub images: Option<Vec<ImageContent>>,
 }
 hook_event!(
@@ -44,6 +48,51 @@ hook_event!(
     BeforeAgentStartEventResult,
     FirstMessage
 );
+
+/// `images` in the upstream shape: a list of `ImageContent` objects, each carrying its
+/// `"type": "image"` tag (which [`ImageContent`] alone does not write).
+mod tagged_images {
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
+
+    use super::super::message::{Content, ImageContent};
+
+    pub(super) fn serialize<S: Serializer>(
+        images: &Option<Vec<ImageContent>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        images
+            .as_ref()
+            .map(|list| list.iter().cloned().map(Content::Image).collect::<Vec<_>>())
+            .serialize(s)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Vec<ImageContent>>, D::Error> {
+        let Some(list) = Option::<Vec<Value>>::deserialize(d)? else {
+            return Ok(None);
+        };
+        list.into_iter()
+            .map(|mut item| {
+                if let Value::Object(map) = &mut item {
+                    match map.shift_remove("type") {
+                        None => {}
+                        Some(Value::String(t)) if t == "image" => {}
+                        Some(other) => {
+                            return Err(D::Error::custom(format!(
+                                "expected image content, found type {other}"
+                            )));
+                        }
+                    }
+                }
+                ImageContent::deserialize(item).map_err(D::Error::custom)
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+    }
+}
 
 /// Result of `before_agent_start`: a message to inject; the first handler to give one wins.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -174,8 +223,8 @@ hook_event!(
 pub struct AutoCompactionEndEvent {
     /// What it did.
     pub action: AutoCompactionAction,
-    /// The compaction, if one was made.
-    #[serde(default)]
+    /// The compaction, if one was made (`None`, upstream `undefined`, is left out of the JSON).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<CompactionResult>,
     /// Whether it was aborted.
     pub aborted: bool,

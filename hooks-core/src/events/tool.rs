@@ -77,8 +77,9 @@ pub struct ToolResultEvent {
     pub input: ToolInput,
     /// The tool's output (on failure: one text chunk with the error).
     pub content: Vec<Content>,
-    /// Tool-specific details (`BashToolDetails`, `ReadToolDetails`, ...).
-    #[serde(default)]
+    /// Tool-specific details (`BashToolDetails`, `ReadToolDetails`, ...). `None` (upstream
+    /// `undefined`, e.g. on the error path) is left out of the JSON, as upstream.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<Value>,
     /// Whether the tool failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -2,6 +2,8 @@
 //! sanitized, joined with one space and truncated to a width in terminal cells.
 
 use std::collections::BTreeMap;
+use std::iter::Peekable;
+use std::str::Chars;
 
 use unicode_width::UnicodeWidthChar;
 
@@ -69,23 +71,21 @@ impl StatusLine {
 /// Sanitizes status text: whole ANSI/terminal escape sequences are removed (our deliberate
 /// difference 2), every other control character (U+0000–U+001F, U+007F–U+009F) becomes a
 /// space, runs of spaces collapse to one, and the ends are trimmed.
+///
+/// Recognized sequences: CSI (`ESC [` parameters, intermediates, final byte), the string
+/// sequences OSC/DCS/SOS/PM/APC (`ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _`) up to BEL or ST
+/// (`ESC \`, U+009C), and the other `ESC` sequences (intermediates then a final byte). A lone
+/// `ESC` is dropped.
 #[must_use]
 pub fn sanitize_status_text(text: &str) -> String {
-    // Controls other than ESC become spaces first: the ANSI stripper drops them silently.
-    let spaced: String = text
-        .chars()
-        .map(|c| {
-            if c.is_control() && c != '\x1b' {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect();
-    let stripped = strip_ansi_escapes::strip_str(&spaced);
-    let mut out = String::with_capacity(stripped.len());
+    let mut out = String::with_capacity(text.len());
     let mut last_space = false;
-    for c in stripped.chars() {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            skip_escape_sequence(&mut chars);
+            continue;
+        }
         let c = if c.is_control() { ' ' } else { c };
         if c == ' ' {
             if last_space {
@@ -98,6 +98,72 @@ pub fn sanitize_status_text(text: &str) -> String {
         out.push(c);
     }
     out.trim().to_owned()
+}
+
+/// Consumes the rest of an escape sequence whose `ESC` was just read.
+fn skip_escape_sequence(chars: &mut Peekable<Chars<'_>>) {
+    loop {
+        match chars.peek().copied() {
+            // CSI: parameter and intermediate bytes, then one final byte.
+            Some('[') => {
+                chars.next();
+                while let Some(&c) = chars.peek() {
+                    match c {
+                        '\x20'..='\x3f' => {
+                            chars.next();
+                        }
+                        '\x40'..='\x7e' => {
+                            chars.next();
+                            return;
+                        }
+                        _ => return,
+                    }
+                }
+                return;
+            }
+            // OSC, DCS, SOS, PM, APC: a string up to BEL or ST.
+            Some(']' | 'P' | 'X' | '^' | '_') => {
+                chars.next();
+                loop {
+                    match chars.next() {
+                        None | Some('\x07' | '\u{9c}') => return,
+                        Some('\x1b') => {
+                            if chars.peek() == Some(&'\\') {
+                                chars.next();
+                                return;
+                            }
+                            // An ESC that is not ST ends the string and starts a new sequence.
+                            break;
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+            // nF: intermediate bytes, then one final byte.
+            Some('\x20'..='\x2f') => {
+                while let Some(&c) = chars.peek() {
+                    match c {
+                        '\x20'..='\x2f' => {
+                            chars.next();
+                        }
+                        '\x30'..='\x7e' => {
+                            chars.next();
+                            return;
+                        }
+                        _ => return,
+                    }
+                }
+                return;
+            }
+            // Two-character sequences (Fp, Fe, Fs), e.g. `ESC 7`, `ESC M`, `ESC c`.
+            Some('\x30'..='\x7e') => {
+                chars.next();
+                return;
+            }
+            // A lone ESC.
+            _ => return,
+        }
+    }
 }
 
 /// Truncates `line` to `width` terminal cells: unchanged if it fits; otherwise characters are

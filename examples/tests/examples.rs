@@ -1,0 +1,360 @@
+//! Each example hook, called the way the runner calls it.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use examples::{
+    block_rm, compaction_guard, debug_notes, filter_context, handoff, redact, status_line,
+};
+use hooks_core::context::{NewSessionOptions, SessionActionResult};
+use hooks_core::prelude::*;
+use hooks_core::runner::InitializeOptions;
+use hooks_core::ui::{CustomUiRequest, StatusLine};
+use hooks_core::{HookRunner, JsonlSessionStore, SessionManager};
+use serde_json::{Value, json};
+
+/// A UI that answers `confirm` with a fixed value and records what it was asked.
+#[derive(Default)]
+struct ScriptedUi {
+    answer: bool,
+    asked: Mutex<Vec<(String, String)>>,
+    status: Mutex<StatusLine>,
+    notes: Mutex<Vec<String>>,
+}
+
+#[async_trait]
+impl HookUi for ScriptedUi {
+    async fn select(&self, _title: &str, _options: &[String]) -> Option<String> {
+        None
+    }
+    async fn confirm(&self, title: &str, message: &str) -> bool {
+        self.asked
+            .lock()
+            .expect("lock")
+            .push((title.to_owned(), message.to_owned()));
+        self.answer
+    }
+    async fn input(&self, _title: &str, _placeholder: Option<&str>) -> Option<String> {
+        None
+    }
+    async fn editor(&self, _title: &str, _prefill: Option<&str>) -> Option<String> {
+        None
+    }
+    fn notify(&self, message: &str, _kind: NotifyKind) {
+        self.notes.lock().expect("lock").push(message.to_owned());
+    }
+    fn set_status(&self, key: &str, text: Option<&str>) {
+        self.status.lock().expect("lock").set(key, text);
+    }
+    async fn custom(&self, _request: CustomUiRequest) -> Option<Value> {
+        None
+    }
+    fn set_editor_text(&self, _text: &str) {}
+    fn get_editor_text(&self) -> String {
+        String::new()
+    }
+    fn theme(&self) -> Theme {
+        Theme::plain()
+    }
+}
+
+type Sent = Arc<Mutex<Vec<CustomMessage>>>;
+
+/// A runner over no hooks (the examples are called directly), with `ui` when given.
+fn runner(cwd: &Path, ui: Option<Arc<ScriptedUi>>) -> (HookRunner, Sent) {
+    let runner = HookRunner::new(Vec::new(), cwd, Arc::new(JsonlSessionStore::in_memory(cwd)));
+    let sent: Sent = Arc::default();
+    let sink = Arc::clone(&sent);
+    let mut options = InitializeOptions::new(
+        Arc::new(move |m, _| sink.lock().expect("lock").push(m)),
+        Arc::new(|_, _| {}),
+    );
+    if let Some(ui) = ui {
+        options.has_ui = Some(true);
+        options.ui = Some(ui);
+    }
+    runner.initialize(options);
+    (runner, sent)
+}
+
+fn bash(command: &str) -> ToolCallEvent {
+    ToolCallEvent {
+        tool_name: "bash".into(),
+        tool_call_id: "c1".into(),
+        input: json!({ "command": command })
+            .as_object()
+            .cloned()
+            .expect("object"),
+    }
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+#[test]
+fn block_rm_rf_without_ui_blocks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (runner, _) = runner(dir.path(), None);
+    let ctx = runner.create_context();
+    rt().block_on(async {
+        let result = block_rm::block_rm_rf(&bash("rm -rf /tmp/x"), &ctx).await;
+        assert_eq!(
+            result,
+            Some(ToolCallEventResult::block("rm -rf blocked (no UI)"))
+        );
+        assert_eq!(block_rm::block_rm_rf(&bash("ls -la"), &ctx).await, None);
+        let mut read = bash("rm -rf x");
+        read.tool_name = "read".into();
+        assert_eq!(block_rm::block_rm_rf(&read, &ctx).await, None);
+    });
+}
+
+#[test]
+fn block_rm_rf_with_ui_asks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (answer, expected) in [
+        (
+            false,
+            Some(ToolCallEventResult::block("user denied command")),
+        ),
+        (true, None),
+    ] {
+        let ui = Arc::new(ScriptedUi {
+            answer,
+            ..ScriptedUi::default()
+        });
+        let (runner, _) = runner(dir.path(), Some(Arc::clone(&ui)));
+        let ctx = runner.create_context();
+        let result = rt().block_on(block_rm::block_rm_rf(&bash("sudo rm -rf build"), &ctx));
+        assert_eq!(result, expected);
+        assert_eq!(
+            *ui.asked.lock().expect("lock"),
+            [(
+                "Dangerous command".to_owned(),
+                "Allow: sudo rm -rf build".to_owned()
+            )]
+        );
+    }
+}
+
+fn read_result(text: &str, is_error: bool) -> ToolResultEvent {
+    ToolResultEvent {
+        tool_name: "read".into(),
+        tool_call_id: "c2".into(),
+        input: serde_json::Map::new(),
+        content: vec![
+            Content::text(text),
+            Content::Other(json!({"type": "thinking"})),
+        ],
+        details: None,
+        is_error: Some(is_error),
+        is_warning: None,
+    }
+}
+
+#[test]
+fn redact_replaces_every_api_key_in_text_chunks() {
+    let result = redact::redact_read_output(&read_result(
+        "API_KEY=abc123 x\nAPI_KEY=\tAPI_KEY=é!x MY_API_KEY=zz",
+        false,
+    ))
+    .expect("a read result is redacted");
+    let content = result.content.expect("content");
+    assert_eq!(
+        content[0].as_text(),
+        Some("API_KEY=[REDACTED] x\nAPI_KEY=\tAPI_KEY=[REDACTED] MY_API_KEY=[REDACTED]")
+    );
+    assert_eq!(content[1], Content::Other(json!({"type": "thinking"})));
+    assert_eq!(
+        redact::redact_read_output(&read_result("API_KEY=a", true)),
+        None
+    );
+    let mut bash = read_result("API_KEY=a", false);
+    bash.tool_name = "bash".into();
+    assert_eq!(redact::redact_read_output(&bash), None);
+}
+
+#[test]
+fn filter_drops_only_debug_only_custom_messages() {
+    let mut note = CustomMessage::new("debug-only", "x");
+    note.display = false;
+    let kept = CustomMessage::new("other", "y");
+    let event = ContextEvent {
+        messages: vec![
+            Message::user("a"),
+            Message::Custom(note),
+            Message::Custom(kept.clone()),
+            Message::user("b"),
+        ],
+    };
+    let result = filter_context::drop_debug_only(&event);
+    assert_eq!(
+        result.messages.expect("messages"),
+        vec![
+            Message::user("a"),
+            Message::Custom(kept),
+            Message::user("b")
+        ]
+    );
+}
+
+#[test]
+fn handoff_starts_a_child_session_with_the_setup_message() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = Arc::new(JsonlSessionStore::create(dir.path(), dir.path(), None).expect("store"));
+    let parent = store.session_file().expect("file");
+    let hooks = hooks_core::registry::compiled_hooks(dir.path()).expect("registry");
+    let runner = HookRunner::new(
+        hooks,
+        dir.path(),
+        Arc::clone(&store) as Arc<dyn SessionManager>,
+    );
+    // The new session's parent and messages, as the host saw them.
+    type Child = Option<(Option<String>, Vec<Value>)>;
+    let child: Arc<Mutex<Child>> = Arc::default();
+    let seen = Arc::clone(&child);
+    let session_dir = dir.path().to_path_buf();
+    let mut options = InitializeOptions::new(Arc::new(|_, _| {}), Arc::new(|_, _| {}));
+    options.new_session = Some(Arc::new(move |o: NewSessionOptions| {
+        let seen = Arc::clone(&seen);
+        let session_dir = session_dir.clone();
+        Box::pin(async move {
+            let new =
+                JsonlSessionStore::create(&session_dir, &session_dir, o.parent_session.clone())
+                    .expect("child");
+            if let Some(setup) = o.setup {
+                setup(&new).await.expect("setup");
+            }
+            let messages = new
+                .entries()
+                .iter()
+                .map(|e| e.extra["message"].clone())
+                .collect();
+            *seen.lock().expect("lock") = Some((o.parent_session, messages));
+            SessionActionResult::default()
+        })
+    }));
+    runner.initialize(options);
+    let description = runner
+        .get_command("handoff")
+        .and_then(|c| c.description.clone());
+    assert_eq!(
+        description.as_deref(),
+        Some("Create a new session with setup message")
+    );
+    rt().block_on(runner.run_command("handoff", ""))
+        .expect("registered")
+        .expect("ran");
+    let (parent_session, messages) = child.lock().expect("lock").clone().expect("new session");
+    assert_eq!(parent_session, Some(parent.to_string_lossy().into_owned()));
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0]["role"], "user");
+    assert_eq!(
+        messages[0]["content"],
+        json!([{"type": "text", "text": handoff::SETUP_MESSAGE}])
+    );
+    assert!(messages[0]["timestamp"].is_i64());
+}
+
+#[test]
+fn compaction_is_held_while_the_marker_exists() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ui = Arc::new(ScriptedUi::default());
+    let (runner, _) = runner(dir.path(), Some(Arc::clone(&ui)));
+    let ctx = runner.create_context();
+    let event: SessionBeforeCompactEvent = serde_json::from_value(json!({
+        "preparation": {"firstKeptEntryId": "e1"}
+    }))
+    .expect("event");
+    assert_eq!(compaction_guard::hold_compaction(&event, &ctx), None);
+    std::fs::create_dir_all(dir.path().join(".hooks")).expect("mkdir");
+    std::fs::write(dir.path().join(compaction_guard::MARKER), "").expect("marker");
+    let result = compaction_guard::hold_compaction(&event, &ctx).expect("cancels");
+    assert_eq!(result.cancel, Some(true));
+    assert_eq!(
+        *ui.notes.lock().expect("lock"),
+        ["compaction held: remove .hooks/hold-compaction to allow it"]
+    );
+}
+
+#[test]
+fn status_line_counts_tools() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ui = Arc::new(ScriptedUi::default());
+    let (runner, _) = runner(dir.path(), Some(Arc::clone(&ui)));
+    let ctx = runner.create_context();
+    status_line::reset_tool_count(&SessionStartEvent {}, &ctx);
+    assert_eq!(
+        ui.status.lock().expect("lock").render(80).as_deref(),
+        Some("tools run: 0")
+    );
+    status_line::count_tools(&read_result("x", false), &ctx);
+    status_line::count_tools(&read_result("x", true), &ctx);
+    assert_eq!(
+        ui.status.lock().expect("lock").render(80).as_deref(),
+        Some("tools run: 2 · last: read ✗")
+    );
+}
+
+#[test]
+fn debug_notes_are_sent_and_rendered() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (runner, sent) = runner(dir.path(), None);
+    let ctx = runner.create_context();
+    debug_notes::note_tool_output(&read_result("hello", false), &ctx).expect("sent");
+    let sent = sent.lock().expect("lock").clone();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].custom_type, "debug-only");
+    assert_eq!(
+        sent[0].content.to_text(),
+        "read c2 returned 5 bytes of text"
+    );
+    let lines = debug_notes::render_debug_note(&sent[0], RenderOptions::default(), &Theme::plain());
+    assert_eq!(
+        lines,
+        Some(vec!["[debug] read c2 returned 5 bytes of text".to_owned()])
+    );
+    let dark = debug_notes::render_debug_note(&sent[0], RenderOptions::default(), &Theme::dark())
+        .expect("lines");
+    assert!(dark[0].starts_with("\x1b[90m"));
+}
+
+#[test]
+fn the_bundle_registers_every_example() {
+    let ids = hooks_core::registry::compiled_hook_ids();
+    for id in [
+        "examples::block_rm",
+        "examples::compaction_guard",
+        "examples::debug_notes",
+        "examples::filter_context",
+        "examples::handoff",
+        "examples::redact",
+        "examples::status_line",
+    ] {
+        assert!(ids.contains(&id), "{id} is not registered: {ids:?}");
+    }
+    let names: Vec<(&str, &str)> = hooks_core::registry::registrations()
+        .iter()
+        .filter(|r| r.hook().starts_with("examples::"))
+        .map(|r| (r.hook(), r.name()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("examples::block_rm", "block_rm_rf"),
+            ("examples::compaction_guard", "hold_compaction"),
+            ("examples::debug_notes", "note_tool_output"),
+            ("examples::debug_notes", "render_debug_note"),
+            ("examples::filter_context", "drop_debug_only"),
+            ("examples::handoff", "handoff"),
+            ("examples::redact", "redact_read_output"),
+            ("examples::status_line", "reset_tool_count"),
+            ("examples::status_line", "count_tools"),
+        ]
+    );
+}

@@ -1,0 +1,330 @@
+//! Discovery and loading (SPEC.md section 2, SPEC-DETAILS section 7): compiled-in hooks, hook
+//! files found by the capability providers, and configured paths, in one deterministic order.
+//!
+//! - [`load_hooks`] loads each entry in order, without de-duplication.
+//! - [`discover_and_load_hooks`] loads the compiled-in hooks (sorted by id, minus
+//!   [`DiscoveryOptions::disabled_hooks`]), then the discovered files, then the configured
+//!   paths, de-duplicated (by id, and by normalised absolute path), first wins.
+//!
+//! An entry that equals a compiled-in hook's id names that hook; any other entry is a path
+//! ([`path::resolve_path`]). A file is usable when it is an executable regular file that is not
+//! a JavaScript/TypeScript module and is a `pre` or `post` hook (from discovery, or from its
+//! directory name `pre`/`post`); it then runs as a shell-style hook ([`shell`]). Everything
+//! else becomes an error entry, and loading goes on.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use hooks_core::loader::{discover_and_load_hooks, DiscoveryOptions};
+//!
+//! let options = DiscoveryOptions::new("/home/me");
+//! let result = discover_and_load_hooks(&["./extra/hooks/pre/bash.sh"], Path::new("/work/p"), &options);
+//! for error in &result.errors {
+//!     eprintln!("{}: {}", error.path, error.error);
+//! }
+//! ```
+
+pub mod capability;
+pub mod claude;
+mod options;
+pub mod path;
+pub mod providers;
+pub mod shell;
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+pub use capability::{
+    CapabilityRegistry, CapabilityResult, HookItem, HookProvider, HookType, Level, LoadContext,
+    ProviderError, ProviderOutput, SourceMeta,
+};
+pub use options::{CompiledHookSource, DiscoveryOptions, LinkedHooks, NoCompiledHooks};
+pub use providers::PluginRoot;
+
+use crate::api::LoadedHook;
+use path::{normalize_lexically, resolve_path};
+use providers::shell_tool_name;
+use shell::{ShellHook, shell_hook};
+
+/// File name endings of JavaScript/TypeScript modules, which a compiled bundle cannot load.
+const MODULE_EXTENSIONS: &[&str] = &["js", "ts", "mjs", "cjs", "tsx", "mts", "cts", "jsx"];
+
+/// An entry that failed to load.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LoadError {
+    /// The entry as given to the loader (absolute for [`discover_and_load_hooks`]).
+    pub path: String,
+    /// What went wrong and how to fix it.
+    pub error: String,
+}
+
+/// What loading produced (`LoadHooksResult`).
+#[derive(Debug, Default)]
+pub struct LoadHooksResult {
+    /// The loaded hooks, in load order.
+    pub hooks: Vec<LoadedHook>,
+    /// The entries that failed, in order.
+    pub errors: Vec<LoadError>,
+    /// The capability result discovery used (`None` from [`load_hooks`]): every item, shadowed
+    /// ones marked, and the providers' warnings.
+    pub discovery: Option<CapabilityResult>,
+}
+
+enum Entry {
+    Compiled(String),
+    File {
+        given: String,
+        resolved: PathBuf,
+        /// Pre or post and the tool, when discovery knows them.
+        role: Option<(bool, String)>,
+    },
+}
+
+/// Loads each of `paths` in order (no de-duplication: an entry given twice loads twice).
+/// Relative paths resolve against `cwd`, which is also where hook files run.
+#[must_use]
+pub fn load_hooks<S: AsRef<str>>(
+    paths: &[S],
+    cwd: &Path,
+    options: &DiscoveryOptions,
+) -> LoadHooksResult {
+    let ids: HashSet<String> = options.compiled.ids().into_iter().collect();
+    let entries = paths
+        .iter()
+        .map(|p| {
+            let given = p.as_ref();
+            if ids.contains(given) {
+                Entry::Compiled(given.to_owned())
+            } else {
+                Entry::File {
+                    given: given.to_owned(),
+                    resolved: resolve_path(given, cwd, &options.home),
+                    role: None,
+                }
+            }
+        })
+        .collect();
+    load_entries(entries, cwd, options)
+}
+
+/// Runs the capability providers for `cwd` (SPEC-DETAILS 7.5).
+#[must_use]
+pub fn discover_hooks(cwd: &Path, options: &DiscoveryOptions) -> CapabilityResult {
+    options.registry.load(cwd, options)
+}
+
+/// Loads the compiled-in hooks (sorted by id, minus the disabled ones), then the discovered hook
+/// files, then `configured_paths` (resolved against `cwd`), skipping any entry whose id or
+/// normalised absolute path came earlier. Every file entry's `path` is absolute.
+#[must_use]
+pub fn discover_and_load_hooks<S: AsRef<str>>(
+    configured_paths: &[S],
+    cwd: &Path,
+    options: &DiscoveryOptions,
+) -> LoadHooksResult {
+    let discovery = discover_hooks(cwd, options);
+    let mut ids = options.compiled.ids();
+    ids.sort();
+    let known: HashSet<String> = ids.iter().cloned().collect();
+    let disabled: HashSet<&str> = options.disabled_hooks.iter().map(String::as_str).collect();
+    let mut seen_ids = HashSet::new();
+    let mut seen_paths = HashSet::new();
+    let mut entries = Vec::new();
+
+    for id in ids {
+        if !disabled.contains(id.as_str()) && seen_ids.insert(id.clone()) {
+            entries.push(Entry::Compiled(id));
+        }
+    }
+    for item in &discovery.items {
+        if seen_paths.insert(normalize_lexically(&item.path)) {
+            let pre = item.hook_type == HookType::Pre;
+            entries.push(Entry::File {
+                given: item.path.to_string_lossy().into_owned(),
+                resolved: item.path.clone(),
+                role: Some((pre, item.tool.clone())),
+            });
+        }
+    }
+    for given in configured_paths.iter().map(AsRef::as_ref) {
+        if known.contains(given) {
+            if seen_ids.insert(given.to_owned()) {
+                entries.push(Entry::Compiled(given.to_owned()));
+            }
+            continue;
+        }
+        let resolved = resolve_path(given, cwd, &options.home);
+        if seen_paths.insert(normalize_lexically(&resolved)) {
+            entries.push(Entry::File {
+                given: resolved.to_string_lossy().into_owned(),
+                resolved,
+                role: None,
+            });
+        }
+    }
+
+    let mut result = load_entries(entries, cwd, options);
+    result.discovery = Some(discovery);
+    result
+}
+
+/// Fresh compiled-in hooks, built on first use and again when an id is taken twice.
+struct CompiledPool<'a> {
+    options: &'a DiscoveryOptions,
+    cwd: &'a Path,
+    pool: Vec<LoadedHook>,
+}
+
+impl CompiledPool<'_> {
+    fn take(&mut self, id: &str) -> Result<LoadedHook, String> {
+        if let Some(i) = self.pool.iter().position(|h| h.path == id) {
+            return Ok(self.pool.swap_remove(i));
+        }
+        self.pool = self
+            .options
+            .compiled
+            .load(self.cwd)
+            .map_err(|e| format!("Failed to load hook: {e}"))?;
+        match self.pool.iter().position(|h| h.path == id) {
+            Some(i) => Ok(self.pool.swap_remove(i)),
+            None => Err(format!(
+                "Failed to load hook: the compiled-in hooks have no hook with the id {id}"
+            )),
+        }
+    }
+}
+
+fn load_entries(entries: Vec<Entry>, cwd: &Path, options: &DiscoveryOptions) -> LoadHooksResult {
+    let mut pool = CompiledPool {
+        options,
+        cwd,
+        pool: Vec::new(),
+    };
+    let mut result = LoadHooksResult::default();
+    for entry in entries {
+        let (path, loaded) = match entry {
+            Entry::Compiled(id) => {
+                let loaded = pool.take(&id);
+                (id, loaded)
+            }
+            Entry::File {
+                given,
+                resolved,
+                role,
+            } => {
+                let loaded = load_file(&given, resolved, role, cwd, options);
+                (given, loaded)
+            }
+        };
+        match loaded {
+            Ok(hook) => result.hooks.push(hook),
+            Err(error) => result.errors.push(LoadError { path, error }),
+        }
+    }
+    result
+}
+
+fn load_file(
+    given: &str,
+    resolved: PathBuf,
+    role: Option<(bool, String)>,
+    cwd: &Path,
+    options: &DiscoveryOptions,
+) -> Result<LoadedHook, String> {
+    let shown = resolved.display();
+    let meta = match fs::metadata(&resolved) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(not_found(given, &resolved, options));
+        }
+        Err(e) => return Err(format!("Failed to load hook: cannot read {shown}: {e}")),
+    };
+    if meta.is_dir() {
+        return Err(format!(
+            "Failed to load hook: {shown} is a directory; name a hook file inside it"
+        ));
+    }
+    if is_module(&resolved) {
+        return Err(format!(
+            "Failed to load hook: {shown} is a JavaScript/TypeScript module, and a compiled \
+             bundle cannot load JavaScript/TypeScript modules; write the hook as a Rust \
+             #[hook] function in a crate linked into the binary, or as a shell-style hook file \
+             (an executable in hooks/pre or hooks/post that reads Claude Code's hook JSON on \
+             stdin)"
+        ));
+    }
+    if !meta.is_file() {
+        return Err(format!(
+            "Failed to load hook: {shown} is not a regular file"
+        ));
+    }
+    if !is_executable(&meta) {
+        return Err(format!(
+            "Failed to load hook: {shown} is not executable; make it executable with \
+             `chmod +x {shown}`"
+        ));
+    }
+    let Some((pre, tool)) = role.or_else(|| role_from_directory(&resolved)) else {
+        return Err(format!(
+            "Failed to load hook: cannot tell whether {shown} runs before or after a tool; put \
+             it in a hooks/pre or hooks/post directory, named after the tool (or `*` for every \
+             tool)"
+        ));
+    };
+    let hook = ShellHook {
+        file: resolved,
+        tool,
+        cwd: cwd.to_path_buf(),
+        timeout: options.shell_timeout,
+    };
+    Ok(shell_hook(given.to_owned(), pre, hook))
+}
+
+fn not_found(given: &str, resolved: &Path, options: &DiscoveryOptions) -> String {
+    let looks_like_id = given.contains("::") && !given.contains('/');
+    if !looks_like_id {
+        return format!("Failed to load hook: no such file: {}", resolved.display());
+    }
+    let ids = options.compiled.ids();
+    let known = if ids.is_empty() {
+        "none are linked into this binary".to_owned()
+    } else {
+        format!("known ids: {}", ids.join(", "))
+    };
+    format!(
+        "Failed to load hook: no compiled-in hook has the id {given} ({known}), and no file \
+         exists at {}",
+        resolved.display()
+    )
+}
+
+fn is_module(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| MODULE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
+#[cfg(unix)]
+fn is_executable(meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn is_executable(_meta: &fs::Metadata) -> bool {
+    true
+}
+
+/// `pre`/`post` and the tool of a configured file in a directory named `pre` or `post`
+/// (the tool named as by the `xcsh` provider).
+fn role_from_directory(path: &Path) -> Option<(bool, String)> {
+    let pre = match path.parent()?.file_name()?.to_str()? {
+        "pre" => true,
+        "post" => false,
+        _ => return None,
+    };
+    let name = path.file_name()?.to_string_lossy();
+    Some((pre, shell_tool_name(&name).to_owned()))
+}

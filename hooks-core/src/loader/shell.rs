@@ -1,0 +1,274 @@
+//! Shell-style hook files run as real hooks: a `pre` file becomes a `tool_call` handler, a
+//! `post` file a `tool_result` handler, speaking Claude Code's `PreToolUse`/`PostToolUse`
+//! protocol (see [`super::claude`]).
+//!
+//! The file is run directly (no shell) in the loader's working directory with
+//! `CLAUDE_PROJECT_DIR` set to it and one JSON object on stdin. It runs in its own process
+//! group; when it exits, times out, or the handler's future is dropped, the whole group is
+//! killed, so nothing it started outlives the call. stdout and stderr are each kept up to
+//! [`OUTPUT_LIMIT`] bytes; the rest is read and discarded.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::process::Command;
+
+use super::claude::{
+    HookExit, HookRun, HookSession, OUTPUT_LIMIT, decide_post_tool_use, decide_pre_tool_use,
+    post_tool_use_input, pre_tool_use_input, replace_text_content, tool_matches,
+};
+use crate::api::{HookApi, LoadedHook};
+use crate::context::HookContext;
+use crate::events::{ToolCallEvent, ToolCallEventResult, ToolResultEvent, ToolResultEventResult};
+use crate::handler::{Handler, HandlerError, HandlerInfo};
+
+/// The default limit for one run of a hook file: 60 seconds.
+pub const DEFAULT_SHELL_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A hook file and how to run it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShellHook {
+    /// The executable file.
+    pub file: PathBuf,
+    /// The tool it applies to: `*`, our name (`bash`) or Claude's (`Bash`).
+    pub tool: String,
+    /// The working directory of the process (and `CLAUDE_PROJECT_DIR`).
+    pub cwd: PathBuf,
+    /// How long one run may take before it is killed.
+    pub timeout: Duration,
+}
+
+impl ShellHook {
+    fn session(&self, ctx: &HookContext) -> HookSession {
+        let manager = ctx.session_manager();
+        HookSession {
+            session_id: manager.session_id(),
+            transcript_path: manager.session_file(),
+            cwd: self.cwd.clone(),
+        }
+    }
+
+    fn handler_info(&self) -> HandlerInfo {
+        let name = self.file.file_name().map_or_else(
+            || self.file.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        HandlerInfo::named(name)
+    }
+
+    async fn run(&self, input: &serde_json::Value) -> Result<HookRun, HandlerError> {
+        let stdin = serde_json::to_vec(input).map_err(|e| {
+            HandlerError::new(format!(
+                "hook {}: cannot encode its input: {e}",
+                self.file.display()
+            ))
+        })?;
+        run_hook_file(&self.file, &self.cwd, stdin, self.timeout)
+            .await
+            .map_err(|e| {
+                HandlerError::new(format!(
+                    "hook {} could not be run: {e}",
+                    self.file.display()
+                ))
+            })
+    }
+
+    /// The `tool_call` decision for `event` (`Ok(None)` for another tool).
+    ///
+    /// # Errors
+    /// The hook failed (see [`decide_pre_tool_use`]).
+    pub async fn pre(
+        &self,
+        event: &ToolCallEvent,
+        ctx: &HookContext,
+    ) -> Result<Option<ToolCallEventResult>, HandlerError> {
+        if !tool_matches(&self.tool, &event.tool_name) {
+            return Ok(None);
+        }
+        let run = self
+            .run(&pre_tool_use_input(event, &self.session(ctx)))
+            .await?;
+        decide_pre_tool_use(&run, &self.file).map_err(HandlerError::new)
+    }
+
+    /// The `tool_result` override for `event` (`Ok(None)` for another tool, a failed call, or
+    /// no `updatedToolOutput`).
+    ///
+    /// # Errors
+    /// The hook failed (see [`decide_post_tool_use`]).
+    pub async fn post(
+        &self,
+        event: &ToolResultEvent,
+        ctx: &HookContext,
+    ) -> Result<Option<ToolResultEventResult>, HandlerError> {
+        if event.failed() || !tool_matches(&self.tool, &event.tool_name) {
+            return Ok(None);
+        }
+        let run = self
+            .run(&post_tool_use_input(event, &self.session(ctx)))
+            .await?;
+        let text = decide_post_tool_use(&run, &self.file).map_err(HandlerError::new)?;
+        Ok(text.map(|text| ToolResultEventResult {
+            content: Some(replace_text_content(&event.content, &text)),
+            ..ToolResultEventResult::default()
+        }))
+    }
+}
+
+/// A loaded hook (path `path`, resolved path `hook.file`) with one `tool_call` handler when
+/// `pre`, else one `tool_result` handler, named after the file.
+#[must_use]
+pub fn shell_hook(path: String, pre: bool, hook: ShellHook) -> LoadedHook {
+    let info = hook.handler_info();
+    let mut api = HookApi::new(path, hook.cwd.clone()).with_resolved_path(hook.file.clone());
+    let hook = Arc::new(hook);
+    if pre {
+        let handler = Handler::<ToolCallEvent>::boxed(move |event, ctx| {
+            let hook = Arc::clone(&hook);
+            Box::pin(async move { hook.pre(event, ctx).await })
+        });
+        api.on_handler(handler, info);
+    } else {
+        let handler = Handler::<ToolResultEvent>::boxed(move |event, ctx| {
+            let hook = Arc::clone(&hook);
+            Box::pin(async move { hook.post(event, ctx).await })
+        });
+        api.on_handler(handler, info);
+    }
+    api.finish()
+}
+
+/// Kills the child's process group once: when asked, or when dropped. Disarmed after the
+/// first kill, so a process group id that the system may reuse later is never signalled.
+struct GroupGuard(AtomicU32);
+
+impl GroupGuard {
+    fn new(pid: Option<u32>) -> Self {
+        GroupGuard(AtomicU32::new(pid.unwrap_or(0)))
+    }
+
+    fn kill(&self) {
+        let pid = self.0.swap(0, Ordering::SeqCst);
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(pid)
+            && pid > 0
+        {
+            use nix::sys::signal::{Signal, killpg};
+            use nix::unistd::Pid;
+            let _already_gone = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+        #[cfg(not(unix))]
+        let _ = pid;
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+async fn read_bounded(pipe: Option<impl AsyncRead + Unpin>) -> (Vec<u8>, bool) {
+    let mut kept = Vec::new();
+    let mut truncated = false;
+    let Some(mut pipe) = pipe else {
+        return (kept, truncated);
+    };
+    let mut buf = [0u8; 8192];
+    loop {
+        match pipe.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                let room = OUTPUT_LIMIT - kept.len();
+                kept.extend_from_slice(&buf[..n.min(room)]);
+                truncated |= n > room;
+            }
+        }
+    }
+    (kept, truncated)
+}
+
+/// Runs `file` (no shell) in `cwd` with `CLAUDE_PROJECT_DIR=cwd`, writes `stdin` to it, and
+/// collects its output, killing its process group when it exits, after `timeout`, or when the
+/// returned future is dropped.
+///
+/// # Errors
+/// The file could not be started, or waiting for it failed.
+pub async fn run_hook_file(
+    file: &Path,
+    cwd: &Path,
+    stdin: Vec<u8>,
+    timeout: Duration,
+) -> io::Result<HookRun> {
+    let mut command = Command::new(file);
+    command
+        .current_dir(cwd)
+        .env("CLAUDE_PROJECT_DIR", cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    #[cfg(unix)]
+    command.process_group(0);
+    let mut child = command.spawn()?;
+    let guard = GroupGuard::new(child.id());
+    let mut child_stdin = child.stdin.take();
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+
+    let write = async move {
+        if let Some(pipe) = child_stdin.as_mut() {
+            // A hook that does not read its input closes the pipe early; that is fine.
+            let _ignored = pipe.write_all(&stdin).await;
+        }
+        drop(child_stdin);
+    };
+    let wait = async {
+        let status = child.wait().await;
+        // Stragglers it left behind would keep the pipes open: end them with it.
+        guard.kill();
+        status
+    };
+    let all = async { tokio::join!(write, read_bounded(stdout), read_bounded(stderr), wait) };
+    match tokio::time::timeout(timeout, all).await {
+        Ok(((), (stdout, stdout_truncated), (stderr, _), status)) => {
+            let exit = exit_of(status?);
+            Ok(HookRun {
+                exit,
+                stdout,
+                stderr,
+                stdout_truncated,
+            })
+        }
+        Err(_elapsed) => {
+            guard.kill();
+            let _ignored = child.start_kill();
+            let _reaped = child.wait().await;
+            Ok(HookRun {
+                exit: HookExit::TimedOut(timeout),
+                stdout: Vec::new(),
+                stderr: Vec::new(),
+                stdout_truncated: false,
+            })
+        }
+    }
+}
+
+fn exit_of(status: std::process::ExitStatus) -> HookExit {
+    if let Some(code) = status.code() {
+        return HookExit::Code(code);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return HookExit::Signal(signal);
+        }
+    }
+    HookExit::Code(-1)
+}

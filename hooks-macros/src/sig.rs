@@ -1,0 +1,149 @@
+//! Checks shared by the three macros: the item is a plain free function, and its parameters
+//! and return type can be named in generated code.
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::{ToTokens, quote};
+use syn::{Attribute, FnArg, Item, ItemFn, ReturnType, Safety, Type};
+
+use crate::attr::Errors;
+
+/// A function the macro accepted, with its typed parameters and return type.
+pub(crate) struct Func {
+    pub(crate) item: ItemFn,
+    pub(crate) params: Vec<Type>,
+    /// The return type as written, or `()`.
+    pub(crate) ret: TokenStream,
+    pub(crate) is_async: bool,
+    /// The function's `#[cfg(..)]` attributes, repeated on its registration.
+    pub(crate) cfgs: Vec<Attribute>,
+}
+
+/// Parses `item` as a free function fit for `attr` (e.g. "#[hook]"); `shape` is the expected
+/// form shown in errors. Reports into `errors`; `None` when the item is not a function at all.
+pub(crate) fn parse(
+    item: TokenStream,
+    attr: &str,
+    shape: &str,
+    errors: &mut Errors,
+) -> Option<Func> {
+    let item: Item = match syn::parse2(item) {
+        Ok(item) => item,
+        Err(e) => {
+            errors.push(e);
+            return None;
+        }
+    };
+    let item = match item {
+        Item::Fn(f) => f,
+        other => {
+            let (tokens, what) = describe(&other);
+            errors.spanned(
+                tokens,
+                format!("`{attr}` goes on a function, not on {what}: {shape}"),
+            );
+            return None;
+        }
+    };
+    let sig = &item.sig;
+    if let Some(receiver) = sig.receiver() {
+        errors.spanned(
+            receiver,
+            format!("`{attr}` goes on a free function, not a method: `self` is not allowed here; move the function out of the `impl` block"),
+        );
+    }
+    if !sig.generics.params.is_empty() {
+        errors.spanned(
+            &sig.generics,
+            format!("`{attr}` functions cannot be generic: remove the generic parameters (elided lifetimes work): {shape}"),
+        );
+    } else if let Some(w) = &sig.generics.where_clause {
+        errors.spanned(
+            w,
+            format!("`{attr}` functions cannot have a `where` clause"),
+        );
+    }
+    if let Safety::Unsafe(token) = &sig.safety {
+        errors.spanned(
+            token,
+            format!("`{attr}` functions cannot be `unsafe`: {shape}"),
+        );
+    }
+    if let Some(abi) = &sig.abi {
+        errors.spanned(
+            abi,
+            format!("`{attr}` functions cannot be `extern`: remove the ABI: {shape}"),
+        );
+    }
+    if let Some(v) = &sig.variadic {
+        errors.spanned(v, format!("`{attr}` functions cannot be variadic: {shape}"));
+    }
+    let mut params = Vec::new();
+    for arg in &sig.inputs {
+        if let FnArg::Typed(pat) = arg {
+            if contains_impl(pat.ty.to_token_stream()) {
+                errors.spanned(
+                    &pat.ty,
+                    format!("`impl Trait` parameters make the function generic, which `{attr}` does not accept: {shape}"),
+                );
+            }
+            params.push((*pat.ty).clone());
+        }
+    }
+    let ret = match &sig.output {
+        ReturnType::Default => quote!(()),
+        ReturnType::Type(_, ty) => {
+            if contains_impl(ty.to_token_stream()) {
+                errors.spanned(
+                    ty,
+                    format!("`{attr}` functions cannot return `impl Trait`; write an `async fn` or name the type: {shape}"),
+                );
+            }
+            ty.to_token_stream()
+        }
+    };
+    let is_async = sig.asyncness.is_some();
+    let cfgs = item
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("cfg"))
+        .cloned()
+        .collect();
+    Some(Func {
+        item,
+        params,
+        ret,
+        is_async,
+        cfgs,
+    })
+}
+
+fn pair(a: &impl ToTokens, b: &impl ToTokens) -> TokenStream {
+    let mut tokens = a.to_token_stream();
+    b.to_tokens(&mut tokens);
+    tokens
+}
+
+fn contains_impl(tokens: TokenStream) -> bool {
+    tokens.into_iter().any(|tt| match tt {
+        TokenTree::Ident(i) => i == "impl",
+        TokenTree::Group(g) => contains_impl(g.stream()),
+        _ => false,
+    })
+}
+
+/// The tokens to point at (keyword and name) and a phrase naming what the item is.
+fn describe(item: &Item) -> (TokenStream, &'static str) {
+    match item {
+        Item::Struct(i) => (pair(&i.struct_token, &i.ident), "a struct"),
+        Item::Enum(i) => (pair(&i.enum_token, &i.ident), "an enum"),
+        Item::Union(i) => (pair(&i.union_token, &i.ident), "a union"),
+        Item::Const(i) => (pair(&i.const_token, &i.ident), "a const"),
+        Item::Static(i) => (pair(&i.static_token, &i.ident), "a static"),
+        Item::Trait(i) => (pair(&i.trait_token, &i.ident), "a trait"),
+        Item::Impl(i) => (i.impl_token.to_token_stream(), "an impl block"),
+        Item::Mod(i) => (pair(&i.mod_token, &i.ident), "a module"),
+        Item::Type(i) => (pair(&i.type_token, &i.ident), "a type alias"),
+        Item::Use(i) => (i.use_token.to_token_stream(), "a `use` item"),
+        other => (other.to_token_stream(), "this item"),
+    }
+}

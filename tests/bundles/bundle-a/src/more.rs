@@ -1,0 +1,8 @@
+//! More of bundle A's hook, in a second file: sorted after `lib.rs` (by file name).
+
+use hooks_core::prelude::*;
+
+#[hook(event = "context", hook = "bundle_a")]
+async fn a4(event: &ContextEvent) -> ContextEventResult {
+    crate::append(event, "a4")
+}

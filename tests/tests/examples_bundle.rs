@@ -1,0 +1,27 @@
+//! `use examples as _;` is all it takes to link the examples bundle: its hooks are then in the
+//! registry, one per module, with the four canonical examples of SPEC.md section 8 among them.
+
+use examples as _;
+
+use hooks_core::registry::{self, RegistrationKind};
+
+#[test]
+fn naming_the_bundle_links_its_hooks() {
+    let ids = registry::compiled_hook_ids();
+    for id in [
+        "examples::block_rm",
+        "examples::redact",
+        "examples::filter_context",
+        "examples::handoff",
+    ] {
+        assert!(ids.contains(&id), "{id} missing from {ids:?}");
+    }
+    let handoff = registry::registrations()
+        .iter()
+        .find(|r| r.kind() == RegistrationKind::Command && r.target() == "handoff")
+        .expect("the /handoff command is registered");
+    assert_eq!(handoff.hook(), "examples::handoff");
+    assert!(handoff.location().file.starts_with("examples/src/"));
+    let hooks = registry::compiled_hooks(std::path::Path::new(".")).expect("no duplicates");
+    assert_eq!(hooks.len(), ids.len());
+}

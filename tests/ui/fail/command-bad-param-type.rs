@@ -1,0 +1,9 @@
+use hooks_core::prelude::*;
+
+#[command("handoff")]
+async fn handoff(_args: String, _ctx: &CommandContext) {}
+
+fn main() {
+    // The function is still emitted: no "cannot find" error follows the real one.
+    let _ = handoff;
+}

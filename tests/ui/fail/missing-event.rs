@@ -1,0 +1,9 @@
+use hooks_core::prelude::*;
+
+#[hook(hook = "guards")]
+fn guard(_event: &ToolCallEvent) {}
+
+fn main() {
+    // The function is still emitted: no "cannot find" error follows the real one.
+    let _ = guard;
+}

@@ -1,0 +1,8 @@
+use hooks_core::prelude::*;
+
+#[hook(event = "tool_call")]
+const GUARD: u32 = 1;
+
+fn main() {
+    let _ = GUARD;
+}

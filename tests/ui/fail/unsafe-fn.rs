@@ -1,0 +1,9 @@
+use hooks_core::prelude::*;
+
+#[hook(event = "tool_call")]
+unsafe fn guard(_event: &ToolCallEvent) {}
+
+fn main() {
+    // The function is still emitted: no "cannot find" error follows the real one.
+    let _ = guard;
+}
