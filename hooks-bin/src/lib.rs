@@ -1,9 +1,200 @@
-//! The `hooks` host, as a library: an author's binary is `hooks_bin::main()`.
+//! The `hooks` host, as a library.
+//!
+//! `hooks` links compiled hook bundles (by default the `examples` crate) and exposes them:
+//! list them, drive a session through them with real tools, serve them to Claude Code and
+//! Codex. An author's own binary gets every command for their bundle:
+//!
+//! ```ignore
+//! use my_hooks as _; // link the bundle: its #[hook] functions register themselves
+//!
+//! fn main() -> std::process::ExitCode {
+//!     hooks_bin::main()
+//! }
+//! ```
+//!
+//! | command | what it does | exit status |
+//! | --- | --- | --- |
+//! | `hooks list [--json] [--cwd DIR]` | the hooks that load, in dispatch order ([`list`]) | 0; 1 when a hook failed to load |
+//! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
+//! | `hooks claude EVENT` / `hooks codex EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0, or 2 to block |
+//! | `hooks install claude\|codex [--project\|--user] [--dry-run]` | register this binary with the agent ([`install`]) | 0; 1 on failure |
+//!
+//! Usage errors (an unknown option, a missing argument) exit with 2.
 
+use std::io::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Runs the `hooks` command line.
+use clap::{Parser, Subcommand};
+
+pub mod adapters;
+pub mod install;
+pub mod list;
+pub mod load;
+pub mod run;
+pub mod tools;
+pub mod ui;
+
+/// The `hooks` command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "hooks",
+    version,
+    about = "Run, inspect and serve compiled agent hooks.",
+    long_about = "Run, inspect and serve compiled agent hooks: the hooks linked into this binary \
+                  plus the hook files discovered for the working directory.",
+    after_help = "Exit status: 0 success; 1 a failure (see each command's help); 2 invalid usage \
+                  or input. The agent adapters follow their agent's protocol."
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the hooks that load, in dispatch order: handlers per event, commands, renderers,
+    /// discovered hook files, load errors.
+    #[command(after_help = list::LIST_HELP)]
+    List(list::ListArgs),
+    /// Drive one agent session through the hooks, with real tools and no model.
+    #[command(after_help = run::RUN_HELP)]
+    Run(run::RunArgs),
+    /// Serve one Claude Code hook call: read its JSON from stdin, answer on stdout.
+    #[command(after_help = "EVENT is PreToolUse, PostToolUse, PostToolUseFailure, \
+        UserPromptSubmit, SessionStart, SessionEnd, PreCompact or Stop.\n\nExit status: 0 \
+        (answer on stdout, or none); 2 blocks (reason on stderr), also when the adapter fails on \
+        a gating event; 1 a failure on an observational event.")]
+    Claude(AdapterArgs),
+    /// Serve one Codex hook call: read its JSON from stdin, answer on stdout.
+    #[command(
+        after_help = "EVENT is PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, \
+        SessionEnd, PreCompact or Stop.\n\nExit status: 0 (answer on stdout, or none); 2 blocks \
+        (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an \
+        observational event."
+    )]
+    Codex(AdapterArgs),
+    /// Register this binary in Claude Code's or Codex's settings for the events the hooks
+    /// handle (merging; a backup is kept; idempotent).
+    #[command(
+        after_help = "Exit status: 0 installed (or nothing to do); 1 the settings \
+        file could not be read, parsed or written (nothing was changed)."
+    )]
+    Install(InstallArgs),
+}
+
+/// Options of `hooks claude` and `hooks codex`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AdapterArgs {
+    /// The agent's event name, e.g. `PreToolUse`.
+    pub event: String,
+    /// The working directory [default: the input's `cwd`, else the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+}
+
+/// Options of `hooks install`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct InstallArgs {
+    /// `claude` (`.claude/settings.json`) or `codex` (`.codex/hooks.json`).
+    #[arg(value_parser = ["claude", "codex"])]
+    pub target: String,
+    /// Install into the project in the working directory (the default).
+    #[arg(long, conflicts_with = "user")]
+    pub project: bool,
+    /// Install into the user's home directory.
+    #[arg(long)]
+    pub user: bool,
+    /// Print the change as a diff; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The project directory [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+}
+
+/// Runs the `hooks` command line (`std::env::args`).
 #[must_use]
 pub fn main() -> ExitCode {
-    ExitCode::SUCCESS
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match cli.command {
+        Command::List(args) => list::run(&args),
+        Command::Run(args) => run::run(&args),
+        Command::Claude(args) => serve(adapters::Agent::Claude, &args),
+        Command::Codex(args) => serve(adapters::Agent::Codex, &args),
+        Command::Install(args) => install_cmd(&args),
+    }
+}
+
+/// `hooks claude|codex EVENT`: stdin in, one answer out.
+fn serve(agent: adapters::Agent, args: &AdapterArgs) -> ExitCode {
+    adapters::silence_panic_output();
+    let input = match adapters::read_input(&mut std::io::stdin().lock()) {
+        Ok(input) => input,
+        Err(e) => {
+            eprintln!("hooks {agent} {}: cannot read stdin: {e}", args.event);
+            return ExitCode::from(adapters::EXIT_BLOCK);
+        }
+    };
+    let options = adapters::AdapterOptions {
+        cwd: args.cwd.clone(),
+        ..adapters::AdapterOptions::default()
+    };
+    let mut out = std::io::stdout().lock();
+    let mut err = std::io::stderr().lock();
+    let code = match agent {
+        adapters::Agent::Codex => {
+            adapters::codex::run(&args.event, &input, &mut out, &mut err, &options)
+        }
+        _ => adapters::claude::run(&args.event, &input, &mut out, &mut err, &options),
+    };
+    let _ = out.flush();
+    ExitCode::from(code)
+}
+
+/// `hooks install`.
+fn install_cmd(args: &InstallArgs) -> ExitCode {
+    let target: install::Target = match args.target.parse() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("hooks install: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let scope = if args.user {
+        install::Scope::User
+    } else {
+        install::Scope::Project
+    };
+    let cwd = match args.cwd.clone().map_or_else(std::env::current_dir, Ok) {
+        Ok(cwd) => cwd,
+        Err(e) => {
+            eprintln!("hooks install: no current directory: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let binary = match std::env::current_exe() {
+        Ok(binary) => binary,
+        Err(e) => {
+            eprintln!("hooks install: cannot find this binary's path: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let home = load::home_dir();
+    let mut out = std::io::stdout().lock();
+    match install::run(target, scope, args.dry_run, &binary, &cwd, &home, &mut out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hooks install: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -1,0 +1,143 @@
+//! The runner of one adapter call, with collectors for what hooks report, send and notify,
+//! and the non-interactive UI they get.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::Value;
+
+use hooks_core::events::CustomMessage;
+use hooks_core::handler::BoxFuture;
+use hooks_core::ui::{CustomUiRequest, NotifyKind, Theme};
+use hooks_core::{
+    HookError, HookRunner, HookUi, InitializeOptions, JsonlSessionStore, LoadedHook,
+    SessionActionResult,
+};
+
+use super::Agent;
+
+/// A runner with collectors for what hooks report or send.
+pub(super) struct Session {
+    pub(super) runner: HookRunner,
+    errors: Arc<Mutex<Vec<HookError>>>,
+    notes: Arc<Mutex<Vec<String>>>,
+    messages: Arc<Mutex<Vec<CustomMessage>>>,
+}
+
+impl Session {
+    pub(super) fn new(
+        agent: Agent,
+        hooks: Vec<LoadedHook>,
+        cwd: &Path,
+        timeout: Option<Duration>,
+    ) -> Self {
+        let store = Arc::new(JsonlSessionStore::in_memory(cwd));
+        let runner = HookRunner::new(hooks, cwd, store).with_default_timeout(timeout);
+        let errors: Arc<Mutex<Vec<HookError>>> = Arc::default();
+        let notes: Arc<Mutex<Vec<String>>> = Arc::default();
+        let messages: Arc<Mutex<Vec<CustomMessage>>> = Arc::default();
+        let sink = Arc::clone(&messages);
+        let mut options = InitializeOptions::new(
+            Arc::new(move |message, _options| lock(&sink).push(message)),
+            Arc::new(|_custom_type, _data| {}),
+        );
+        options.ui = Some(Arc::new(CollectingUi {
+            notes: Arc::clone(&notes),
+        }));
+        // The agent owns its sessions: a command's session actions cannot be carried out
+        // here. They answer `cancelled: true` and say so in the command's output.
+        let unavailable = |notes: &Arc<Mutex<Vec<String>>>, what: &'static str| {
+            let notes = Arc::clone(notes);
+            move || {
+                lock(&notes).push(format!(
+                    "({what} is not available through the {agent} hook adapter; nothing was done)"
+                ));
+                let done: BoxFuture<'static, SessionActionResult> =
+                    Box::pin(async { SessionActionResult { cancelled: true } });
+                done
+            }
+        };
+        let f = unavailable(&notes, "starting a new session");
+        options.new_session = Some(Arc::new(move |_options| f()));
+        let f = unavailable(&notes, "branching the session");
+        options.branch = Some(Arc::new(move |_entry| f()));
+        let f = unavailable(&notes, "navigating the session tree");
+        options.navigate_tree = Some(Arc::new(move |_target, _options| f()));
+        options.has_ui = Some(false);
+        runner.initialize(options);
+        let sink = Arc::clone(&errors);
+        let _subscription = runner.on_error(move |e| lock(&sink).push(e.clone()));
+        Session {
+            runner,
+            errors,
+            notes,
+            messages,
+        }
+    }
+
+    /// The handler errors reported so far, as one string (`None` when there were none).
+    pub(super) fn take_errors(&self) -> Option<String> {
+        let errors = std::mem::take(&mut *lock(&self.errors));
+        (!errors.is_empty()).then(|| {
+            errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+    }
+
+    /// The text of the messages hooks sent, joined with blank lines.
+    pub(super) fn take_messages(&self) -> Vec<String> {
+        std::mem::take(&mut *lock(&self.messages))
+            .iter()
+            .map(|m| m.content.to_text())
+            .filter(|t| !t.trim().is_empty())
+            .collect()
+    }
+
+    pub(super) fn take_notes(&self) -> Vec<String> {
+        std::mem::take(&mut *lock(&self.notes))
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The UI of an adapter run: not interactive; `notify` text is collected (a command's output).
+struct CollectingUi {
+    notes: Arc<Mutex<Vec<String>>>,
+}
+
+#[async_trait]
+impl HookUi for CollectingUi {
+    async fn select(&self, _title: &str, _options: &[String]) -> Option<String> {
+        None
+    }
+    async fn confirm(&self, _title: &str, _message: &str) -> bool {
+        false
+    }
+    async fn input(&self, _title: &str, _placeholder: Option<&str>) -> Option<String> {
+        None
+    }
+    async fn editor(&self, _title: &str, _prefill: Option<&str>) -> Option<String> {
+        None
+    }
+    fn notify(&self, message: &str, _kind: NotifyKind) {
+        lock(&self.notes).push(message.to_owned());
+    }
+    fn set_status(&self, _key: &str, _text: Option<&str>) {}
+    async fn custom(&self, _request: CustomUiRequest) -> Option<Value> {
+        None
+    }
+    fn set_editor_text(&self, _text: &str) {}
+    fn get_editor_text(&self) -> String {
+        String::new()
+    }
+    fn theme(&self) -> Theme {
+        Theme::plain()
+    }
+}

@@ -1,0 +1,227 @@
+//! `hooks run SCRIPT.jsonl`: drives one agent session through the loaded hooks, without a model.
+//!
+//! The script is parsed and checked whole before anything runs ([`script`]); the session is
+//! then driven action by action ([`driver`]) with the real tools ([`crate::tools`]), persisted
+//! with [`hooks_core::JsonlSessionStore`] and shown as a transcript ([`transcript`]).
+//!
+//! Exit codes: `0` every action ran (blocked tools and cancelled session changes are normal
+//! outcomes); `1` an action could not be carried out (a session file could not be written, an
+//! entry to branch from does not exist, ...); `2` the command line or the script is invalid
+//! (nothing ran).
+
+pub mod driver;
+pub mod script;
+pub mod session;
+pub mod transcript;
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use hooks_core::{HookRunner, JsonlSessionStore, SessionManager};
+
+use crate::load;
+use crate::tools::Workspace;
+use crate::ui::HostUi;
+use driver::{Driver, Shared};
+use script::{Action, ScriptError};
+use session::CurrentSession;
+use transcript::{StartInfo, Transcript};
+
+/// The session directory used when `--session-dir` is not given, relative to `--cwd`.
+pub const DEFAULT_SESSION_DIR: &str = ".hooks/sessions";
+
+/// Options of `hooks run`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunArgs {
+    /// The session script: one JSON action per line (see `hooks run --help`).
+    pub script: PathBuf,
+    /// Where session files are written [default: <cwd>/.hooks/sessions, git-ignored].
+    #[arg(long, value_name = "DIR")]
+    pub session_dir: Option<PathBuf>,
+    /// The working directory of the session; tools cannot touch files outside it
+    /// [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Print one JSON object per event and result instead of the readable transcript.
+    #[arg(long)]
+    pub json: bool,
+    /// Never prompt: hooks see `has_ui() == false` and the no-op answers.
+    #[arg(long)]
+    pub no_ui: bool,
+    /// Also load this hook (a compiled-in hook id or a hook file); repeatable.
+    #[arg(long = "hook", value_name = "PATH")]
+    pub hooks: Vec<String>,
+}
+
+/// The long help of `hooks run`.
+pub const RUN_HELP: &str = "\
+Script actions, one JSON value per line (blank lines and lines starting with # are skipped):
+  {\"prompt\": \"text\", \"reply\": \"...\"}     a user prompt: one agent run (or just \"text\")
+  {\"tool\": \"bash\", \"input\": {...}}        a tool call in the current run
+  {\"command\": \"/handoff some args\"}        a slash command (a prompt \"/name ...\" runs it too)
+  {\"compact\": {\"summary\": \"...\"}}         a compaction
+  {\"switch\": {\"reason\": \"new\"}}           a session switch (new, resume + \"session\", fork)
+  {\"branch\": {\"entry\": -2}}               branch into a new session file before an entry
+  {\"tree\": {\"target\": -2, \"summarize\": true}}  navigate the session tree
+Tools: bash {command, timeout?}, read {path, offset?, limit?}, write {path, content},
+  edit {path, oldText, newText}, ls {path?, limit?}, grep {pattern, path?, glob?, ignoreCase?,
+  literal?, context?, limit?}, find {pattern, path?, limit?}; all confined to --cwd.
+
+Exit status: 0 the script ran; 1 an action could not be carried out; 2 invalid script or options.";
+
+/// Runs `hooks run`.
+#[must_use]
+pub fn run(args: &RunArgs) -> ExitCode {
+    match prepare(args) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("hooks run: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn prepare(args: &RunArgs) -> Result<ExitCode, String> {
+    let cwd = match &args.cwd {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?,
+    };
+    let workspace = Workspace::new(&cwd)
+        .map_err(|e| format!("cannot use {} as the working directory: {e}", cwd.display()))?;
+    let cwd = workspace.root().to_path_buf();
+    let script = match script::load(&args.script) {
+        Ok(script) => script,
+        Err(errors) => return Err(errors_text(&errors)),
+    };
+
+    let loaded = load::load(&cwd, &args.hooks);
+    let unknown: Vec<ScriptError> = script
+        .steps
+        .iter()
+        .filter_map(|step| match &step.action {
+            Action::Command { name, .. }
+                if !loaded.hooks.iter().any(|h| h.commands.contains_key(name)) =>
+            {
+                Some(ScriptError {
+                    path: script.path.clone(),
+                    line: step.line,
+                    column: step.column,
+                    message: format!(
+                        "unknown command /{name}: expected one of the registered commands ({})",
+                        registered_commands(&loaded.hooks)
+                    ),
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    if !unknown.is_empty() {
+        return Err(errors_text(&unknown));
+    }
+
+    let session_dir = match &args.session_dir {
+        Some(dir) if dir.is_absolute() => dir.clone(),
+        Some(dir) => std::env::current_dir().map_or_else(|_| dir.clone(), |d| d.join(dir)),
+        None => default_session_dir(&cwd)?,
+    };
+    let store = JsonlSessionStore::create(&session_dir, &cwd, None).map_err(|e| e.to_string())?;
+
+    let interactive =
+        !args.no_ui && std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    let color = std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let script_name = script.path.file_name().map_or_else(
+        || script.path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let out = Arc::new(Transcript::new(
+        Box::new(std::io::stdout()),
+        args.json,
+        color,
+        script_name,
+        &cwd,
+    ));
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let failed = runtime.block_on(async {
+        let session = Arc::new(CurrentSession::new(store));
+        let runner = Arc::new(HookRunner::new(
+            loaded.hooks,
+            &cwd,
+            Arc::clone(&session) as Arc<dyn SessionManager>,
+        ));
+        out.start(&StartInfo {
+            script: args.script.display().to_string(),
+            cwd: cwd.display().to_string(),
+            session_dir: session_dir.display().to_string(),
+            session_file: session.file_string().unwrap_or_default(),
+            session_id: session.session_id(),
+            hooks: runner
+                .hook_paths()
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect(),
+            has_ui: interactive,
+        });
+        for error in &loaded.errors {
+            out.load_error(&error.path, &error.error);
+        }
+        for warning in &loaded.warnings {
+            out.warning(warning);
+        }
+        let shared = Shared::new(session, Arc::clone(&out), session_dir, cwd.clone());
+        let ui = Arc::new(HostUi::new(interactive, Arc::clone(&out)));
+        let mut driver = Driver::new(runner, shared, ui, Arc::new(workspace));
+        driver.drive(&script).await
+    });
+    Ok(if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `<cwd>/.hooks/sessions`, with a `.hooks/.gitignore` that ignores everything in it, so runs
+/// leave nothing for git to pick up.
+fn default_session_dir(cwd: &Path) -> Result<PathBuf, String> {
+    let base = cwd.join(".hooks");
+    std::fs::create_dir_all(&base).map_err(|e| format!("cannot create {}: {e}", base.display()))?;
+    let ignore = base.join(".gitignore");
+    if !ignore.exists() {
+        std::fs::write(
+            &ignore,
+            "# Written by `hooks run`: session files stay out of git.\n*\n",
+        )
+        .map_err(|e| format!("cannot write {}: {e}", ignore.display()))?;
+    }
+    Ok(cwd.join(DEFAULT_SESSION_DIR))
+}
+
+fn registered_commands(hooks: &[hooks_core::LoadedHook]) -> String {
+    let names: Vec<String> = hooks
+        .iter()
+        .flat_map(|h| h.commands.keys())
+        .map(|n| format!("/{n}"))
+        .collect();
+    if names.is_empty() {
+        "none are registered".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// Prints each error on its own `FILE:LINE:COLUMN: message` line (stderr) and returns the
+/// summary.
+fn errors_text(errors: &[ScriptError]) -> String {
+    for e in errors {
+        eprintln!("{e}");
+    }
+    let n = errors.len();
+    let s = if n == 1 { "" } else { "s" };
+    format!("invalid script ({n} error{s}); nothing was run")
+}

@@ -1,0 +1,146 @@
+//! The session of a run: which session file is current, and the model context built from it.
+
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+use hooks_core::events::{CustomMessage, Message, SessionEntry};
+use hooks_core::{JsonlSessionStore, SessionManager};
+use serde_json::{Value, json};
+
+/// The current session. Handlers get it as their [`SessionManager`]; it follows every switch
+/// (`new_session`, resume, fork, branch), so `ctx.session_manager()` always sees the session
+/// the run is writing to.
+#[derive(Debug)]
+pub struct CurrentSession {
+    store: RwLock<Arc<JsonlSessionStore>>,
+}
+
+impl CurrentSession {
+    /// Starts with `store`.
+    #[must_use]
+    pub fn new(store: JsonlSessionStore) -> Self {
+        CurrentSession {
+            store: RwLock::new(Arc::new(store)),
+        }
+    }
+
+    /// The current store.
+    #[must_use]
+    pub fn get(&self) -> Arc<JsonlSessionStore> {
+        Arc::clone(
+            &self
+                .store
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+
+    /// Makes `store` current and returns the previous one.
+    pub fn replace(&self, store: JsonlSessionStore) -> Arc<JsonlSessionStore> {
+        let mut guard = self
+            .store
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        std::mem::replace(&mut *guard, Arc::new(store))
+    }
+
+    /// The current session file, as a string.
+    #[must_use]
+    pub fn file_string(&self) -> Option<String> {
+        self.get()
+            .session_file()
+            .map(|p| p.to_string_lossy().into_owned())
+    }
+}
+
+impl SessionManager for CurrentSession {
+    fn session_file(&self) -> Option<PathBuf> {
+        self.get().session_file()
+    }
+    fn session_id(&self) -> String {
+        self.get().session_id()
+    }
+    fn cwd(&self) -> PathBuf {
+        self.get().cwd()
+    }
+    fn entries(&self) -> Vec<SessionEntry> {
+        self.get().entries()
+    }
+    fn leaf_id(&self) -> Option<String> {
+        self.get().leaf_id()
+    }
+}
+
+/// The entries from the root to `leaf` (inclusive), following `parentId`.
+#[must_use]
+pub fn path_to(entries: &[SessionEntry], leaf: Option<&str>) -> Vec<SessionEntry> {
+    let mut path = Vec::new();
+    let mut next = leaf.map(str::to_owned);
+    while let Some(id) = next {
+        let Some(entry) = entries.iter().find(|e| e.id == id) else {
+            break;
+        };
+        next = entry.parent_id.clone();
+        path.push(entry.clone());
+        if path.len() > entries.len() {
+            break; // a cycle: stop rather than loop
+        }
+    }
+    path.reverse();
+    path
+}
+
+/// The message an entry contributes to the model context, if any.
+#[must_use]
+pub fn entry_message(entry: &SessionEntry) -> Option<Message> {
+    match entry.entry_type.as_str() {
+        "message" => serde_json::from_value(entry.extra.get("message")?.clone()).ok(),
+        "custom_message" => {
+            let mut fields = entry.extra.clone();
+            fields.remove("timestamp");
+            serde_json::from_value::<CustomMessage>(Value::Object(fields))
+                .ok()
+                .map(Message::Custom)
+        }
+        "branch_summary" => Some(Message::Other(json!({
+            "role": "branchSummary",
+            "summary": entry.extra.get("summary").cloned().unwrap_or(Value::Null),
+            "fromId": entry.extra.get("fromId").cloned().unwrap_or(Value::Null),
+        }))),
+        _ => None,
+    }
+}
+
+/// The messages sent to the model for the branch ending at the current leaf: after the latest
+/// compaction, its summary, then the kept messages (from `firstKeptEntryId`) and everything
+/// after it.
+#[must_use]
+pub fn context_messages(session: &dyn SessionManager) -> Vec<Message> {
+    let entries = session.entries();
+    let path = path_to(&entries, session.leaf_id().as_deref());
+    let compaction = path.iter().rposition(|e| e.entry_type == "compaction");
+    let Some(c) = compaction else {
+        return path.iter().filter_map(entry_message).collect();
+    };
+    let entry = &path[c];
+    let mut out = vec![Message::Other(json!({
+        "role": "compactionSummary",
+        "summary": entry.extra.get("summary").cloned().unwrap_or(Value::Null),
+        "tokensBefore": entry.extra.get("tokensBefore").cloned().unwrap_or(Value::Null),
+    }))];
+    let first_kept = entry.extra.get("firstKeptEntryId").and_then(Value::as_str);
+    if let Some(k) = first_kept.and_then(|id| path[..c].iter().position(|e| e.id == id)) {
+        out.extend(path[k..c].iter().filter_map(entry_message));
+    }
+    out.extend(path[c + 1..].iter().filter_map(entry_message));
+    out
+}
+
+/// A short label of a message: its role, or `custom:<customType>`.
+#[must_use]
+pub fn message_label(message: &Message) -> String {
+    match message.custom_type() {
+        Some(t) => format!("custom:{t}"),
+        None => message.role().to_owned(),
+    }
+}

@@ -1,0 +1,61 @@
+//! `edit`: replaces one exact, unique occurrence of `oldText` with `newText`.
+
+use std::fs;
+
+use hooks_core::{ToolError, ToolOutput};
+use serde::Deserialize;
+
+use super::Workspace;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct EditInput {
+    path: String,
+    old_text: String,
+    new_text: String,
+}
+
+/// Applies the edit; the details carry a unified diff and the first changed line.
+pub(crate) fn edit(ws: &Workspace, input: EditInput) -> Result<ToolOutput, ToolError> {
+    let path = ws.resolve(&input.path)?;
+    if input.old_text.is_empty() {
+        return Err(ToolError::failed(
+            "oldText is empty: give the exact text to replace",
+        ));
+    }
+    let before = fs::read_to_string(&path)
+        .map_err(|e| ToolError::failed(format!("cannot read \"{}\": {e}", input.path)))?;
+    let count = before.matches(&input.old_text).count();
+    match count {
+        0 => {
+            return Err(ToolError::failed(format!(
+                "Could not find the exact text in {}. The old text must match exactly, including all whitespace and newlines.",
+                input.path
+            )));
+        }
+        1 => {}
+        n => {
+            return Err(ToolError::failed(format!(
+                "Found {n} occurrences of the text in {}. The text must be unique: add more surrounding context.",
+                input.path
+            )));
+        }
+    }
+    let at = before.find(&input.old_text).unwrap_or_default();
+    let after = before.replacen(&input.old_text, &input.new_text, 1);
+    fs::write(&path, after.as_bytes())
+        .map_err(|e| ToolError::failed(format!("cannot write \"{}\": {e}", input.path)))?;
+    let first_changed_line = before[..at].matches('\n').count() + 1;
+    let shown = ws.display(&path);
+    let diff = similar::TextDiff::from_lines(&before, &after)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{shown}"), &format!("b/{shown}"))
+        .to_string();
+    let mut output = ToolOutput::text(format!("Edited {shown} at line {first_changed_line}"));
+    output.details = Some(serde_json::json!({
+        "diff": diff,
+        "firstChangedLine": first_changed_line,
+    }));
+    Ok(output)
+}

@@ -1,0 +1,292 @@
+//! The real tools `hooks run` offers: `bash`, `read`, `write`, `edit`, `ls`, `grep`, `find`.
+//!
+//! Every tool works inside one [`Workspace`] (the `--cwd` of the run): a path that resolves
+//! outside it (through `..`, an absolute path or a symbolic link) is rejected with an error that
+//! names the path and the workspace. Inputs are checked against a typed schema
+//! ([`BuiltinTool::check_input`]) so a script can be validated before any tool runs.
+//!
+//! Input fields (camelCase, unknown fields rejected):
+//!
+//! | tool | input |
+//! | --- | --- |
+//! | `bash` | `command`, `timeout?` (seconds, default 120) |
+//! | `read` | `path`, `offset?` (first line, 1-based), `limit?` (lines) |
+//! | `write` | `path`, `content` |
+//! | `edit` | `path`, `oldText`, `newText` (exact, unique match) |
+//! | `ls` | `path?`, `limit?` |
+//! | `grep` | `pattern`, `path?`, `glob?`, `ignoreCase?`, `literal?`, `context?`, `limit?` |
+//! | `find` | `pattern` (glob), `path?`, `limit?` |
+
+mod bash;
+mod edit;
+mod files;
+mod search;
+mod workspace;
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use hooks_core::events::ToolInput;
+use hooks_core::tool::UpdateCallback;
+use hooks_core::{Tool, ToolError, ToolOutput};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+pub use workspace::Workspace;
+
+/// Output caps shared by the tools: at most this many lines ...
+pub const MAX_LINES: usize = 2000;
+/// ... and at most this many bytes of text per result.
+pub const MAX_BYTES: usize = 50 * 1024;
+
+/// The names of the built-in tools, in the order `hooks run --help` lists them.
+pub const TOOL_NAMES: [&str; 7] = ["bash", "read", "write", "edit", "ls", "grep", "find"];
+
+/// One built-in tool bound to a workspace.
+#[derive(Debug, Clone)]
+pub struct BuiltinTool {
+    kind: Kind,
+    workspace: Arc<Workspace>,
+    parameters: Value,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Bash,
+    Read,
+    Write,
+    Edit,
+    Ls,
+    Grep,
+    Find,
+}
+
+impl Kind {
+    fn from_name(name: &str) -> Option<Kind> {
+        Some(match name {
+            "bash" => Kind::Bash,
+            "read" => Kind::Read,
+            "write" => Kind::Write,
+            "edit" => Kind::Edit,
+            "ls" => Kind::Ls,
+            "grep" => Kind::Grep,
+            "find" => Kind::Find,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Bash => "bash",
+            Kind::Read => "read",
+            Kind::Write => "write",
+            Kind::Edit => "edit",
+            Kind::Ls => "ls",
+            Kind::Grep => "grep",
+            Kind::Find => "find",
+        }
+    }
+
+    fn description(self) -> &'static str {
+        match self {
+            Kind::Bash => "Run a command with `bash -c` in the working directory.",
+            Kind::Read => "Read a text file.",
+            Kind::Write => "Create or overwrite a file.",
+            Kind::Edit => "Replace one exact, unique occurrence of `oldText` with `newText`.",
+            Kind::Ls => "List a directory.",
+            Kind::Grep => "Search file contents with a regular expression.",
+            Kind::Find => "Find files by glob pattern.",
+        }
+    }
+}
+
+impl BuiltinTool {
+    /// The tool `name` working in `workspace`, or `None` for an unknown name.
+    #[must_use]
+    pub fn new(name: &str, workspace: Arc<Workspace>) -> Option<Self> {
+        let kind = Kind::from_name(name)?;
+        Some(BuiltinTool {
+            kind,
+            workspace,
+            parameters: schema(kind),
+        })
+    }
+
+    /// Checks `input` against the tool's schema without running anything.
+    ///
+    /// # Errors
+    /// What is wrong with the input (a missing field, a wrong type, an unknown field).
+    pub fn check_input(name: &str, input: &ToolInput) -> Result<(), String> {
+        let Some(kind) = Kind::from_name(name) else {
+            return Err(format!(
+                "unknown tool `{name}` (known tools: {})",
+                TOOL_NAMES.join(", ")
+            ));
+        };
+        match kind {
+            Kind::Bash => parse::<bash::BashInput>(input).map(drop),
+            Kind::Read => parse::<files::ReadInput>(input).map(drop),
+            Kind::Write => parse::<files::WriteInput>(input).map(drop),
+            Kind::Edit => parse::<edit::EditInput>(input).map(drop),
+            Kind::Ls => parse::<files::LsInput>(input).map(drop),
+            Kind::Grep => parse::<search::GrepInput>(input).and_then(|i| i.check()),
+            Kind::Find => parse::<search::FindInput>(input).and_then(|i| i.check()),
+        }
+    }
+}
+
+/// Deserializes a tool input, with an error text naming the problem.
+fn parse<T: DeserializeOwned>(input: &ToolInput) -> Result<T, String> {
+    serde_json::from_value(Value::Object(input.clone())).map_err(|e| e.to_string())
+}
+
+fn bad_input(e: String) -> ToolError {
+    ToolError::failed(format!("invalid input: {e}"))
+}
+
+#[async_trait]
+impl Tool for BuiltinTool {
+    fn name(&self) -> &str {
+        self.kind.name()
+    }
+
+    fn description(&self) -> &str {
+        self.kind.description()
+    }
+
+    fn parameters(&self) -> &Value {
+        &self.parameters
+    }
+
+    async fn execute(
+        &self,
+        _call_id: &str,
+        input: &ToolInput,
+        cancel: CancellationToken,
+        _on_update: Option<&UpdateCallback>,
+    ) -> Result<ToolOutput, ToolError> {
+        let ws = &*self.workspace;
+        match self.kind {
+            Kind::Bash => bash::run(ws, parse(input).map_err(bad_input)?, cancel).await,
+            Kind::Read => files::read(ws, parse(input).map_err(bad_input)?),
+            Kind::Write => files::write(ws, parse(input).map_err(bad_input)?),
+            Kind::Edit => edit::edit(ws, parse(input).map_err(bad_input)?),
+            Kind::Ls => files::ls(ws, parse(input).map_err(bad_input)?),
+            Kind::Grep => search::grep(ws, parse(input).map_err(bad_input)?, &cancel),
+            Kind::Find => search::find(ws, parse(input).map_err(bad_input)?, &cancel),
+        }
+    }
+}
+
+/// The JSON schema of each tool's input.
+fn schema(kind: Kind) -> Value {
+    let (props, required): (Value, &[&str]) = match kind {
+        Kind::Bash => (
+            serde_json::json!({
+                "command": {"type": "string", "description": "The command line."},
+                "timeout": {"type": "number", "description": "Seconds before the command is killed (default 120)."}
+            }),
+            &["command"],
+        ),
+        Kind::Read => (
+            serde_json::json!({
+                "path": {"type": "string"},
+                "offset": {"type": "integer", "minimum": 1, "description": "First line to read (1-based)."},
+                "limit": {"type": "integer", "minimum": 1, "description": "Most lines to read."}
+            }),
+            &["path"],
+        ),
+        Kind::Write => (
+            serde_json::json!({"path": {"type": "string"}, "content": {"type": "string"}}),
+            &["path", "content"],
+        ),
+        Kind::Edit => (
+            serde_json::json!({
+                "path": {"type": "string"},
+                "oldText": {"type": "string"},
+                "newText": {"type": "string"}
+            }),
+            &["path", "oldText", "newText"],
+        ),
+        Kind::Ls => (
+            serde_json::json!({"path": {"type": "string"}, "limit": {"type": "integer", "minimum": 1}}),
+            &[],
+        ),
+        Kind::Grep => (
+            serde_json::json!({
+                "pattern": {"type": "string"},
+                "path": {"type": "string"},
+                "glob": {"type": "string"},
+                "ignoreCase": {"type": "boolean"},
+                "literal": {"type": "boolean"},
+                "context": {"type": "integer", "minimum": 0},
+                "limit": {"type": "integer", "minimum": 1}
+            }),
+            &["pattern"],
+        ),
+        Kind::Find => (
+            serde_json::json!({
+                "pattern": {"type": "string"},
+                "path": {"type": "string"},
+                "limit": {"type": "integer", "minimum": 1}
+            }),
+            &["pattern"],
+        ),
+    };
+    serde_json::json!({
+        "type": "object",
+        "properties": props,
+        "required": required,
+        "additionalProperties": false
+    })
+}
+
+/// Text cut to [`MAX_LINES`] lines and [`MAX_BYTES`] bytes, keeping the head (for files and
+/// search results) and saying so on a last line that ends with `hint`.
+fn cap_head(text: &str, hint: &str) -> (String, bool) {
+    let mut out = String::new();
+    for (shown, line) in text.split_inclusive('\n').enumerate() {
+        if shown == MAX_LINES || out.len() + line.len() > MAX_BYTES {
+            let total = text.lines().count();
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(&format!(
+                "[output truncated: showing {shown} of {total} lines{hint}]"
+            ));
+            return (out, true);
+        }
+        out.push_str(line);
+    }
+    (out, false)
+}
+
+/// Text cut to [`MAX_LINES`] lines and [`MAX_BYTES`] bytes, keeping the tail (for command
+/// output, where the end matters most) and saying so on a first line.
+fn cap_tail(text: &str) -> (String, bool) {
+    let all: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut kept = 0usize;
+    let mut bytes = 0usize;
+    for line in all.iter().rev() {
+        if kept == MAX_LINES || bytes + line.len() > MAX_BYTES {
+            break;
+        }
+        kept += 1;
+        bytes += line.len();
+    }
+    if kept == all.len() {
+        return (text.to_owned(), false);
+    }
+    let mut out = format!(
+        "[output truncated: showing the last {kept} of {} lines]\n",
+        all.len()
+    );
+    for line in &all[all.len() - kept..] {
+        out.push_str(line);
+    }
+    (out, true)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,302 @@
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hooks_core::{Tool, ToolError};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::{BuiltinTool, Workspace};
+
+fn setup() -> (tempfile::TempDir, Arc<Workspace>) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("ws")).expect("mkdir");
+    let ws = Arc::new(Workspace::new(&dir.path().join("ws")).expect("workspace"));
+    (dir, ws)
+}
+
+async fn call(ws: &Arc<Workspace>, tool: &str, input: Value) -> Result<String, ToolError> {
+    let tool = BuiltinTool::new(tool, Arc::clone(ws)).expect("known tool");
+    let Value::Object(input) = input else {
+        panic!("input must be an object")
+    };
+    tool.execute("t1", &input, CancellationToken::new(), None)
+        .await
+        .map(|o| o.text_content())
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+#[test]
+fn write_read_edit_round_trip() {
+    let (_dir, ws) = setup();
+    rt().block_on(async {
+        let out = call(
+            &ws,
+            "write",
+            json!({"path": "a/b.txt", "content": "one\ntwo\nthree\n"}),
+        )
+        .await
+        .expect("write");
+        assert_eq!(out, "Wrote 14 bytes to a/b.txt");
+        let out = call(
+            &ws,
+            "read",
+            json!({"path": "a/b.txt", "offset": 2, "limit": 1}),
+        )
+        .await
+        .expect("read");
+        assert_eq!(out, "two\n");
+        call(
+            &ws,
+            "edit",
+            json!({"path": "a/b.txt", "oldText": "two", "newText": "2"}),
+        )
+        .await
+        .expect("edit");
+        let out = call(&ws, "read", json!({"path": "a/b.txt"}))
+            .await
+            .expect("read");
+        assert_eq!(out, "one\n2\nthree\n");
+    });
+}
+
+#[test]
+fn edit_rejects_missing_and_ambiguous_text() {
+    let (_dir, ws) = setup();
+    rt().block_on(async {
+        call(&ws, "write", json!({"path": "f", "content": "x x"}))
+            .await
+            .expect("write");
+        let err = call(
+            &ws,
+            "edit",
+            json!({"path": "f", "oldText": "y", "newText": "z"}),
+        )
+        .await
+        .expect_err("missing");
+        assert!(
+            err.to_string()
+                .starts_with("Could not find the exact text in f"),
+            "{err}"
+        );
+        let err = call(
+            &ws,
+            "edit",
+            json!({"path": "f", "oldText": "x", "newText": "z"}),
+        )
+        .await
+        .expect_err("ambiguous");
+        assert!(err.to_string().starts_with("Found 2 occurrences"), "{err}");
+    });
+}
+
+#[test]
+fn paths_outside_the_workspace_are_rejected() {
+    let (dir, ws) = setup();
+    std::fs::write(dir.path().join("secret"), "s").expect("write secret");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.path().join("secret"), ws.root().join("link")).expect("symlink");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.path().join("nowhere"), ws.root().join("dangling"))
+        .expect("symlink");
+    rt().block_on(async {
+        for (tool, input) in [
+            ("read", json!({"path": "../secret"})),
+            ("read", json!({"path": dir.path().join("secret")})),
+            ("write", json!({"path": "../x", "content": ""})),
+            ("write", json!({"path": "a/../../x", "content": ""})),
+            (
+                "edit",
+                json!({"path": "../secret", "oldText": "s", "newText": "t"}),
+            ),
+            ("ls", json!({"path": ".."})),
+            ("grep", json!({"pattern": "s", "path": ".."})),
+            ("find", json!({"pattern": "*", "path": "../"})),
+            #[cfg(unix)]
+            ("read", json!({"path": "link"})),
+        ] {
+            let err = call(&ws, tool, input.clone()).await.expect_err("escapes");
+            assert!(
+                err.to_string().contains("is outside the working directory"),
+                "{tool} {input}: {err}"
+            );
+        }
+        #[cfg(unix)]
+        {
+            let err = call(&ws, "write", json!({"path": "dangling", "content": "x"}))
+                .await
+                .expect_err("dangling link");
+            assert!(err.to_string().contains("symbolic link"), "{err}");
+        }
+        let err = call(&ws, "read", json!({"path": "~/x"}))
+            .await
+            .expect_err("tilde");
+        assert!(err.to_string().contains("starts with `~`"), "{err}");
+    });
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("secret")).expect("read"),
+        "s"
+    );
+}
+
+#[test]
+fn ls_grep_find() {
+    let (_dir, ws) = setup();
+    rt().block_on(async {
+        call(
+            &ws,
+            "write",
+            json!({"path": "src/lib.rs", "content": "fn main() {}\n// TODO one\n"}),
+        )
+        .await
+        .expect("write");
+        call(
+            &ws,
+            "write",
+            json!({"path": "notes.md", "content": "todo two\n"}),
+        )
+        .await
+        .expect("write");
+        assert_eq!(
+            call(&ws, "ls", json!({})).await.expect("ls"),
+            "notes.md\nsrc/"
+        );
+        let out = call(&ws, "grep", json!({"pattern": "todo", "ignoreCase": true}))
+            .await
+            .expect("grep");
+        assert_eq!(out, "notes.md:1: todo two\nsrc/lib.rs:2: // TODO one");
+        let out = call(
+            &ws,
+            "grep",
+            json!({"pattern": "TODO", "glob": "*.rs", "context": 1}),
+        )
+        .await
+        .expect("grep");
+        assert_eq!(out, "src/lib.rs-1- fn main() {}\nsrc/lib.rs:2: // TODO one");
+        assert_eq!(
+            call(&ws, "find", json!({"pattern": "*.rs"}))
+                .await
+                .expect("find"),
+            "src/lib.rs"
+        );
+    });
+}
+
+#[test]
+fn bash_runs_in_the_workspace_and_reports_failures() {
+    let (_dir, ws) = setup();
+    rt().block_on(async {
+        let out = call(&ws, "bash", json!({"command": "pwd; echo err >&2"}))
+            .await
+            .expect("bash");
+        assert_eq!(out, format!("{}\nerr\n", ws.root().display()));
+        let err = call(&ws, "bash", json!({"command": "echo out; exit 3"}))
+            .await
+            .expect_err("exit 3");
+        assert_eq!(err.to_string(), "out\n\nCommand exited with code 3");
+    });
+}
+
+#[test]
+fn bash_timeout_kills_the_process_group() {
+    let (_dir, ws) = setup();
+    rt().block_on(async {
+        let start = Instant::now();
+        let err = call(
+            &ws,
+            "bash",
+            json!({"command": "sleep 30 & sleep 30; echo done", "timeout": 0.3}),
+        )
+        .await
+        .expect_err("timeout");
+        assert!(
+            err.to_string()
+                .contains("Command timed out after 0.3 seconds"),
+            "{err}"
+        );
+        assert!(start.elapsed() < Duration::from_secs(5));
+    });
+}
+
+#[test]
+fn bash_cancel_returns_promptly() {
+    let (_dir, ws) = setup();
+    rt().block_on(async {
+        let tool = BuiltinTool::new("bash", Arc::clone(&ws)).expect("bash");
+        let cancel = CancellationToken::new();
+        let trigger = cancel.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            trigger.cancel();
+        });
+        let Value::Object(input) = json!({"command": "sleep 30"}) else {
+            unreachable!()
+        };
+        let start = Instant::now();
+        let err = tool
+            .execute("c", &input, cancel, None)
+            .await
+            .expect_err("cancelled");
+        assert!(matches!(err, ToolError::Cancelled), "{err:?}");
+        assert!(start.elapsed() < Duration::from_secs(5));
+    });
+}
+
+#[test]
+fn check_input_names_the_problem() {
+    let input = |v: Value| match v {
+        Value::Object(m) => m,
+        _ => unreachable!(),
+    };
+    assert!(BuiltinTool::check_input("bash", &input(json!({"command": "ls"}))).is_ok());
+    let err = BuiltinTool::check_input("bash", &input(json!({"command": 3}))).expect_err("type");
+    assert!(
+        err.contains("invalid type: integer `3`, expected a string"),
+        "{err}"
+    );
+    let err = BuiltinTool::check_input("read", &input(json!({}))).expect_err("missing");
+    assert!(err.contains("missing field `path`"), "{err}");
+    let err =
+        BuiltinTool::check_input("read", &input(json!({"path": "a", "x": 1}))).expect_err("extra");
+    assert!(err.contains("unknown field `x`"), "{err}");
+    let err = BuiltinTool::check_input("grep", &input(json!({"pattern": "("}))).expect_err("regex");
+    assert!(err.contains("invalid pattern"), "{err}");
+    let err = BuiltinTool::check_input("nope", &input(json!({}))).expect_err("unknown");
+    assert!(err.contains("unknown tool `nope`"), "{err}");
+}
+
+#[test]
+fn outputs_are_capped() {
+    let (_dir, ws) = setup();
+    rt().block_on(async {
+        let out = call(&ws, "bash", json!({"command": "seq 1 5000"})).await.expect("bash");
+        assert!(
+            out.starts_with("[output truncated: showing the last 2000 of 5000 lines]\n3001\n"),
+            "{}",
+            &out[..80]
+        );
+        assert!(out.ends_with("\n5000\n"));
+        let content: String = (1..=3000).map(|i| format!("{i}\n")).collect();
+        call(&ws, "write", json!({"path": "big.txt", "content": content}))
+            .await
+            .expect("write");
+        let out = call(&ws, "read", json!({"path": "big.txt"})).await.expect("read");
+        assert!(out.starts_with("1\n2\n"));
+        assert!(
+            out.ends_with(
+                "\n2000\n[output truncated: showing 2000 of 3000 lines; use offset and limit to read more]"
+            ),
+            "{}",
+            &out[out.len() - 120..]
+        );
+        let out = call(&ws, "read", json!({"path": "big.txt", "offset": 2999}))
+            .await
+            .expect("read");
+        assert_eq!(out, "2999\n3000\n");
+    });
+}

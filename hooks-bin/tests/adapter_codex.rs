@@ -1,0 +1,299 @@
+//! The Codex adapter (`hooks codex EVENT`), called in process with hooks built by the
+//! `HookApi` builder.
+
+mod common;
+
+use serde_json::json;
+
+use common::{Call, call, canonical_options, failing_options, input, workdir};
+use hooks_bin::adapters::{AdapterOptions, codex};
+
+fn run(event: &str, bytes: &[u8], opts: &AdapterOptions) -> Call {
+    call(codex::run, event, bytes, opts)
+}
+
+/// A Codex input: the common fields plus Codex's extensions.
+fn codex_input(event: &str, cwd: &std::path::Path, extra: serde_json::Value) -> Vec<u8> {
+    let mut value: serde_json::Value = serde_json::from_slice(&input(event, cwd, extra)).unwrap();
+    value["turn_id"] = json!("turn-1");
+    value["model"] = json!("gpt-5-codex");
+    value["transcript_path"] = serde_json::Value::Null;
+    serde_json::to_vec(&value).unwrap()
+}
+
+fn assert_fail_closed(c: &Call) {
+    assert_eq!(c.code, 2, "{c:?}");
+    assert_eq!(c.stdout, "");
+    c.assert_one_line_stderr();
+    assert!(c.stderr.starts_with("hooks codex "), "{}", c.stderr);
+}
+
+#[test]
+fn pre_tool_use_allow_prints_nothing_never_allow() {
+    let dir = workdir();
+    let (opts, log) = canonical_options();
+    let bytes = codex_input(
+        "PreToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "cargo test"}, "tool_use_id": "c1"}),
+    );
+    let c = run("PreToolUse", &bytes, &opts);
+    assert_eq!((c.code, c.stdout.as_str(), c.stderr.as_str()), (0, "", ""));
+    assert_eq!(log.lock().unwrap().tool_calls[0].tool_name, "bash");
+}
+
+#[test]
+fn pre_tool_use_deny_prints_deny_json() {
+    let dir = workdir();
+    let (opts, _log) = canonical_options();
+    let bytes = codex_input(
+        "PreToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf ~"}}),
+    );
+    let c = run("PreToolUse", &bytes, &opts);
+    assert_eq!(c.code, 0);
+    assert_eq!(
+        c.json(),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "rm -rf blocked (no UI)"}})
+    );
+}
+
+#[test]
+fn apply_patch_keeps_its_name() {
+    let dir = workdir();
+    let (opts, log) = canonical_options();
+    let bytes = codex_input(
+        "PreToolUse",
+        dir.path(),
+        json!({"tool_name": "apply_patch", "tool_input": {"command": "*** Begin Patch\n*** End Patch\n"}}),
+    );
+    assert_eq!(run("PreToolUse", &bytes, &opts).code, 0);
+    let seen = log.lock().unwrap();
+    assert_eq!(seen.tool_calls[0].tool_name, "apply_patch");
+    assert!(
+        seen.tool_calls[0]
+            .input_str("command")
+            .unwrap()
+            .starts_with("*** Begin Patch")
+    );
+}
+
+#[test]
+fn post_tool_use_redaction_replaces_the_result_with_the_reason() {
+    let dir = workdir();
+    let (opts, _log) = canonical_options();
+    let bytes = codex_input(
+        "PostToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "cat .env"}, "tool_response": "API_KEY=sk-1\nMODE=dev"}),
+    );
+    let c = run("PostToolUse", &bytes, &opts);
+    assert_eq!(c.code, 0, "{c:?}");
+    assert_eq!(
+        c.json(),
+        json!({"decision": "block", "reason": "API_KEY=[REDACTED]\nMODE=dev"})
+    );
+}
+
+#[test]
+fn post_tool_use_unchanged_prints_nothing() {
+    let dir = workdir();
+    let (opts, _log) = canonical_options();
+    let bytes = codex_input(
+        "PostToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": "a\nb"}),
+    );
+    assert_eq!(run("PostToolUse", &bytes, &opts).stdout, "");
+}
+
+#[test]
+fn user_prompt_submit_runs_a_registered_command() {
+    let dir = workdir();
+    let (opts, _log) = canonical_options();
+    let bytes = codex_input(
+        "UserPromptSubmit",
+        dir.path(),
+        json!({"prompt": "/handoff"}),
+    );
+    let c = run("UserPromptSubmit", &bytes, &opts);
+    assert_eq!(c.code, 0);
+    assert_eq!(c.json(), json!({"decision": "block", "reason": "handoff:"}));
+}
+
+#[test]
+fn pre_compact_cancel_is_continue_false() {
+    let dir = workdir();
+    let (opts, _log) = canonical_options();
+    let bytes = codex_input(
+        "PreCompact",
+        dir.path(),
+        json!({"trigger": "manual", "custom_instructions": "no compact"}),
+    );
+    let c = run("PreCompact", &bytes, &opts);
+    assert_eq!(c.code, 0);
+    assert_eq!(
+        c.json(),
+        json!({"continue": false, "stopReason": "Compaction cancelled by a hook"})
+    );
+}
+
+#[test]
+fn session_start_context() {
+    let dir = workdir();
+    let (opts, _log) = canonical_options();
+    let c = run(
+        "SessionStart",
+        &codex_input("SessionStart", dir.path(), json!({"source": "startup"})),
+        &opts,
+    );
+    assert_eq!(
+        c.json()["hookSpecificOutput"]["additionalContext"],
+        "session notes: be careful"
+    );
+}
+
+#[test]
+fn malformed_stdin_exits_2_with_non_empty_stderr() {
+    let (opts, _log) = canonical_options();
+    for bytes in [&b"{\"tool_name\":"[..], b"", b"\xfe\xff", b"null"] {
+        let c = run("PreToolUse", bytes, &opts);
+        assert_fail_closed(&c);
+    }
+}
+
+#[test]
+fn post_tool_use_failure_is_not_a_codex_event() {
+    let dir = workdir();
+    let (opts, _log) = canonical_options();
+    let c = run(
+        "PostToolUseFailure",
+        &codex_input("PostToolUseFailure", dir.path(), json!({})),
+        &opts,
+    );
+    assert_fail_closed(&c);
+    assert!(c.stderr.contains("unknown event"), "{}", c.stderr);
+}
+
+#[test]
+fn unknown_event_exits_2() {
+    let dir = workdir();
+    let (opts, _log) = canonical_options();
+    let c = run(
+        "SubagentStart",
+        &codex_input("SubagentStart", dir.path(), json!({})),
+        &opts,
+    );
+    assert_fail_closed(&c);
+}
+
+#[test]
+fn panicking_handlers_exit_2_without_stdout() {
+    let dir = workdir();
+    let bytes = codex_input(
+        "PreToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    let c = run("PreToolUse", &bytes, &failing_options(true));
+    assert_fail_closed(&c);
+    assert!(
+        c.stderr.contains("panicked: guard exploded"),
+        "{}",
+        c.stderr
+    );
+    let bytes = codex_input(
+        "PostToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "env"}, "tool_response": "API_KEY=sk"}),
+    );
+    let c = run("PostToolUse", &bytes, &failing_options(true));
+    assert_fail_closed(&c);
+    assert!(!c.stderr.contains("API_KEY=sk"));
+}
+
+#[test]
+fn stop_failure_exits_1() {
+    let dir = workdir();
+    let c = run(
+        "Stop",
+        &codex_input(
+            "Stop",
+            dir.path(),
+            json!({"stop_hook_active": false, "last_assistant_message": null}),
+        ),
+        &failing_options(true),
+    );
+    assert_eq!(c.code, 1);
+    c.assert_one_line_stderr();
+}
+
+// End to end: the built `hooks` binary (with the example bundle linked) as Codex runs it.
+
+mod binary {
+    use serde_json::json;
+
+    use super::codex_input;
+    use super::common::{hooks, workdir};
+
+    #[test]
+    fn pre_tool_use_deny_and_allow() {
+        let (dir, home) = (workdir(), workdir());
+        let deny = codex_input(
+            "PreToolUse",
+            dir.path(),
+            json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf ."}, "tool_use_id": "c1"}),
+        );
+        let r = hooks(&["codex", "PreToolUse"], &deny, home.path());
+        assert_eq!(r.code, Some(0), "{r:?}");
+        assert_eq!(r.json()["hookSpecificOutput"]["permissionDecision"], "deny");
+        let allow = codex_input(
+            "PreToolUse",
+            dir.path(),
+            json!({"tool_name": "apply_patch", "tool_input": {"command": "*** Begin Patch"}}),
+        );
+        let r = hooks(&["codex", "PreToolUse"], &allow, home.path());
+        assert_eq!((r.code, r.stdout.as_str()), (Some(0), ""), "never `allow`");
+    }
+
+    #[test]
+    fn post_tool_use_redaction() {
+        let (dir, home) = (workdir(), workdir());
+        let bytes = codex_input(
+            "PostToolUse",
+            dir.path(),
+            json!({"tool_name": "Read", "tool_input": {"path": "/p/.env"}, "tool_response": "API_KEY=abc"}),
+        );
+        let r = hooks(&["codex", "PostToolUse"], &bytes, home.path());
+        assert_eq!(r.code, Some(0), "{r:?}");
+        assert_eq!(
+            r.json(),
+            json!({"decision": "block", "reason": "API_KEY=[REDACTED]"})
+        );
+    }
+
+    #[test]
+    fn user_prompt_submit_command() {
+        let (dir, home) = (workdir(), workdir());
+        let bytes = codex_input(
+            "UserPromptSubmit",
+            dir.path(),
+            json!({"prompt": "/handoff x"}),
+        );
+        let r = hooks(&["codex", "UserPromptSubmit"], &bytes, home.path());
+        assert_eq!(r.code, Some(0), "{r:?}");
+        assert_eq!(r.json()["decision"], "block");
+    }
+
+    #[test]
+    fn malformed_stdin_and_unknown_event_exit_2_with_stderr() {
+        let home = workdir();
+        let r = hooks(&["codex", "PreToolUse"], b"{\"tool_name\"", home.path());
+        assert_eq!(r.code, Some(2), "{r:?}");
+        r.assert_one_line_stderr();
+        let r = hooks(&["codex", "PostToolUseFailure"], b"{}", home.path());
+        assert_eq!(r.code, Some(2), "{r:?}");
+        r.assert_one_line_stderr();
+    }
+}

@@ -1,0 +1,121 @@
+//! The adapters serving the compiled-in example bundle through the default loader
+//! (`AdapterOptions::hooks = None`), as `hooks claude` / `hooks codex` do.
+
+mod common;
+
+use examples as _;
+use serde_json::json;
+
+use common::{Call, call, input, workdir};
+use hooks_bin::adapters::{AdapterOptions, claude, codex};
+
+fn defaults(cwd: &std::path::Path) -> AdapterOptions {
+    AdapterOptions::default().cwd(cwd)
+}
+
+fn claude_call(event: &str, cwd: &std::path::Path, extra: serde_json::Value) -> Call {
+    call(
+        claude::run,
+        event,
+        &input(event, cwd, extra),
+        &defaults(cwd),
+    )
+}
+
+#[test]
+fn examples_block_rm_rf_and_allow_the_rest() {
+    let dir = workdir();
+    let c = claude_call(
+        "PreToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf target"}}),
+    );
+    assert_eq!(c.code, 0, "{c:?}");
+    assert_eq!(
+        c.json()["hookSpecificOutput"]["permissionDecisionReason"],
+        "rm -rf blocked (no UI)"
+    );
+    let c = claude_call(
+        "PreToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "cargo test"}}),
+    );
+    assert_eq!((c.code, c.stdout.as_str(), c.stderr.as_str()), (0, "", ""));
+
+    let c = call(
+        codex::run,
+        "PreToolUse",
+        &input(
+            "PreToolUse",
+            dir.path(),
+            json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
+        ),
+        &defaults(dir.path()),
+    );
+    assert_eq!(c.json()["hookSpecificOutput"]["permissionDecision"], "deny");
+}
+
+#[test]
+fn examples_redact_read_output() {
+    let dir = workdir();
+    let c = claude_call(
+        "PostToolUse",
+        dir.path(),
+        json!({
+            "tool_name": "Read",
+            "tool_input": {"file_path": "/p/.env"},
+            "tool_response": {"type": "text", "file": {"filePath": "/p/.env", "content": "API_KEY=sk-live-1 DEBUG=1", "numLines": 1, "startLine": 1, "totalLines": 1}},
+        }),
+    );
+    assert_eq!(c.code, 0, "{c:?}");
+    assert_eq!(
+        c.json()["hookSpecificOutput"]["updatedToolOutput"]["file"]["content"],
+        "API_KEY=[REDACTED] DEBUG=1"
+    );
+    let c = claude_call(
+        "PostToolUse",
+        dir.path(),
+        json!({
+            "tool_name": "Read",
+            "tool_input": {"file_path": "/p/a.txt"},
+            "tool_response": {"type": "text", "file": {"filePath": "/p/a.txt", "content": "nothing secret"}},
+        }),
+    );
+    assert_eq!(
+        (c.code, c.stdout.as_str()),
+        (0, ""),
+        "unchanged output: no answer"
+    );
+}
+
+#[test]
+fn examples_handoff_command_answers_block_and_says_what_happened() {
+    let dir = workdir();
+    let c = claude_call(
+        "UserPromptSubmit",
+        dir.path(),
+        json!({"prompt": "/handoff"}),
+    );
+    assert_eq!(c.code, 0, "{c:?}");
+    let json = c.json();
+    assert_eq!(json["decision"], "block");
+    assert!(
+        json["reason"]
+            .as_str()
+            .unwrap()
+            .contains("starting a new session is not available through the claude hook adapter"),
+        "{json}"
+    );
+}
+
+#[test]
+fn examples_compaction_guard_blocks_while_the_marker_exists() {
+    let dir = workdir();
+    let c = claude_call("PreCompact", dir.path(), json!({"trigger": "auto"}));
+    assert_eq!((c.code, c.stdout.as_str()), (0, ""));
+    std::fs::create_dir_all(dir.path().join(".hooks")).unwrap();
+    std::fs::write(dir.path().join(".hooks/hold-compaction"), "").unwrap();
+    let c = claude_call("PreCompact", dir.path(), json!({"trigger": "auto"}));
+    assert_eq!(c.code, 0, "{c:?}");
+    assert_eq!(c.json()["decision"], "block");
+}

@@ -1,0 +1,300 @@
+//! Hooks and helpers shared by the adapter tests. The hooks are built with the `HookApi`
+//! builder, so the tests do not depend on the examples crate.
+
+#![allow(dead_code, unreachable_pub, missing_docs)]
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use hooks_bin::adapters::AdapterOptions;
+use hooks_core::LoadedHook;
+use hooks_core::prelude::*;
+
+/// What the test hooks saw, for assertions.
+#[derive(Debug, Default, Clone)]
+pub struct Seen {
+    pub tool_calls: Vec<ToolCallEvent>,
+    pub tool_results: Vec<ToolResultEvent>,
+    pub cwds: Vec<PathBuf>,
+    pub events: Vec<String>,
+}
+
+pub type Log = Arc<Mutex<Seen>>;
+
+/// Replaces `API_KEY=<non-space run>` with `API_KEY=[REDACTED]` (the canonical example 2).
+pub fn redact(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("API_KEY=") {
+        out.push_str(&rest[..i + "API_KEY=".len()]);
+        rest = &rest[i + "API_KEY=".len()..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        if end > 0 {
+            out.push_str("[REDACTED]");
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A hook with the canonical behaviours: block `rm -rf` (no UI), redact `API_KEY=` in tool
+/// output, a `/handoff` command that notifies, a `before_agent_start` message for prompts
+/// containing `context please`, a session_start message, and compaction cancelled when the
+/// instructions say `no compact`.
+pub fn canonical(cwd: &Path, log: &Log) -> LoadedHook {
+    let mut api = HookApi::new("test-canonical", cwd);
+    let l = Arc::clone(log);
+    api.on(move |e: &ToolCallEvent, ctx: &HookContext| {
+        let mut seen = l.lock().unwrap();
+        seen.tool_calls.push(e.clone());
+        seen.cwds.push(ctx.cwd().to_path_buf());
+        let dangerous =
+            e.tool_name == "bash" && e.input_str("command").is_some_and(|c| c.contains("rm -rf"));
+        dangerous.then(|| ToolCallEventResult::block("rm -rf blocked (no UI)"))
+    });
+    let l = Arc::clone(log);
+    api.on(move |e: &ToolResultEvent, _ctx: &HookContext| {
+        l.lock().unwrap().tool_results.push(e.clone());
+        if e.failed() {
+            return None;
+        }
+        let content = e
+            .content
+            .iter()
+            .map(|c| match c.as_text() {
+                Some(t) => Content::text(redact(t)),
+                None => c.clone(),
+            })
+            .collect();
+        Some(ToolResultEventResult {
+            content: Some(content),
+            ..Default::default()
+        })
+    });
+    api.register_command("handoff", Some("Hand off"), |args, ctx| {
+        Box::pin(async move {
+            ctx.ui()
+                .notify(&format!("handoff: {args}"), NotifyKind::Info);
+            Ok(())
+        })
+    });
+    api.on(|e: &BeforeAgentStartEvent, _ctx: &HookContext| {
+        e.prompt
+            .contains("context please")
+            .then(|| BeforeAgentStartEventResult {
+                message: Some(InjectedMessage {
+                    custom_type: "note".to_owned(),
+                    content: MessageContent::Text("remember the style guide".to_owned()),
+                    display: false,
+                    details: None,
+                    attribution: None,
+                }),
+            })
+    });
+    let l = Arc::clone(log);
+    api.on(move |_e: &SessionStartEvent, ctx: &HookContext| {
+        l.lock().unwrap().events.push("session_start".to_owned());
+        ctx.send_message(
+            CustomMessage::new("welcome", "session notes: be careful"),
+            SendMessageOptions::default(),
+        )
+    });
+    let l = Arc::clone(log);
+    api.on(move |_e: &SessionShutdownEvent, _ctx: &HookContext| {
+        l.lock().unwrap().events.push("session_shutdown".to_owned());
+    });
+    let l = Arc::clone(log);
+    api.on(move |e: &AgentEndEvent, _ctx: &HookContext| {
+        l.lock()
+            .unwrap()
+            .events
+            .push(format!("agent_end:{}", e.messages.len()));
+    });
+    api.on(|e: &SessionBeforeCompactEvent, _ctx: &HookContext| {
+        (e.custom_instructions.as_deref() == Some("no compact")).then(|| {
+            SessionBeforeCompactResult {
+                cancel: Some(true),
+                compaction: None,
+            }
+        })
+    });
+    api.finish()
+}
+
+/// Options serving [`canonical`], logging into a fresh [`Log`].
+pub fn canonical_options() -> (AdapterOptions, Log) {
+    let log: Log = Arc::default();
+    let l = Arc::clone(&log);
+    (
+        AdapterOptions::with_hooks(move |cwd| vec![canonical(cwd, &l)]),
+        log,
+    )
+}
+
+/// A hook whose handlers panic (or fail) on every event, after [`canonical`].
+pub fn failing(cwd: &Path, panic: bool) -> LoadedHook {
+    let mut api = HookApi::new("test-failing", cwd);
+    if panic {
+        api.on(
+            |_e: &ToolCallEvent, _c: &HookContext| -> Option<ToolCallEventResult> {
+                panic!("guard exploded")
+            },
+        );
+        api.on(
+            |_e: &ToolResultEvent, _c: &HookContext| -> Option<ToolResultEventResult> {
+                panic!("redactor exploded")
+            },
+        );
+        api.on(|_e: &AgentEndEvent, _c: &HookContext| -> () { panic!("stop exploded") });
+        api.on(
+            |_e: &SessionBeforeCompactEvent,
+             _c: &HookContext|
+             -> Option<SessionBeforeCompactResult> { panic!("compact exploded") },
+        );
+        api.on(
+            |_e: &BeforeAgentStartEvent, _c: &HookContext| -> Option<BeforeAgentStartEventResult> {
+                panic!("prompt exploded")
+            },
+        );
+        api.register_command("boom", None, |_args, _ctx| {
+            Box::pin(async move { panic!("command exploded") })
+        });
+    } else {
+        api.on(
+            |_e: &ToolCallEvent, _c: &HookContext| -> Result<Option<ToolCallEventResult>, String> {
+                Err("policy service unreachable".to_owned())
+            },
+        );
+        api.on(
+            |_e: &ToolResultEvent, _c: &HookContext| -> Result<(), String> {
+                Err("redactor failed".to_owned())
+            },
+        );
+        api.register_command("boom", None, |_args, _ctx| {
+            Box::pin(async move { Err(HandlerError::new("command failed")) })
+        });
+    }
+    api.finish()
+}
+
+/// Options serving only [`failing`].
+pub fn failing_options(panic: bool) -> AdapterOptions {
+    AdapterOptions::with_hooks(move |cwd| vec![failing(cwd, panic)])
+}
+
+/// The result of one in-process adapter call.
+#[derive(Debug)]
+pub struct Call {
+    pub code: u8,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Call {
+    /// stdout as JSON (panics when it is not exactly one JSON value).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}): {:?}", self.stdout))
+    }
+
+    /// Asserts that stderr is exactly one non-empty line.
+    pub fn assert_one_line_stderr(&self) {
+        let text = self.stderr.strip_suffix('\n').unwrap_or(&self.stderr);
+        assert!(!text.trim().is_empty(), "stderr is empty");
+        assert!(
+            !text.contains('\n'),
+            "stderr has several lines: {:?}",
+            self.stderr
+        );
+    }
+}
+
+type RunFn =
+    fn(&str, &[u8], &mut dyn std::io::Write, &mut dyn std::io::Write, &AdapterOptions) -> u8;
+
+/// Calls an adapter in process.
+pub fn call(run: RunFn, event: &str, input: &[u8], opts: &AdapterOptions) -> Call {
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let code = run(event, input, &mut out, &mut err, opts);
+    Call {
+        code,
+        stdout: String::from_utf8(out).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(err).expect("stderr is UTF-8"),
+    }
+}
+
+/// A working directory for a test (the hooks see it as `ctx.cwd()`).
+pub fn workdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+/// A Claude-style input with the common fields and `extra` merged in.
+pub fn input(event: &str, cwd: &Path, extra: serde_json::Value) -> Vec<u8> {
+    let mut value = serde_json::json!({
+        "session_id": "abc123",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": cwd,
+        "permission_mode": "default",
+        "hook_event_name": event,
+    });
+    if let (Some(obj), serde_json::Value::Object(extra)) = (value.as_object_mut(), extra) {
+        obj.extend(extra);
+    }
+    serde_json::to_vec(&value).unwrap()
+}
+
+/// The output of one run of the built `hooks` binary.
+#[derive(Debug)]
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}): {:?}", self.stdout))
+    }
+
+    pub fn assert_one_line_stderr(&self) {
+        let text = self.stderr.strip_suffix('\n').unwrap_or(&self.stderr);
+        assert!(!text.trim().is_empty(), "stderr is empty");
+        assert!(
+            !text.contains('\n'),
+            "stderr has several lines: {:?}",
+            self.stderr
+        );
+    }
+}
+
+/// Runs the built `hooks` binary with `args`, `stdin`, and `HOME` set to `home` (so that no
+/// hook files of the real home are discovered).
+pub fn hooks(args: &[&str], stdin: &[u8], home: &Path) -> Run {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
+        .args(args)
+        .env("HOME", home)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the hooks binary starts");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    // The binary may stop reading early (an oversized input): ignore a broken pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("the hooks binary runs");
+    writer.join().unwrap();
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}

@@ -1,0 +1,587 @@
+//! `hooks install`: merging into existing settings, idempotence, backup, dry run, bad files.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use hooks_bin::adapters::AgentEvent;
+use hooks_bin::install::{self, Install, InstallError, Scope, Target};
+use hooks_core::{HookApi, HookRunner, JsonlSessionStore};
+
+const BINARY: &str = "/opt/hooks/bin/hooks";
+
+fn claude_events() -> Vec<AgentEvent> {
+    vec![
+        AgentEvent::PreToolUse,
+        AgentEvent::PostToolUse,
+        AgentEvent::UserPromptSubmit,
+    ]
+}
+
+fn plan(target: Target, path: &Path, dry_run: bool) -> Install {
+    Install {
+        target,
+        path: path.to_path_buf(),
+        binary: PathBuf::from(BINARY),
+        dry_run,
+    }
+}
+
+fn apply(
+    plan: &Install,
+    events: &[AgentEvent],
+) -> (Result<install::InstallReport, InstallError>, String) {
+    let mut out = Vec::new();
+    let result = plan.apply(events, &mut out);
+    (result, String::from_utf8(out).unwrap())
+}
+
+/// A settings file with other keys and another tool's hooks.
+const EXISTING: &str = r#"{
+  "model": "opus",
+  "permissions": {"allow": ["Bash(npm test)"], "deny": ["Read(.env)"]},
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "other-guard --strict", "timeout": 30}]}
+    ],
+    "Notification": [
+      {"hooks": [{"type": "command", "command": "notify-send hi"}]}
+    ]
+  },
+  "env": {"FOO": "bar"}
+}
+"#;
+
+fn settings_file(dir: &Path, text: &str) -> PathBuf {
+    let path = dir.join(".claude").join("settings.json");
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, text).unwrap();
+    path
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn dir_entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn install_claude_merges_into_settings_with_other_hooks_and_keys() {
+    let dir = common::workdir();
+    let path = settings_file(dir.path(), EXISTING);
+    let (result, out) = apply(&plan(Target::Claude, &path, false), &claude_events());
+    let report = result.unwrap();
+    assert_eq!(report.added, claude_events());
+    assert!(report.written);
+    assert!(
+        out.contains("Added PreToolUse, PostToolUse, UserPromptSubmit hooks"),
+        "{out}"
+    );
+
+    let new = read_json(&path);
+    let old: Value = serde_json::from_str(EXISTING).unwrap();
+    let keys: Vec<&String> = new.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["model", "permissions", "hooks", "env"], "order kept");
+    assert_eq!(new["model"], old["model"]);
+    assert_eq!(new["permissions"], old["permissions"]);
+    assert_eq!(new["env"], old["env"]);
+    assert_eq!(new["hooks"]["Notification"], old["hooks"]["Notification"]);
+    let pre = new["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(
+        pre[0], old["hooks"]["PreToolUse"][0],
+        "the other tool's hook stays first"
+    );
+    assert_eq!(
+        pre[1],
+        json!({"hooks": [{"type": "command", "command": BINARY, "args": ["claude", "PreToolUse"]}]})
+    );
+    assert_eq!(
+        new["hooks"]["UserPromptSubmit"][0]["hooks"][0]["args"],
+        json!(["claude", "UserPromptSubmit"])
+    );
+}
+
+#[test]
+fn install_writes_a_backup_of_the_previous_file() {
+    let dir = common::workdir();
+    let path = settings_file(dir.path(), EXISTING);
+    let (result, out) = apply(&plan(Target::Claude, &path, false), &claude_events());
+    let backup = result.unwrap().backup.expect("a backup");
+    assert_eq!(backup, path.with_file_name("settings.json.bak"));
+    assert_eq!(fs::read_to_string(&backup).unwrap(), EXISTING);
+    assert!(out.contains("settings.json.bak"), "{out}");
+    assert_eq!(
+        dir_entries(path.parent().unwrap()),
+        ["settings.json", "settings.json.bak"],
+        "no temporary file left"
+    );
+}
+
+#[test]
+fn install_is_idempotent() {
+    let dir = common::workdir();
+    let path = settings_file(dir.path(), EXISTING);
+    let install = plan(Target::Claude, &path, false);
+    apply(&install, &claude_events()).0.unwrap();
+    let after_first = fs::read(&path).unwrap();
+    let backup_first = fs::read(path.with_file_name("settings.json.bak")).unwrap();
+
+    let (result, out) = apply(&install, &claude_events());
+    let report = result.unwrap();
+    assert!(report.added.is_empty());
+    assert!(!report.written);
+    assert_eq!(report.backup, None);
+    assert!(
+        out.contains("up to date") && out.contains("nothing changed"),
+        "{out}"
+    );
+    assert_eq!(
+        fs::read(&path).unwrap(),
+        after_first,
+        "second run changes nothing"
+    );
+    assert_eq!(
+        fs::read(path.with_file_name("settings.json.bak")).unwrap(),
+        backup_first,
+        "the backup is not overwritten by a no-op"
+    );
+}
+
+#[test]
+fn install_adds_only_missing_events() {
+    let dir = common::workdir();
+    let path = settings_file(dir.path(), "{}");
+    let install = plan(Target::Claude, &path, false);
+    apply(&install, &[AgentEvent::PreToolUse]).0.unwrap();
+    let (result, _) = apply(&install, &[AgentEvent::PreToolUse, AgentEvent::Stop]);
+    assert_eq!(result.unwrap().added, [AgentEvent::Stop]);
+    let new = read_json(&path);
+    assert_eq!(new["hooks"]["PreToolUse"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn dry_run_prints_a_diff_and_writes_nothing() {
+    let dir = common::workdir();
+    let path = settings_file(dir.path(), EXISTING);
+    let (result, out) = apply(&plan(Target::Claude, &path, true), &claude_events());
+    let report = result.unwrap();
+    assert!(!report.written);
+    assert_eq!(report.added, claude_events());
+    assert!(
+        out.contains("--- a/") && out.contains("+++ b/"),
+        "unified diff: {out}"
+    );
+    assert!(out.contains("@@"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with('+') && l.contains("\"claude\"")),
+        "{out}"
+    );
+    assert!(out.contains("nothing written"), "{out}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), EXISTING);
+    assert_eq!(dir_entries(path.parent().unwrap()), ["settings.json"]);
+}
+
+#[test]
+fn dry_run_without_a_file_creates_nothing() {
+    let dir = common::workdir();
+    let path = dir.path().join(".claude").join("settings.json");
+    let (result, out) = apply(&plan(Target::Claude, &path, true), &claude_events());
+    result.unwrap();
+    assert!(out.contains("+{"), "{out}");
+    assert!(!dir.path().join(".claude").exists());
+}
+
+#[test]
+fn install_creates_the_file_and_directory() {
+    let dir = common::workdir();
+    let path = install::settings_path(
+        Target::Claude,
+        Scope::Project,
+        dir.path(),
+        Path::new("/nonexistent-home"),
+    );
+    assert_eq!(path, dir.path().join(".claude/settings.json"));
+    let (result, _) = apply(&plan(Target::Claude, &path, false), &claude_events());
+    let report = result.unwrap();
+    assert_eq!(report.backup, None, "no previous file, no backup");
+    assert_eq!(
+        read_json(&path)["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+        BINARY
+    );
+}
+
+#[test]
+fn user_scope_uses_the_home_directory() {
+    let cwd = Path::new("/work/p");
+    let home = Path::new("/home/u");
+    assert_eq!(
+        install::settings_path(Target::Claude, Scope::User, cwd, home),
+        home.join(".claude/settings.json")
+    );
+    assert_eq!(
+        install::settings_path(Target::Codex, Scope::User, cwd, home),
+        home.join(".codex/hooks.json")
+    );
+    assert_eq!(
+        install::settings_path(Target::Codex, Scope::Project, cwd, home),
+        cwd.join(".codex/hooks.json")
+    );
+}
+
+fn assert_untouched(path: &Path, text: &[u8]) {
+    assert_eq!(fs::read(path).unwrap(), text, "the file is untouched");
+    assert_eq!(
+        dir_entries(path.parent().unwrap()),
+        [path.file_name().unwrap().to_string_lossy().into_owned()],
+        "no backup, no temporary file"
+    );
+}
+
+#[test]
+fn malformed_settings_are_an_error_naming_file_line_column_and_untouched() {
+    let dir = common::workdir();
+    let text = "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n}\n";
+    let path = settings_file(dir.path(), text);
+    let (result, out) = apply(&plan(Target::Claude, &path, false), &claude_events());
+    let err = result.unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.starts_with(&format!("{}:5:", path.display())),
+        "names file:line:column: {message}"
+    );
+    assert!(!message.contains('\n'));
+    assert_eq!(out, "");
+    assert_untouched(&path, text.as_bytes());
+}
+
+#[test]
+fn bad_settings_files_are_errors_and_untouched() {
+    let cases: &[(&[u8], &str)] = &[
+        (b"", "empty"),
+        (b"  \n", "empty"),
+        (b"{\"model\": \"op\xffus\"}", "UTF-8"),
+        (b"[1, 2]", "expected a JSON object"),
+        (
+            b"{\"hooks\": []}",
+            "`hooks` must be an object, found an array",
+        ),
+        (
+            b"{\"hooks\": {\"PreToolUse\": {\"x\": 1}}}",
+            "`hooks.PreToolUse` must be an array",
+        ),
+        (b"{\"a\": 1} trailing", "trailing"),
+    ];
+    for (text, expected) in cases {
+        let dir = common::workdir();
+        let path = dir.path().join("settings.json");
+        fs::write(&path, text).unwrap();
+        let (result, _) = apply(&plan(Target::Claude, &path, false), &claude_events());
+        let message = result.unwrap_err().to_string();
+        assert!(
+            message.contains(expected),
+            "{message:?} should contain {expected:?}"
+        );
+        assert!(message.contains(&path.display().to_string()), "{message}");
+        assert_untouched(&path, text);
+    }
+}
+
+#[test]
+fn deeply_nested_settings_are_an_error() {
+    let dir = common::workdir();
+    let path = dir.path().join("settings.json");
+    let text = format!("{{\"a\":{}{}}}", "[".repeat(10_000), "]".repeat(10_000));
+    fs::write(&path, &text).unwrap();
+    let (result, _) = apply(&plan(Target::Claude, &path, false), &claude_events());
+    assert!(result.unwrap_err().to_string().contains("nested deeper"));
+    assert_untouched(&path, text.as_bytes());
+}
+
+#[test]
+fn install_codex_uses_a_quoted_shell_command() {
+    let dir = common::workdir();
+    let path = dir.path().join(".codex").join("hooks.json");
+    let install = Install {
+        target: Target::Codex,
+        path: path.clone(),
+        binary: PathBuf::from("/opt/my tools/hooks"),
+        dry_run: false,
+    };
+    let events = [AgentEvent::PreToolUse, AgentEvent::PostToolUse];
+    let (result, out) = apply(&install, &events);
+    result.unwrap();
+    assert!(out.contains("/hooks in Codex"), "trust note: {out}");
+    assert_eq!(
+        read_json(&path)["hooks"]["PreToolUse"][0],
+        json!({"hooks": [{"type": "command", "command": "'/opt/my tools/hooks' codex PreToolUse"}]})
+    );
+    let (result, _) = apply(&install, &events);
+    assert!(result.unwrap().added.is_empty(), "idempotent");
+}
+
+#[cfg(unix)]
+#[test]
+fn install_writes_through_a_symlink_and_keeps_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = common::workdir();
+    let real = dir.path().join("dotfiles-settings.json");
+    fs::write(&real, "{\"model\": \"x\"}\n").unwrap();
+    fs::set_permissions(&real, fs::Permissions::from_mode(0o600)).unwrap();
+    let link_dir = dir.path().join(".claude");
+    fs::create_dir_all(&link_dir).unwrap();
+    let link = link_dir.join("settings.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    apply(&plan(Target::Claude, &link, false), &claude_events())
+        .0
+        .unwrap();
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "still a link"
+    );
+    assert_eq!(read_json(&real)["model"], "x");
+    assert!(read_json(&real)["hooks"]["PreToolUse"].is_array());
+    assert_eq!(
+        fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+}
+
+fn runner(hooks: Vec<hooks_core::LoadedHook>) -> HookRunner {
+    HookRunner::new(
+        hooks,
+        "/tmp",
+        Arc::new(JsonlSessionStore::in_memory(Path::new("/tmp"))),
+    )
+}
+
+#[test]
+fn events_come_from_what_the_hooks_handle() {
+    let log = common::Log::default();
+    let all = runner(vec![common::canonical(Path::new("/tmp"), &log)]);
+    assert_eq!(
+        install::events_for(Target::Claude, &all),
+        [
+            AgentEvent::PreToolUse,
+            AgentEvent::PostToolUse,
+            AgentEvent::PostToolUseFailure,
+            AgentEvent::UserPromptSubmit,
+            AgentEvent::SessionStart,
+            AgentEvent::SessionEnd,
+            AgentEvent::PreCompact,
+            AgentEvent::Stop,
+        ]
+    );
+    assert!(!install::events_for(Target::Codex, &all).contains(&AgentEvent::PostToolUseFailure));
+
+    let mut api = HookApi::new("cmd-only", "/tmp");
+    api.register_command("handoff", None, |_a, _c| Box::pin(async { Ok(()) }));
+    let commands = runner(vec![api.finish()]);
+    assert_eq!(
+        install::events_for(Target::Claude, &commands),
+        [AgentEvent::UserPromptSubmit]
+    );
+
+    let none = runner(Vec::new());
+    assert!(install::events_for(Target::Claude, &none).is_empty());
+}
+
+#[test]
+fn nothing_to_install_writes_nothing() {
+    let dir = common::workdir();
+    let path = dir.path().join("settings.json");
+    let (result, out) = apply(&plan(Target::Claude, &path, false), &[]);
+    assert!(!result.unwrap().written);
+    assert!(out.contains("nothing to install"), "{out}");
+    assert!(!path.exists());
+}
+
+/// A JSON value of bounded size and depth.
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        "[a-zA-Z0-9 _./-]{0,12}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 32, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec(("[a-zA-Z]{1,8}", inner), 0..5)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+/// Settings objects that may already hold hooks of other tools (and of ours).
+fn settings() -> impl Strategy<Value = serde_json::Map<String, Value>> {
+    let group = (json_value(), prop::bool::ANY).prop_map(|(extra, ours)| {
+        let handler = if ours {
+            json!({"type": "command", "command": BINARY, "args": ["claude", "PreToolUse"]})
+        } else {
+            json!({"type": "command", "command": "other", "extra": extra})
+        };
+        json!({"matcher": "*", "hooks": [handler]})
+    });
+    let hooks = prop::collection::vec(
+        (
+            prop::sample::select(vec!["PreToolUse", "Stop", "Notification", "PostToolUse"]),
+            prop::collection::vec(group, 0..3),
+        ),
+        0..4,
+    )
+    .prop_map(|kv| {
+        Value::Object(
+            kv.into_iter()
+                .map(|(k, v)| (k.to_owned(), Value::Array(v)))
+                .collect(),
+        )
+    });
+    (
+        prop::collection::vec(("[a-z]{1,8}", json_value()), 0..5),
+        prop::option::of(hooks),
+    )
+        .prop_map(|(kv, hooks)| {
+            let mut map: serde_json::Map<String, Value> =
+                kv.into_iter().filter(|(k, _)| k != "hooks").collect();
+            if let Some(hooks) = hooks {
+                map.insert("hooks".to_owned(), hooks);
+            }
+            map
+        })
+}
+
+/// Whether everything in `old` is still in `new` (arrays may have grown at the end).
+fn contained(old: &Value, new: &Value) -> bool {
+    match (old, new) {
+        (Value::Object(a), Value::Object(b)) => a
+            .iter()
+            .all(|(k, v)| b.get(k).is_some_and(|w| contained(v, w))),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() <= b.len() && a.iter().zip(b).all(|(v, w)| contained(v, w))
+        }
+        _ => old == new,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn merge_never_drops_anything_and_is_idempotent(existing in settings()) {
+        let dir = common::workdir();
+        let path = dir.path().join("settings.json");
+        let text = serde_json::to_string_pretty(&existing).unwrap();
+        fs::write(&path, &text).unwrap();
+        let install = plan(Target::Claude, &path, false);
+        let events = [AgentEvent::PreToolUse, AgentEvent::PostToolUse, AgentEvent::Stop];
+        apply(&install, &events).0.unwrap();
+        let old = Value::Object(existing);
+        let new = read_json(&path);
+        prop_assert!(contained(&old, &new), "dropped something:\nold {old}\nnew {new}");
+        for event in events {
+            let groups = new["hooks"][event.as_str()].as_array().unwrap();
+            let ours = groups.iter().filter(|g| g["hooks"][0]["command"] == BINARY
+                && g["hooks"][0]["args"] == json!(["claude", event.as_str()])).count();
+            prop_assert!(ours >= 1, "{event} missing");
+        }
+        let again = fs::read(&path).unwrap();
+        let (result, _) = apply(&install, &events);
+        prop_assert!(result.unwrap().added.is_empty());
+        prop_assert_eq!(fs::read(&path).unwrap(), again);
+    }
+}
+
+// End to end: `hooks install` of the built binary (with the example bundle linked).
+
+mod binary {
+    use std::fs;
+
+    use serde_json::Value;
+
+    use super::{EXISTING, settings_file};
+    use crate::common::{hooks, workdir};
+
+    #[test]
+    fn install_claude_merges_and_is_idempotent() {
+        let (dir, home) = (workdir(), workdir());
+        let path = settings_file(dir.path(), EXISTING);
+        let cwd = dir.path().to_str().unwrap();
+        let r = hooks(
+            &["install", "claude", "--cwd", cwd, "--dry-run"],
+            b"",
+            home.path(),
+        );
+        assert_eq!(r.code, Some(0), "{r:?}");
+        assert!(r.stdout.contains("+++ b/"), "{}", r.stdout);
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            EXISTING,
+            "dry run writes nothing"
+        );
+
+        let r = hooks(&["install", "claude", "--cwd", cwd], b"", home.path());
+        assert_eq!(r.code, Some(0), "{r:?}");
+        let new: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(new["model"], "opus");
+        assert_eq!(
+            new["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+            "other-guard --strict"
+        );
+        let ours = &new["hooks"]["PreToolUse"][1]["hooks"][0];
+        assert_eq!(ours["command"], env!("CARGO_BIN_EXE_hooks"));
+        assert_eq!(ours["args"], serde_json::json!(["claude", "PreToolUse"]));
+        for event in [
+            "PostToolUse",
+            "PostToolUseFailure",
+            "UserPromptSubmit",
+            "PreCompact",
+        ] {
+            assert!(new["hooks"][event].is_array(), "{event} installed: {new}");
+        }
+        assert_eq!(
+            fs::read_to_string(path.with_file_name("settings.json.bak")).unwrap(),
+            EXISTING
+        );
+
+        let before = fs::read(&path).unwrap();
+        let r = hooks(&["install", "claude", "--cwd", cwd], b"", home.path());
+        assert_eq!(r.code, Some(0), "{r:?}");
+        assert!(r.stdout.contains("nothing changed"), "{}", r.stdout);
+        assert_eq!(fs::read(&path).unwrap(), before);
+    }
+
+    #[test]
+    fn install_user_scope_and_malformed_settings() {
+        let (dir, home) = (workdir(), workdir());
+        let cwd = dir.path().to_str().unwrap();
+        let r = hooks(
+            &["install", "codex", "--user", "--cwd", cwd],
+            b"",
+            home.path(),
+        );
+        assert_eq!(r.code, Some(0), "{r:?}");
+        assert!(home.path().join(".codex/hooks.json").exists());
+
+        let bad = settings_file(dir.path(), "{\"hooks\": {\n");
+        let r = hooks(&["install", "claude", "--cwd", cwd], b"", home.path());
+        assert_eq!(r.code, Some(1), "{r:?}");
+        assert!(r.stderr.contains("settings.json:2:"), "{}", r.stderr);
+        assert_eq!(fs::read_to_string(&bad).unwrap(), "{\"hooks\": {\n");
+    }
+}
