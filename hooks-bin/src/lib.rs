@@ -18,8 +18,11 @@
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude EVENT` / `hooks codex EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0, or 2 to block |
 //! | `hooks install claude\|codex [--project\|--user] [--dry-run]` | register this binary with the agent ([`install`]) | 0; 1 on failure |
+//! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed |
 //!
-//! Usage errors (an unknown option, a missing argument) exit with 2.
+//! Project-level hook files (found under the working directory) run only when trusted
+//! ([`trust`]); the global `--trust-all` flag (for `list`, `run`, `claude`, `codex`) skips that
+//! check, e.g. in CI. Usage errors (an unknown option, a missing argument) exit with 2.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -33,6 +36,7 @@ pub mod list;
 pub mod load;
 pub mod run;
 pub mod tools;
+pub mod trust;
 pub mod ui;
 
 /// The `hooks` command line.
@@ -47,6 +51,10 @@ pub mod ui;
                   or input. The agent adapters follow their agent's protocol."
 )]
 pub struct Cli {
+    /// Run project-level hook files without checking that they are trusted (for `list`,
+    /// `run`, `claude`, `codex`; e.g. in CI).
+    #[arg(long, global = true)]
+    pub trust_all: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -83,6 +91,13 @@ pub enum Command {
         file could not be read, parsed or written (nothing was changed)."
     )]
     Install(InstallArgs),
+    /// Trust project hook files: record the SHA-256 of each (default: every project hook file
+    /// discovered for the working directory), so that they run; `--list` shows the store.
+    #[command(after_help = trust::TRUST_HELP)]
+    Trust(trust::TrustArgs),
+    /// Remove hook files from the trust store, so that they no longer run.
+    #[command(after_help = trust::UNTRUST_HELP)]
+    Untrust(trust::UntrustArgs),
 }
 
 /// Options of `hooks claude` and `hooks codex`.
@@ -125,12 +140,15 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    load::set_trust_all(cli.trust_all);
     match cli.command {
         Command::List(args) => list::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Claude(args) => serve(adapters::Agent::Claude, &args),
         Command::Codex(args) => serve(adapters::Agent::Codex, &args),
         Command::Install(args) => install_cmd(&args),
+        Command::Trust(args) => trust::run_trust(&args),
+        Command::Untrust(args) => trust::run_untrust(&args),
     }
 }
 

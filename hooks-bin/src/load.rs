@@ -1,18 +1,30 @@
 //! Loading the hooks a command works with: the compiled-in hooks of this binary, the hook files
 //! discovered for the working directory, then the paths given with `--hook`
-//! ([`hooks_core::loader::discover_and_load_hooks`]).
+//! ([`hooks_core::loader::discover_and_load_hooks`]), with project-level hook files checked
+//! against the user's trust store ([`crate::trust`]).
+//!
+//! The trust check is the host's, not the library's: the loader loads every file (loading a
+//! hook file only builds a handler; nothing runs until an event is dispatched), and
+//! [`crate::trust::enforce`] then takes every untrusted project file out of the hooks and
+//! turns it into a load error, before any runner is built.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use hooks_core::LoadedHook;
 use hooks_core::loader::{CapabilityResult, DiscoveryOptions, LoadError, discover_and_load_hooks};
+
+use crate::trust::{self, TrustMode};
+
+/// `--trust-all` for this process (see [`set_trust_all`]).
+static TRUST_ALL: AtomicBool = AtomicBool::new(false);
 
 /// What loading produced.
 #[derive(Debug, Default)]
 pub struct Loaded {
     /// The hooks, in dispatch order.
     pub hooks: Vec<LoadedHook>,
-    /// Entries that failed to load.
+    /// Entries that failed to load (untrusted project hook files included).
     pub errors: Vec<LoadError>,
     /// Discovery warnings.
     pub warnings: Vec<String>,
@@ -35,10 +47,38 @@ pub fn discovery_options() -> DiscoveryOptions {
     DiscoveryOptions::new(home_dir())
 }
 
-/// Loads the compiled-in hooks, the discovered hook files and `configured` paths for `cwd`.
+/// Makes every later [`load`] of this process trust every hook file (`--trust-all`), or check
+/// project-level files again (`false`, the default). `hooks_bin::main` sets it from the
+/// command line before running a command.
+pub fn set_trust_all(trust_all: bool) {
+    TRUST_ALL.store(trust_all, Ordering::SeqCst);
+}
+
+/// The trust mode [`load`] uses: [`TrustMode::All`] after `set_trust_all(true)`, else
+/// [`TrustMode::Check`].
+#[must_use]
+pub fn trust_mode() -> TrustMode {
+    if TRUST_ALL.load(Ordering::SeqCst) {
+        TrustMode::All
+    } else {
+        TrustMode::Check
+    }
+}
+
+/// Loads the compiled-in hooks, the discovered hook files and `configured` paths for `cwd`,
+/// in this process's trust mode ([`trust_mode`]).
 #[must_use]
 pub fn load(cwd: &Path, configured: &[String]) -> Loaded {
-    let result = discover_and_load_hooks(configured, cwd, &discovery_options());
+    load_with(cwd, configured, &trust_mode())
+}
+
+/// [`load`] with an explicit trust mode: an untrusted project-level hook file is not in
+/// `hooks` (it never runs) but in `errors`, with a message that says how to trust it.
+#[must_use]
+pub fn load_with(cwd: &Path, configured: &[String], mode: &TrustMode) -> Loaded {
+    let options = discovery_options();
+    let mut result = discover_and_load_hooks(configured, cwd, &options);
+    trust::enforce(&mut result, cwd, &options.compiled.ids(), mode);
     let warnings = result
         .discovery
         .as_ref()

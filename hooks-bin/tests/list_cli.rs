@@ -167,7 +167,12 @@ fn list_shows_discovered_files_shadowing_and_load_errors() {
     let home = tempfile::tempdir().expect("home");
     let cwd = dir.path().canonicalize().expect("canonical");
     executable(&cwd.join(".xcsh/hooks/pre/bash.sh"), "#!/bin/sh\nexit 0\n");
-    let (list, out) = list_json(&cwd, home.path(), &["--hook", "missing-hook.ts"]);
+    // --trust-all: the project hook file is not in any trust store (see tests/trust.rs).
+    let (list, out) = list_json(
+        &cwd,
+        home.path(),
+        &["--trust-all", "--hook", "missing-hook.ts"],
+    );
     assert_eq!(out.status.code(), Some(1), "a load error exits 1");
 
     // The file hook loads after the compiled-in ones.
@@ -200,7 +205,11 @@ fn list_shows_discovered_files_shadowing_and_load_errors() {
             .is_some_and(|p| p.ends_with("missing-hook.ts"))
     );
 
-    let human = hooks_text(&cwd, home.path(), &["list", "--hook", "missing-hook.ts"]);
+    let human = hooks_text(
+        &cwd,
+        home.path(),
+        &["list", "--trust-all", "--hook", "missing-hook.ts"],
+    );
     assert!(human.contains("(shadowed)"), "{human}");
     assert!(human.contains("Load errors"), "{human}");
 }

@@ -496,6 +496,402 @@ fn session_changes_branch_switch_and_tree() {
     // The branch kept the conversation before the chosen entry, with the old file as parent.
     let files = session_files(&project.path().join(".hooks/sessions"));
     assert_eq!(files.len(), 4);
+    let start = records
+        .iter()
+        .find(|r| r["type"] == "start")
+        .expect("start");
+    let first_file = start["sessionFile"].as_str().expect("session file");
+    let first = lines(Path::new(first_file));
+    let branched = files
+        .iter()
+        .map(|f| lines(f))
+        .find(|l| l[0]["parentSession"] == first_file && l.len() == 3)
+        .expect("the branch's file: header and the two entries before entry #2");
+    // Entries #0 and #1 (the prompt "one" and its reply), copied with their ids and parentIds;
+    // the chosen entry (#2, the prompt "two") is not copied.
+    for i in 1..3 {
+        assert_eq!(branched[i]["id"], first[i]["id"]);
+        assert_eq!(branched[i]["parentId"], first[i]["parentId"]);
+        assert_eq!(branched[i]["message"], first[i]["message"]);
+    }
+}
+
+/// The `context` event payload sent for script line `line`, as text.
+fn context_payload(records: &[Value], line: u64) -> String {
+    records
+        .iter()
+        .find(|r| r["type"] == "event" && r["event"] == "context" && r["line"] == line)
+        .map(|r| r["payload"]["messages"].to_string())
+        .unwrap_or_else(|| panic!("no context event for line {line}"))
+}
+
+fn run_json(project: &Path, script: &[&str]) -> (Output, Vec<Value>) {
+    std::fs::write(project.join("s.jsonl"), script.join("\n")).expect("script");
+    let out = hooks(project, project, &["run", "s.jsonl", "--json"]);
+    let records = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("json"))
+        .collect();
+    (out, records)
+}
+
+fn records_of<'a>(records: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    records.iter().filter(|r| r["type"] == kind).collect()
+}
+
+fn event_payload<'a>(records: &'a [Value], event: &str, line: u64) -> &'a Value {
+    records
+        .iter()
+        .find(|r| r["type"] == "event" && r["event"] == event && r["line"] == line)
+        .map(|r| &r["payload"])
+        .unwrap_or_else(|| panic!("no {event} event for line {line}"))
+}
+
+#[test]
+fn tree_navigation_moves_the_leaf_and_later_prompts_see_only_that_branch() {
+    let project = tempfile::tempdir().expect("tempdir");
+    let (out, records) = run_json(
+        project.path(),
+        &[
+            r#"{"prompt": "one", "reply": "r1"}"#,
+            r#"{"prompt": "two", "reply": "r2"}"#,
+            r#"{"tree": {"target": 1}}"#,
+            r#"{"prompt": "three", "reply": "r3"}"#,
+            r#"{"tree": {"target": 3, "summarize": true}}"#,
+            r#"{"prompt": "four", "reply": "r4"}"#,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    // The session file: entries in the order written, parentIds forming the tree
+    //   e0 one ─ e1 r1 ─┬─ e2 two ─ e3 r2 ─ e6 summary ─ e7 four ─ e8 r4
+    //                   └─ e4 three ─ e5 r3
+    let start = records_of(&records, "start")[0];
+    let file = lines(Path::new(start["sessionFile"].as_str().expect("file")));
+    assert_eq!(file.len(), 10, "header and nine entries");
+    let e: Vec<&str> = file[1..]
+        .iter()
+        .map(|l| l["id"].as_str().expect("id"))
+        .collect();
+    let parents: Vec<Value> = file[1..].iter().map(|l| l["parentId"].clone()).collect();
+    let expected: Vec<Value> = [
+        None,
+        Some(e[0]),
+        Some(e[1]),
+        Some(e[2]),
+        Some(e[1]),
+        Some(e[4]),
+        Some(e[3]),
+        Some(e[6]),
+        Some(e[7]),
+    ]
+    .iter()
+    .map(|p| p.map_or(Value::Null, Value::from))
+    .collect();
+    assert_eq!(parents, expected);
+    assert_eq!(file[5]["message"]["content"], "three");
+    assert_eq!(file[7]["type"], "branch_summary");
+    assert_eq!(
+        file[7]["fromId"], e[3],
+        "upstream: fromId is the branch point"
+    );
+    assert_eq!(file[7]["fromHook"], false);
+    assert_eq!(file[8]["message"]["content"], "four");
+
+    // What the model sees follows the branch: "three" comes after "one" only, "four" after
+    // "two" and the summary of the branch left behind.
+    let counts: Vec<u64> = records_of(&records, "context")
+        .iter()
+        .map(|r| r["before"].as_u64().expect("count"))
+        .collect();
+    assert_eq!(counts, [1, 3, 3, 6]);
+    let at_three = context_payload(&records, 4);
+    assert!(
+        at_three.contains("\"three\"") && at_three.contains("r1"),
+        "{at_three}"
+    );
+    assert!(
+        !at_three.contains("\"two\"") && !at_three.contains("r2"),
+        "{at_three}"
+    );
+    let at_four = context_payload(&records, 6);
+    assert!(
+        at_four.contains("\"two\"") && at_four.contains("branchSummary"),
+        "{at_four}"
+    );
+    assert!(
+        !at_four.contains("\"three\"") && !at_four.contains("r3"),
+        "{at_four}"
+    );
+
+    // The preparation, the transcript records and session_tree describe the moves.
+    let prep = &event_payload(&records, "session_before_tree", 3)["preparation"];
+    assert_eq!(
+        (
+            &prep["targetId"],
+            &prep["oldLeafId"],
+            &prep["commonAncestorId"]
+        ),
+        (&Value::from(e[1]), &Value::from(e[3]), &Value::from(e[1]))
+    );
+    let summarized: Vec<&Value> = prep["entriesToSummarize"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .map(|x| &x["id"])
+        .collect();
+    assert_eq!(summarized, [e[2], e[3]]);
+    assert_eq!(prep["userWantsSummary"], false);
+    let prep = &event_payload(&records, "session_before_tree", 5)["preparation"];
+    assert_eq!(prep["commonAncestorId"], e[1]);
+    let summarized: Vec<&Value> = prep["entriesToSummarize"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .map(|x| &x["id"])
+        .collect();
+    assert_eq!(summarized, [e[4], e[5]]);
+
+    let trees = records_of(&records, "tree");
+    assert_eq!(trees.len(), 2);
+    assert_eq!(
+        (
+            &trees[0]["oldLeafId"],
+            &trees[0]["targetId"],
+            &trees[0]["newLeafId"]
+        ),
+        (&Value::from(e[3]), &Value::from(e[1]), &Value::from(e[1]))
+    );
+    assert_eq!(trees[0]["summaryEntryId"], Value::Null);
+    assert_eq!(
+        (
+            &trees[1]["oldLeafId"],
+            &trees[1]["targetId"],
+            &trees[1]["newLeafId"]
+        ),
+        (&Value::from(e[5]), &Value::from(e[3]), &Value::from(e[6]))
+    );
+    assert_eq!(trees[1]["summaryEntryId"], e[6]);
+    let after = event_payload(&records, "session_tree", 3);
+    assert_eq!(
+        (&after["newLeafId"], &after["oldLeafId"]),
+        (&Value::from(e[1]), &Value::from(e[3]))
+    );
+    assert!(after.get("summaryEntry").is_none() && after.get("fromExtension").is_none());
+    let after = event_payload(&records, "session_tree", 5);
+    assert_eq!(after["newLeafId"], e[6]);
+    assert_eq!(after["summaryEntry"]["id"], e[6]);
+    assert_eq!(after["summaryEntry"]["parentId"], e[3]);
+    assert_eq!(after["fromExtension"], false);
+}
+
+#[test]
+fn tree_navigation_to_the_current_leaf_or_an_unknown_entry_moves_nothing() {
+    let project = tempfile::tempdir().expect("tempdir");
+    let (out, records) = run_json(
+        project.path(),
+        &[
+            r#"{"prompt": "one", "reply": "r1"}"#,
+            r#"{"tree": {"target": -1, "summarize": true}}"#,
+            r#"{"tree": {"target": "nope"}}"#,
+            r#"{"prompt": "two"}"#,
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the unknown entry fails the run"
+    );
+    let events: Vec<&str> = records_of(&records, "event")
+        .iter()
+        .filter_map(|r| r["event"].as_str())
+        .collect();
+    assert!(!events.contains(&"session_before_tree"), "{events:?}");
+    let tree = records_of(&records, "tree")[0];
+    assert_eq!(tree["oldLeafId"], tree["newLeafId"]);
+    let start = records_of(&records, "start")[0];
+    let file = lines(Path::new(start["sessionFile"].as_str().expect("file")));
+    assert_eq!(file.len(), 5, "no summary entry: {file:?}");
+    assert_eq!(file[3]["parentId"], file[2]["id"]);
+}
+
+/// A hook compiled into this test binary (id `run_cli::tree_guard`), used by
+/// [`run_child`]: what it does is read from `<cwd>/.tree-guard` (`cancel`: cancel every tree
+/// navigation; `summary`: supply a summary; `wait`: create `.tree-started`, then wait until
+/// `.tree-release` exists).
+mod tree_guard {
+    use hooks_core::events::TreeSummary;
+    use hooks_core::prelude::*;
+
+    #[hook(event = "session_before_tree")]
+    pub(crate) async fn guard(
+        event: &SessionBeforeTreeEvent,
+        ctx: &HookContext,
+    ) -> Option<SessionBeforeTreeResult> {
+        let mode = std::fs::read_to_string(ctx.cwd().join(".tree-guard")).ok()?;
+        match mode.trim() {
+            "cancel" => Some(SessionBeforeTreeResult {
+                cancel: Some(true),
+                ..SessionBeforeTreeResult::default()
+            }),
+            "summary" => Some(SessionBeforeTreeResult {
+                summary: Some(TreeSummary {
+                    summary: format!(
+                        "hook summary of {} entries",
+                        event.preparation.entries_to_summarize.len()
+                    ),
+                    details: Some(serde_json::json!({"by": "tree_guard"})),
+                }),
+                ..SessionBeforeTreeResult::default()
+            }),
+            "wait" => {
+                std::fs::write(ctx.cwd().join(".tree-started"), "").ok()?;
+                for _ in 0..1000 {
+                    if ctx.cwd().join(".tree-release").exists() {
+                        break;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Run by [`run_in_child`]: `hooks run` in this process, so the hooks of this test binary
+/// ([`tree_guard`]) are the compiled-in ones.
+#[test]
+fn run_child() {
+    let Ok(dir) = std::env::var("HOOKS_RUN_CLI_CHILD") else {
+        return; // Only meaningful inside the child process.
+    };
+    let dir = PathBuf::from(dir);
+    let args = hooks_bin::run::RunArgs {
+        script: dir.join("s.jsonl"),
+        session_dir: Some(dir.join("sessions")),
+        cwd: Some(dir.clone()),
+        json: true,
+        no_ui: true,
+        hooks: Vec::new(),
+    };
+    let expected = std::env::var("HOOKS_RUN_CLI_EXIT").map_or(0, |c| c.parse().expect("a code"));
+    assert_eq!(
+        hooks_bin::run::run(&args),
+        std::process::ExitCode::from(expected)
+    );
+}
+
+/// A child process running [`run_child`] in `dir`, expecting the exit status `exit`.
+fn child_command(dir: &Path, exit: u8) -> Command {
+    let mut command = Command::new(std::env::current_exe().expect("test binary"));
+    command
+        .args(["run_child", "--exact", "--nocapture", "--test-threads=1"])
+        .current_dir(dir)
+        .env("HOOKS_RUN_CLI_CHILD", dir)
+        .env("HOOKS_RUN_CLI_EXIT", exit.to_string())
+        .env("HOME", dir)
+        .stdin(Stdio::null());
+    command
+}
+
+/// The JSON records in the stdout of [`run_child`].
+fn child_records(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        // The harness may print `test run_child ... ` before the first record.
+        .filter_map(|l| l.find("{\"type\"").map(|at| &l[at..]))
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect()
+}
+
+/// Runs `script` with `.tree-guard` holding `guard`, in a child process running [`run_child`];
+/// returns the JSON records and the lines of the session file.
+fn run_in_child(guard: &str, script: &[&str]) -> (Vec<Value>, Vec<Value>) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join(".tree-guard"), guard).expect("guard");
+    std::fs::write(dir.path().join("s.jsonl"), script.join("\n")).expect("script");
+    let out = child_command(dir.path(), 0)
+        .output()
+        .expect("the child runs");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    let records = child_records(&stdout);
+    let start = records_of(&records, "start")
+        .first()
+        .copied()
+        .unwrap_or_else(|| panic!("no start record in:\n{stdout}"));
+    assert!(
+        start["hooks"]
+            .as_array()
+            .is_some_and(|h| h.iter().any(|id| id == "run_cli::tree_guard")),
+        "{start}"
+    );
+    let file = lines(Path::new(start["sessionFile"].as_str().expect("file")));
+    (records, file)
+}
+
+#[test]
+fn cancelled_tree_navigation_moves_nothing() {
+    let (records, file) = run_in_child(
+        "cancel",
+        &[
+            r#"{"prompt": "one", "reply": "r1"}"#,
+            r#"{"prompt": "two", "reply": "r2"}"#,
+            r#"{"tree": {"target": 1, "summarize": true}}"#,
+            r#"{"prompt": "three", "reply": "r3"}"#,
+        ],
+    );
+    let tree = records_of(&records, "tree")[0];
+    assert_eq!(tree["cancelled"], true);
+    assert_eq!(tree["newLeafId"], tree["oldLeafId"]);
+    let events: Vec<&str> = records_of(&records, "event")
+        .iter()
+        .filter_map(|r| r["event"].as_str())
+        .collect();
+    assert!(events.contains(&"session_before_tree"), "{events:?}");
+    assert!(!events.contains(&"session_tree"), "{events:?}");
+    // No summary entry; "three" follows "r2", and the model sees the whole conversation.
+    let types: Vec<&str> = file[1..]
+        .iter()
+        .filter_map(|l| l["type"].as_str())
+        .collect();
+    assert_eq!(types, ["message"; 6]);
+    assert_eq!(file[5]["message"]["content"], "three");
+    assert_eq!(file[5]["parentId"], file[4]["id"]);
+    let counts: Vec<u64> = records_of(&records, "context")
+        .iter()
+        .map(|r| r["before"].as_u64().expect("count"))
+        .collect();
+    assert_eq!(counts, [1, 3, 5]);
+}
+
+#[test]
+fn hook_summary_is_used_only_when_a_summary_is_asked_for() {
+    let (records, file) = run_in_child(
+        "summary",
+        &[
+            r#"{"prompt": "one", "reply": "r1"}"#,
+            r#"{"prompt": "two", "reply": "r2"}"#,
+            r#"{"tree": {"target": 1, "summarize": true}}"#,
+            r#"{"tree": {"target": 3}}"#,
+        ],
+    );
+    // Line 3 wrote the hook's summary under entry #1; line 4 moved back without one.
+    assert_eq!(file.len(), 6, "{file:?}");
+    let summary = &file[5];
+    assert_eq!(summary["type"], "branch_summary");
+    assert_eq!(summary["parentId"], file[2]["id"]);
+    assert_eq!(summary["summary"], "hook summary of 2 entries");
+    assert_eq!(summary["details"]["by"], "tree_guard");
+    assert_eq!(summary["fromHook"], true);
+    let after = event_payload(&records, "session_tree", 3);
+    assert_eq!(after["fromExtension"], true);
+    assert_eq!(after["newLeafId"], summary["id"]);
+    let after = event_payload(&records, "session_tree", 4);
+    assert!(after.get("fromExtension").is_none(), "{after}");
+    assert_eq!(after["newLeafId"], file[4]["id"]);
+    assert_eq!(after["oldLeafId"], summary["id"]);
 }
 
 #[test]
@@ -512,4 +908,288 @@ fn run_help_documents_the_script_format() {
     ] {
         assert!(help.contains(needle), "{needle} missing from:\n{help}");
     }
+}
+
+/// Ctrl-C: SIGINT sent to a `hooks run` child running long `bash` tool calls.
+#[cfg(target_os = "linux")]
+mod ctrl_c {
+    use std::path::Path;
+    use std::process::{Child, Command, Output, Stdio};
+    use std::time::{Duration, Instant};
+
+    use serde_json::Value;
+
+    use super::{lines, text};
+
+    /// A bash tool call that starts `sleep 30` in the background, writes its pid to `file` and
+    /// waits for it.
+    fn sleeper(file: &str) -> String {
+        format!(
+            r#"{{"tool": "bash", "input": {{"command": "sleep 30 & echo $! > {file}.tmp && mv {file}.tmp {file}; wait"}}}}"#
+        )
+    }
+
+    fn spawn(dir: &Path, script: &[String]) -> Child {
+        std::fs::write(dir.join("s.jsonl"), script.join("\n")).expect("script");
+        Command::new(env!("CARGO_BIN_EXE_hooks"))
+            .args(["run", "s.jsonl", "--json"])
+            .current_dir(dir)
+            .env("HOME", dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the hooks binary runs")
+    }
+
+    /// Waits until `file` (a pid written by [`sleeper`]) exists; returns the pid.
+    fn wait_for_pid(dir: &Path, file: &str) -> u32 {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(pid) = std::fs::read_to_string(dir.join(file)) {
+                return pid.trim().parse().expect("a pid");
+            }
+            assert!(Instant::now() < deadline, "{file} never appeared");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn sigint(pid: u32) {
+        let status = Command::new("kill")
+            .args(["-INT", &pid.to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+    }
+
+    /// Whether process `pid` runs (a zombie does not count).
+    fn alive(pid: u32) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit(')')
+                .next()
+                .is_some_and(|s| !s.trim_start().starts_with('Z'))
+        })
+    }
+
+    /// Waits (at most 10 s) for `pid` to be gone.
+    fn assert_gone(pid: u32) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while alive(pid) {
+            assert!(Instant::now() < deadline, "process {pid} survived");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits for the child to exit, at most `limit`; kills it (and fails) past that.
+    fn finish(child: Child, limit: Duration) -> (Output, Duration) {
+        let pid = child.id();
+        let started = Instant::now();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(child.wait_with_output());
+        });
+        match rx.recv_timeout(limit) {
+            Ok(out) => (out.expect("wait"), started.elapsed()),
+            Err(_) => {
+                let _ = Command::new("kill")
+                    .args(["-KILL", &pid.to_string()])
+                    .status();
+                panic!("hooks run did not exit within {limit:?} of Ctrl-C");
+            }
+        }
+    }
+
+    fn records(out: &Output) -> Vec<Value> {
+        text(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("json"))
+            .collect()
+    }
+
+    fn session_file(records: &[Value]) -> Vec<Value> {
+        let start = records
+            .iter()
+            .find(|r| r["type"] == "start")
+            .expect("start");
+        // Every line parses: nothing half-written.
+        lines(Path::new(start["sessionFile"].as_str().expect("file")))
+    }
+
+    #[test]
+    fn ctrl_c_cancels_a_running_bash_tool_and_the_session_goes_on() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let child = spawn(
+            dir.path(),
+            &[
+                sleeper("sleep.pid"),
+                r#"{"prompt": "after", "reply": "done"}"#.to_owned(),
+            ],
+        );
+        let sleep = wait_for_pid(dir.path(), "sleep.pid");
+        sigint(child.id());
+        let (out, took) = finish(child, Duration::from_secs(15));
+        assert!(took < Duration::from_secs(10), "took {took:?}");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_gone(sleep);
+
+        let records = records(&out);
+        let interrupt = records
+            .iter()
+            .find(|r| r["type"] == "interrupt")
+            .expect("the Ctrl-C is in the transcript");
+        assert_eq!(interrupt["kind"], "cancel");
+        assert!(
+            interrupt["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("bash"))
+        );
+        let result = records
+            .iter()
+            .find(|r| r["type"] == "tool_result")
+            .expect("tool result");
+        assert_eq!(result["status"], "cancelled");
+        assert_eq!(result["reason"], "tool call cancelled");
+        // The script went on: the prompt after the tool call ran.
+        assert!(
+            records
+                .iter()
+                .any(|r| r["type"] == "action" && r["text"] == "after"),
+            "{records:?}"
+        );
+        assert_eq!(records.last().expect("records")["type"], "end");
+
+        let file = session_file(&records);
+        let tool_result = file
+            .iter()
+            .find(|l| l["message"]["role"] == "toolResult")
+            .expect("the cancelled call's result is in the session");
+        assert_eq!(tool_result["message"]["isError"], true);
+        assert_eq!(
+            tool_result["message"]["content"][0]["text"],
+            "tool call cancelled"
+        );
+        assert!(file.iter().any(|l| l["message"]["content"] == "after"));
+    }
+
+    #[test]
+    fn a_second_ctrl_c_exits_with_130_and_keeps_the_session_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let child = spawn(
+            dir.path(),
+            &[
+                r#"{"prompt": "first", "reply": "ok"}"#.to_owned(),
+                sleeper("one.pid"),
+                sleeper("two.pid"),
+                r#"{"prompt": "never"}"#.to_owned(),
+            ],
+        );
+        let one = wait_for_pid(dir.path(), "one.pid");
+        sigint(child.id());
+        // The first Ctrl-C cancels the first call; the script goes on to the second one.
+        let two = wait_for_pid(dir.path(), "two.pid");
+        assert_gone(one);
+        sigint(child.id());
+        let (out, took) = finish(child, Duration::from_secs(15));
+        assert!(took < Duration::from_secs(10), "took {took:?}");
+        assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+        assert_gone(two);
+
+        let records = records(&out);
+        let kinds: Vec<&str> = records
+            .iter()
+            .filter(|r| r["type"] == "interrupt")
+            .filter_map(|r| r["kind"].as_str())
+            .collect();
+        assert_eq!(kinds, ["cancel", "exit"]);
+        assert!(!records.iter().any(|r| r["text"] == "never"));
+        let file = session_file(&records);
+        assert!(file.iter().any(|l| l["message"]["content"] == "first"));
+        assert!(!file.iter().any(|l| l["message"]["content"] == "never"));
+    }
+}
+
+/// Ctrl-C while no tool call runs (here: during a slow `session_before_tree` handler) lets
+/// the current action finish, skips the rest, shuts the session down and exits with 130.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_while_no_tool_runs_stops_the_script_cleanly() {
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join(".tree-guard"), "wait").expect("guard");
+    let script = [
+        r#"{"prompt": "one", "reply": "r1"}"#,
+        r#"{"tree": {"target": 0}}"#,
+        r#"{"prompt": "never"}"#,
+        r#"{"prompt": "nor this"}"#,
+    ];
+    std::fs::write(dir.path().join("s.jsonl"), script.join("\n")).expect("script");
+    let child = child_command(dir.path(), 130)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the child runs");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !dir.path().join(".tree-started").exists() {
+        assert!(Instant::now() < deadline, "the hook never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success());
+    // Once the Ctrl-C is handled (its record printed) while the hook still waits, let the
+    // hook finish.
+    let mut child = child;
+    let reader = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufRead::lines(reader) {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdout = String::new();
+    loop {
+        let line = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the Ctrl-C is reported");
+        stdout.push_str(&line);
+        stdout.push('\n');
+        if line.contains(r#""type":"interrupt""#) {
+            break;
+        }
+    }
+    std::fs::write(dir.path().join(".tree-release"), "").expect("release");
+    let status = child.wait().expect("wait");
+    stdout.extend(rx.iter().map(|l| l + "\n"));
+    assert!(status.success(), "{stdout}");
+
+    let records = child_records(&stdout);
+    let interrupts: Vec<(&str, &str)> = records_of(&records, "interrupt")
+        .iter()
+        .map(|r| {
+            (
+                r["kind"].as_str().unwrap_or(""),
+                r["message"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(interrupts.len(), 2, "{interrupts:?}");
+    assert_eq!(interrupts[0].0, "stop");
+    assert_eq!(
+        interrupts[1],
+        ("stop", "stopped by Ctrl-C: 2 actions not run")
+    );
+    // The navigation in progress completed; the remaining prompts did not run.
+    assert_eq!(records_of(&records, "tree")[0]["cancelled"], false);
+    assert!(!stdout.contains("never"), "{stdout}");
+    let events: Vec<&str> = records_of(&records, "event")
+        .iter()
+        .filter_map(|r| r["event"].as_str())
+        .collect();
+    assert_eq!(events.last(), Some(&"session_shutdown"));
+    assert_eq!(records.last().expect("records")["type"], "end");
 }

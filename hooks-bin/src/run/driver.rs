@@ -13,6 +13,16 @@
 //! Commands, compactions, switches, branches and tree navigations happen between runs (the
 //! agent is idle). `session_start` comes first, `session_shutdown` last.
 //!
+//! # The session tree
+//!
+//! The model's context is built from the current branch of the session (root to leaf), not
+//! from every entry in the file. A tree navigation moves the leaf (`Shared::navigate_tree`),
+//! so the next prompt continues from the entry navigated to and the messages of the branch
+//! left behind are no longer sent. A branch copies the path before an entry into a new session
+//! file (`Shared::branch`).
+//!
+//! Ctrl-C cancels the running tool call, or stops the script (see [`super::interrupt`]).
+//!
 //! Messages that hooks send with `send_message` are queued and written to the session (and
 //! shown) at the next safe point: after the current tool result, before the next `context`.
 
@@ -34,6 +44,7 @@ use hooks_core::events::{
     ToolInput, ToolResultMessage, TreePreparation, TurnEndEvent, TurnStartEvent,
 };
 use hooks_core::runner::InitializeOptions;
+use hooks_core::session::branch_path;
 use hooks_core::tool::UpdateCallback;
 use hooks_core::{
     HookRunner, HookToolWrapper, JsonlSessionStore, SessionManager, SessionWriter, Tool, ToolError,
@@ -42,8 +53,9 @@ use hooks_core::{
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+use super::interrupt::Interrupts;
 use super::script::{Action, EntryRef, Script, Step, split_command};
-use super::session::{CurrentSession, context_messages, message_label, path_to};
+use super::session::{CurrentSession, context_messages, message_label};
 use super::transcript::{ToolRecord, Transcript};
 use crate::tools::{BuiltinTool, TOOL_NAMES, Workspace};
 use crate::ui::HostUi;
@@ -63,6 +75,8 @@ pub(crate) struct Shared {
     idle: AtomicBool,
     /// Actions that could not be carried out.
     failures: AtomicUsize,
+    /// Ctrl-C handling.
+    pub(crate) interrupts: Arc<Interrupts>,
 }
 
 impl Shared {
@@ -81,6 +95,7 @@ impl Shared {
             pending: Mutex::new(Vec::new()),
             idle: AtomicBool::new(true),
             failures: AtomicUsize::new(0),
+            interrupts: Interrupts::new(),
         })
     }
 
@@ -254,8 +269,7 @@ impl Shared {
             None,
             |me| {
                 let current = me.session.get();
-                let path = path_to(&current.entries(), current.leaf_id().as_deref());
-                me.copy_into_new(&path, current.session_file())
+                me.copy_into_new(&current.branch_entries(), current.session_file())
             },
             "fork",
             None,
@@ -263,7 +277,8 @@ impl Shared {
         .await
     }
 
-    /// A new store whose parent is `parent`, holding copies of `entries`.
+    /// A new store whose parent is `parent`, holding copies of `entries` (a path, root first)
+    /// with their ids, so references between them (`firstKeptEntryId`) still hold.
     fn copy_into_new(
         &self,
         entries: &[SessionEntry],
@@ -273,9 +288,7 @@ impl Shared {
         let store = JsonlSessionStore::create(&self.session_dir, &self.cwd, parent)
             .map_err(|e| e.to_string())?;
         for entry in entries {
-            store
-                .append_entry(&entry.entry_type, entry.extra.clone())
-                .map_err(|e| e.to_string())?;
+            store.append_copy(entry).map_err(|e| e.to_string())?;
         }
         Ok(store)
     }
@@ -314,6 +327,12 @@ impl Shared {
 
     /// `branch`: `session_before_branch` (cancellable), then a new session file (parent: the
     /// current one) holding the conversation before the chosen entry, then `session_branch`.
+    ///
+    /// As upstream (`createBranchedSession(entry.parentId)`), the new file holds the path from
+    /// the root to the chosen entry's parent, with the same ids, on whichever branch the entry
+    /// is; the chosen entry itself (typically the user prompt to redo) is not copied. Branching
+    /// from a root entry gives an empty session. `skipConversationRestore` has nothing to skip
+    /// here: the context is always rebuilt from the session.
     pub(crate) async fn branch(&self, entry_id: String) -> SessionActionResult {
         let before = SessionBeforeBranchEvent {
             entry_id: entry_id.clone(),
@@ -334,7 +353,7 @@ impl Shared {
             ));
             return SessionActionResult::default();
         };
-        let kept = path_to(&entries, entry.parent_id.as_deref());
+        let kept = branch_path(&entries, entry.parent_id.as_deref());
         let store = match self.copy_into_new(&kept, current.session_file()) {
             Ok(store) => store,
             Err(e) => {
@@ -359,11 +378,19 @@ impl Shared {
     }
 
     /// `navigate_tree`: `session_before_tree` (cancellable; a hook may supply the summary),
-    /// a `branch_summary` entry when a summary is asked for, then `session_tree`.
+    /// then the leaf moves to the target (with a `branch_summary` entry written as the
+    /// target's child when a summary is asked for), then `session_tree`.
     ///
-    /// The session store appends after its last entry and has no way to move its leaf, so the
-    /// navigation is recorded (events, summary entry) but later entries still follow the last
-    /// entry written.
+    /// The [`TreePreparation`]: `oldLeafId` is the current leaf, `commonAncestorId` the
+    /// deepest entry on both the old branch and the target's, `entriesToSummarize` the old
+    /// branch's entries after that ancestor (root first). A cancel moves nothing. A summary is
+    /// written only when `summarize` was asked for and there is something to summarize (or a
+    /// hook supplied one); the hook's `summary` wins over the built-in (model-less) one. The
+    /// summary entry (`fromId`: the target, as upstream's `branchWithSummary`) becomes the new
+    /// leaf. Navigating to the current leaf does nothing (no events), as upstream.
+    ///
+    /// Unlike upstream's interactive `/tree`, selecting a user message does not move the leaf
+    /// to its parent to re-edit the prompt: the leaf is the entry named.
     pub(crate) async fn navigate_tree(
         &self,
         target_id: String,
@@ -371,52 +398,77 @@ impl Shared {
     ) -> SessionActionResult {
         let current = self.session.get();
         let entries = current.entries();
+        if !entries.iter().any(|e| e.id == target_id) {
+            self.fail(&format!(
+                "the current session has no entry with id {target_id}"
+            ));
+            return SessionActionResult::default();
+        }
         let old_leaf = current.leaf_id();
-        let old_path = path_to(&entries, old_leaf.as_deref());
-        let new_path = path_to(&entries, Some(&target_id));
-        let common = old_path
+        if old_leaf.as_deref() == Some(target_id.as_str()) {
+            self.out.tree(
+                false,
+                old_leaf.as_deref(),
+                &target_id,
+                old_leaf.as_deref(),
+                None,
+            );
+            return SessionActionResult::default();
+        }
+        let old_path = branch_path(&entries, old_leaf.as_deref());
+        let target_path = branch_path(&entries, Some(&target_id));
+        let common = target_path
             .iter()
-            .zip(&new_path)
-            .take_while(|(a, b)| a.id == b.id)
-            .last()
-            .map(|(a, _)| a.id.clone());
+            .rev()
+            .find(|t| old_path.iter().any(|o| o.id == t.id))
+            .map(|e| e.id.clone());
         let split = common
             .as_ref()
             .and_then(|c| old_path.iter().position(|e| &e.id == c))
             .map_or(0, |i| i + 1);
+        let to_summarize = old_path[split..].to_vec();
         let before = SessionBeforeTreeEvent {
             preparation: TreePreparation {
                 target_id: target_id.clone(),
                 old_leaf_id: old_leaf.clone(),
                 common_ancestor_id: common,
-                entries_to_summarize: old_path[split..].to_vec(),
+                entries_to_summarize: to_summarize.clone(),
                 user_wants_summary: options.summarize,
             },
             signal: CancellationToken::new(),
         };
         let result = self.emit(&before).await;
         if result.as_ref().is_some_and(|r| r.cancel == Some(true)) {
-            self.out
-                .tree(true, old_leaf.as_deref(), Some(&target_id), None);
+            self.out.tree(
+                true,
+                old_leaf.as_deref(),
+                &target_id,
+                old_leaf.as_deref(),
+                None,
+            );
             return SessionActionResult { cancelled: true };
         }
+        if let Err(e) = current.set_leaf(Some(&target_id)) {
+            self.fail(&e.to_string());
+            return SessionActionResult::default();
+        }
+        let hook_summary = result.and_then(|r| r.summary).filter(|_| options.summarize);
         let mut summary_entry = None;
         let mut from_extension = None;
-        if options.summarize {
-            let hook_summary = result.and_then(|r| r.summary);
+        if options.summarize && (hook_summary.is_some() || !to_summarize.is_empty()) {
             from_extension = Some(hook_summary.is_some());
             let (summary, details) = match hook_summary {
                 Some(s) => (s.summary, s.details),
                 None => (
                     format!(
                         "Left a branch of {} entries (scripted session: no model summary).",
-                        old_path.len() - split
+                        to_summarize.len()
                     ),
                     None,
                 ),
             };
             let mut fields = Extra::new();
-            fields.insert("fromId".to_owned(), json!(old_leaf));
+            fields.insert("fromId".to_owned(), Value::from(target_id.as_str()));
             fields.insert("summary".to_owned(), Value::from(summary));
             if let Some(details) = details {
                 fields.insert("details".to_owned(), details);
@@ -430,14 +482,16 @@ impl Shared {
                 Err(e) => self.fail(&e.to_string()),
             }
         }
+        let new_leaf = current.leaf_id();
         self.out.tree(
             false,
             old_leaf.as_deref(),
-            Some(&target_id),
+            &target_id,
+            new_leaf.as_deref(),
             summary_entry.as_ref().map(|e| e.id.as_str()),
         );
         self.emit(&SessionTreeEvent {
-            new_leaf_id: Some(target_id),
+            new_leaf_id: new_leaf,
             old_leaf_id: old_leaf,
             summary_entry,
             from_extension,
@@ -451,8 +505,7 @@ impl Shared {
     /// entry and `session_compact`.
     async fn compact(&self, custom_instructions: Option<String>, summary: Option<String>) {
         let current = self.session.get();
-        let entries = current.entries();
-        let branch = path_to(&entries, current.leaf_id().as_deref());
+        let branch = current.branch_entries();
         // Keep the last user prompt and what follows it; summarise what came before.
         let keep_from = branch
             .iter()
@@ -473,7 +526,7 @@ impl Shared {
             .iter()
             .filter_map(super::session::entry_message)
             .collect();
-        let tokens_before = entries
+        let tokens_before = branch
             .iter()
             .map(|e| serde_json::to_string(&e.extra).map_or(0, |s| s.len() as u64 / 4))
             .sum();
@@ -725,7 +778,16 @@ impl Driver {
     pub(crate) async fn drive(&mut self, script: &Script) -> usize {
         self.shared.emit(&SessionStartEvent {}).await;
         self.shared.flush_pending();
-        for step in &script.steps {
+        for (done, step) in script.steps.iter().enumerate() {
+            if self.shared.interrupts.stop_requested() {
+                let left = script.steps.len() - done;
+                let s = if left == 1 { "" } else { "s" };
+                self.shared.out.interrupt(
+                    "stop",
+                    &format!("stopped by Ctrl-C: {left} action{s} not run"),
+                );
+                break;
+            }
             self.step(step).await;
         }
         self.end_run().await;
@@ -1042,9 +1104,13 @@ impl Driver {
         };
         let handled = self.runner.has_handlers(hooks_core::EventKind::ToolCall);
         self.shared.out.event("tool_call", handled, &call_event);
-        let outcome = tool
-            .execute(id, input, CancellationToken::new(), None)
-            .await;
+        let cancel = CancellationToken::new();
+        let running = self
+            .shared
+            .interrupts
+            .tool_running(format!("{name} {id}"), cancel.clone());
+        let outcome = tool.execute(id, input, cancel, None).await;
+        drop(running);
         let raw = tool.inner().take();
         let record = match &outcome {
             Ok(output) => ToolRecord {
@@ -1060,11 +1126,15 @@ impl Driver {
                 reason: None,
             },
             Err(error) => {
-                let blocked = matches!(error, ToolError::Blocked { .. } | ToolError::Hook(_));
+                let status = match error {
+                    ToolError::Blocked { .. } | ToolError::Hook(_) => "blocked",
+                    ToolError::Cancelled => "cancelled",
+                    _ => "error",
+                };
                 ToolRecord {
                     tool: name.to_owned(),
                     tool_call_id: id.to_owned(),
-                    status: if blocked { "blocked" } else { "error" },
+                    status,
                     changed_by_hooks: false,
                     content: vec![Content::text(error.to_string())],
                     details: None,

@@ -7,9 +7,11 @@
 //! Exit codes: `0` every action ran (blocked tools and cancelled session changes are normal
 //! outcomes); `1` an action could not be carried out (a session file could not be written, an
 //! entry to branch from does not exist, ...); `2` the command line or the script is invalid
-//! (nothing ran).
+//! (nothing ran); `130` interrupted by Ctrl-C (see [`interrupt`]: a first Ctrl-C while a tool
+//! runs only cancels that call and does not change the status).
 
 pub mod driver;
+pub mod interrupt;
 pub mod script;
 pub mod session;
 pub mod transcript;
@@ -64,12 +66,19 @@ Script actions, one JSON value per line (blank lines and lines starting with # a
   {\"compact\": {\"summary\": \"...\"}}         a compaction
   {\"switch\": {\"reason\": \"new\"}}           a session switch (new, resume + \"session\", fork)
   {\"branch\": {\"entry\": -2}}               branch into a new session file before an entry
-  {\"tree\": {\"target\": -2, \"summarize\": true}}  navigate the session tree
+  {\"tree\": {\"target\": -2, \"summarize\": true}}  move the session's leaf back to an entry
+Entries are named by id or by position in the session file (0 first, -1 last, all branches).
+After a tree navigation, later entries continue from the target and the model sees only the
+current branch.
 Tools: bash {command, timeout?}, read {path, offset?, limit?}, write {path, content},
   edit {path, oldText, newText}, ls {path?, limit?}, grep {pattern, path?, glob?, ignoreCase?,
   literal?, context?, limit?}, find {pattern, path?, limit?}; all confined to --cwd.
 
-Exit status: 0 the script ran; 1 an action could not be carried out; 2 invalid script or options.";
+Ctrl-C cancels the running tool call (the script goes on) or, when none runs, stops the script
+after the current action; a second Ctrl-C exits at once. The session file stays intact.
+
+Exit status: 0 the script ran; 1 an action could not be carried out; 2 invalid script or options;
+  130 interrupted by Ctrl-C.";
 
 /// Runs `hooks run`.
 #[must_use]
@@ -148,7 +157,7 @@ fn prepare(args: &RunArgs) -> Result<ExitCode, String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let failed = runtime.block_on(async {
+    let outcome = runtime.block_on(async {
         let session = Arc::new(CurrentSession::new(store));
         let runner = Arc::new(HookRunner::new(
             loaded.hooks,
@@ -174,15 +183,41 @@ fn prepare(args: &RunArgs) -> Result<ExitCode, String> {
         for warning in &loaded.warnings {
             out.warning(warning);
         }
-        let shared = Shared::new(session, Arc::clone(&out), session_dir, cwd.clone());
+        let shared = Shared::new(
+            Arc::clone(&session),
+            Arc::clone(&out),
+            session_dir,
+            cwd.clone(),
+        );
+        let interrupts = Arc::clone(&shared.interrupts);
+        if let Err(e) = interrupt::listen(Arc::clone(&interrupts), Arc::clone(&out)) {
+            out.warning(&format!("Ctrl-C cannot be handled: {e}"));
+        }
         let ui = Arc::new(HostUi::new(interactive, Arc::clone(&out)));
         let mut driver = Driver::new(runner, shared, ui, Arc::new(workspace));
-        driver.drive(&script).await
+        // A second Ctrl-C abandons the action in progress: dropping the driver's future drops
+        // any running tool, whose process group is then killed.
+        let outcome = tokio::select! {
+            biased;
+            () = interrupts.exit_requested() => None,
+            failed = driver.drive(&script) => Some(failed),
+        };
+        let interrupted = interrupts.stop_requested();
+        if outcome.is_none() {
+            let file = session.file_string().unwrap_or_default();
+            out.interrupt(
+                "exit",
+                &format!("Ctrl-C again: exiting now; session file {file}"),
+            );
+        }
+        (outcome, interrupted)
     });
-    Ok(if failed > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+    // Do not wait for a prompt thread still blocked on the terminal.
+    runtime.shutdown_background();
+    Ok(match outcome {
+        (None, _) | (Some(_), true) => ExitCode::from(interrupt::EXIT_INTERRUPTED),
+        (Some(failed), false) if failed > 0 => ExitCode::FAILURE,
+        (Some(_), false) => ExitCode::SUCCESS,
     })
 }
 

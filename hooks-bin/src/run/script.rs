@@ -14,8 +14,12 @@
 //! | branch | `{"branch": {"entry": "<entry id>" \| INDEX}}` |
 //! | tree navigation | `{"tree": {"target": "<entry id>" \| INDEX, "summarize"?: true}}` |
 //!
-//! An `INDEX` picks an entry of the current session by position: `0` is the first entry, `-1`
-//! the last, `-2` the one before it.
+//! An `INDEX` picks an entry of the current session by its position in the session file (every
+//! branch, in the order written): `0` is the first entry, `-1` the last, `-2` the one before it.
+//!
+//! A `branch` starts a new session file holding the path before the chosen entry (the entry
+//! itself is left out, as upstream); a `tree` navigation moves the current session's leaf to the
+//! target, so later entries continue from there and the model sees only that branch.
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -69,25 +69,9 @@ impl SessionManager for CurrentSession {
     fn leaf_id(&self) -> Option<String> {
         self.get().leaf_id()
     }
-}
-
-/// The entries from the root to `leaf` (inclusive), following `parentId`.
-#[must_use]
-pub fn path_to(entries: &[SessionEntry], leaf: Option<&str>) -> Vec<SessionEntry> {
-    let mut path = Vec::new();
-    let mut next = leaf.map(str::to_owned);
-    while let Some(id) = next {
-        let Some(entry) = entries.iter().find(|e| e.id == id) else {
-            break;
-        };
-        next = entry.parent_id.clone();
-        path.push(entry.clone());
-        if path.len() > entries.len() {
-            break; // a cycle: stop rather than loop
-        }
+    fn branch_entries(&self) -> Vec<SessionEntry> {
+        self.get().branch_entries()
     }
-    path.reverse();
-    path
 }
 
 /// The message an entry contributes to the model context, if any.
@@ -111,13 +95,13 @@ pub fn entry_message(entry: &SessionEntry) -> Option<Message> {
     }
 }
 
-/// The messages sent to the model for the branch ending at the current leaf: after the latest
-/// compaction, its summary, then the kept messages (from `firstKeptEntryId`) and everything
-/// after it.
+/// The messages sent to the model: those of the current branch only
+/// ([`SessionManager::branch_entries`], root to leaf), so a tree navigation changes what the
+/// model sees. After the latest compaction on the branch: its summary, then the kept messages
+/// (from `firstKeptEntryId`) and everything after it.
 #[must_use]
 pub fn context_messages(session: &dyn SessionManager) -> Vec<Message> {
-    let entries = session.entries();
-    let path = path_to(&entries, session.leaf_id().as_deref());
+    let path = session.branch_entries();
     let compaction = path.iter().rposition(|e| e.entry_type == "compaction");
     let Some(c) = compaction else {
         return path.iter().filter_map(entry_message).collect();

@@ -18,7 +18,7 @@
 //! | `event` | `line`, `event`, `handled` (whether any handler exists), `payload` (the event's wire JSON) |
 //! | `result` | `line`, `event`, `result` (the combined handler result, when there is one) |
 //! | `context` | `line`, `before`, `after` (message counts), `removed` (`role` or `custom:<customType>` of each dropped message) |
-//! | `tool_result` | `line`, `tool`, `toolCallId`, `status` (`ok`, `blocked`, `error`), `changedByHooks`, `content`, `details`, `reason` |
+//! | `tool_result` | `line`, `tool`, `toolCallId`, `status` (`ok`, `blocked`, `error`, `cancelled`), `changedByHooks`, `content`, `details`, `reason` |
 //! | `assistant` | `line`, `text` |
 //! | `message` | `line`, `customType`, `content`, `display`, `rendered` (renderer output or `null`) |
 //! | `entry` | `line`, `customType`, `data` |
@@ -29,7 +29,8 @@
 //! | `command` | `line`, `name`, `args`, `status` (`ok`, `error`), `error` |
 //! | `session` | `line`, `change` (`new`, `resume`, `fork`, `branch`), `file`, `parentSession`, `cancelled` |
 //! | `compaction` | `line`, `cancelled`, `fromExtension`, `entryId`, `summary` |
-//! | `tree` | `line`, `cancelled`, `oldLeafId`, `newLeafId`, `summaryEntryId` |
+//! | `tree` | `line`, `cancelled`, `oldLeafId`, `targetId`, `newLeafId` (the leaf afterwards: the target, or the summary entry written under it), `summaryEntryId` |
+//! | `interrupt` | `line`, `kind` (`cancel`: the running tool call is cancelled, `stop`: the script stops after the current action, `exit`: exiting now), `message` |
 //! | `error` | `line`, `message` (an action that could not be carried out) |
 //! | `end` | `actions`, `failed`, `sessionFile` |
 
@@ -333,6 +334,13 @@ impl Transcript {
                     clean(outcome.reason.as_deref().unwrap_or(""))
                 ),
             )),
+            "cancelled" => lines.push(self.paint(
+                Style::Warn,
+                &format!(
+                    "  ✗ cancelled: {}",
+                    clean(outcome.reason.as_deref().unwrap_or(""))
+                ),
+            )),
             "error" => {
                 lines.push(self.paint(Style::Bad, "  ✗ tool error:"));
                 lines.extend(self.body(outcome.reason.as_deref().unwrap_or("")));
@@ -558,31 +566,42 @@ impl Transcript {
         }
     }
 
-    /// A tree navigation ran or was cancelled.
+    /// A tree navigation ran or was cancelled: the leaf moved from `old_leaf` to `target`
+    /// (then to `new_leaf`, the summary entry written under the target, if any).
     pub fn tree(
         &self,
         cancelled: bool,
         old_leaf: Option<&str>,
+        target: &str,
         new_leaf: Option<&str>,
         summary_entry: Option<&str>,
     ) {
         if self.json {
             self.record(
                 "tree",
-                json!({"cancelled": cancelled, "oldLeafId": old_leaf, "newLeafId": new_leaf, "summaryEntryId": summary_entry}),
+                json!({"cancelled": cancelled, "oldLeafId": old_leaf, "targetId": target, "newLeafId": new_leaf, "summaryEntryId": summary_entry}),
             );
         } else if cancelled {
             self.lines(&[self.paint(Style::Warn, "  ✗ tree navigation cancelled by hooks")]);
+        } else if old_leaf == Some(target) {
+            let text = format!("already at {target}");
+            self.lines(&[self.paint(Style::Good, &format!("  ✓ {}", clean(&text)))]);
         } else {
-            let mut text = format!(
-                "moved from {} to {}",
-                old_leaf.unwrap_or("(root)"),
-                new_leaf.unwrap_or("(root)")
-            );
+            let mut text = format!("moved from {} to {target}", old_leaf.unwrap_or("(root)"));
             if let Some(id) = summary_entry {
                 text.push_str(&format!(", branch summary {id}"));
             }
             self.lines(&[self.paint(Style::Good, &format!("  ✓ {}", clean(&text)))]);
+        }
+    }
+
+    /// A Ctrl-C was handled (`kind`: `cancel`, `stop` or `exit`).
+    pub fn interrupt(&self, kind: &str, message: &str) {
+        if self.json {
+            self.record("interrupt", json!({"kind": kind, "message": message}));
+        } else {
+            let text = format!("  ^C  {}", clean(message));
+            self.lines(&[self.paint(Style::Warn, &text)]);
         }
     }
 
@@ -646,7 +665,7 @@ pub struct ToolRecord {
     pub tool: String,
     /// The call id.
     pub tool_call_id: String,
-    /// `ok`, `blocked` or `error`.
+    /// `ok`, `blocked`, `error` or `cancelled` (Ctrl-C).
     pub status: &'static str,
     /// Whether a `tool_result` handler replaced content or details.
     pub changed_by_hooks: bool,

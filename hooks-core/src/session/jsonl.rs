@@ -1,6 +1,6 @@
 //! [`JsonlSessionStore`]: a session kept in an append-only JSON Lines file.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::util::{entry_id, file_stamp, now_iso8601, session_id};
-use super::{SESSION_VERSION, SessionError, SessionManager, SessionWriter};
+use super::{SESSION_VERSION, SessionError, SessionManager, SessionWriter, branch_path};
 use crate::events::{CustomMessage, Extra, Message, SessionEntry};
 
 /// Keys every entry line carries itself; `append_entry` drops them from the caller's fields.
@@ -40,8 +40,13 @@ struct Header {
 ///
 /// Each append writes one complete line with a single `write` on a file opened in append mode;
 /// earlier lines are never rewritten. Appends from several threads are serialized by an internal
-/// lock, so `parentId`s form one chain. One store should own a file at a time: two stores (or
-/// processes) appending to the same file would each chain their own entries.
+/// lock, so each append's `parentId` is the leaf left by the one before. One store should own a
+/// file at a time: two stores (or processes) appending to the same file would each chain their
+/// own entries.
+///
+/// The session is a tree (see the [module docs](super)): [`set_leaf`](Self::set_leaf) moves the
+/// leaf to an earlier entry without writing anything, and the next append becomes a child of it.
+/// [`branch_entries`](SessionManager::branch_entries) is the path from the root to the leaf.
 ///
 /// Opening a file whose last line was cut by a crash keeps every earlier entry and reports the
 /// cut line in [`load_warnings`](Self::load_warnings); the first append afterwards removes the
@@ -69,7 +74,9 @@ pub struct JsonlSessionStore {
 struct State {
     file: Option<File>,
     entries: Vec<SessionEntry>,
-    ids: HashSet<String>,
+    /// Entry id → position in `entries` (the last entry with that id).
+    index: HashMap<String, usize>,
+    /// Where the next append is attached.
     leaf: Option<String>,
     /// Length of the file up to the end of the last complete line.
     good_len: u64,
@@ -128,7 +135,8 @@ impl JsonlSessionStore {
         ))
     }
 
-    /// Opens an existing session file and reads its entries; later appends go to its end.
+    /// Opens an existing session file and reads its entries; later appends go to its end, and
+    /// the leaf is the last entry (a leaf moved by [`set_leaf`](Self::set_leaf) is not saved).
     ///
     /// A last line that is cut or unparsable (what a crash during a write leaves) is skipped and
     /// reported in [`load_warnings`](Self::load_warnings); every earlier entry is kept. Blank
@@ -185,9 +193,9 @@ impl JsonlSessionStore {
         self.header.parent_session.clone()
     }
 
-    /// Appends an entry of type `entry_type` with `fields` (its own keys, e.g. `customType`),
-    /// after the current leaf, and returns it. The keys `type`, `id`, `parentId` and `timestamp`
-    /// in `fields` are ignored: the store sets them.
+    /// Appends an entry of type `entry_type` with `fields` (its own keys, e.g. `customType`)
+    /// as a child of the current leaf, makes it the leaf and returns it. The keys `type`, `id`,
+    /// `parentId` and `timestamp` in `fields` are ignored: the store sets them.
     ///
     /// # Errors
     ///
@@ -204,11 +212,70 @@ impl JsonlSessionStore {
         let mut state = self.lock();
         let entry = SessionEntry {
             entry_type: entry_type.to_owned(),
-            id: entry_id(&state.ids),
+            id: entry_id(|id| state.index.contains_key(id)),
             parent_id: state.leaf.clone(),
             timestamp: Some(now_iso8601()),
             extra: fields,
         };
+        self.push(&mut state, entry)
+    }
+
+    /// Appends a copy of `entry` (from another session) as a child of the current leaf, keeping
+    /// its id, type, timestamp and fields, and makes it the leaf; only its `parentId` is
+    /// replaced. Copying a branch root first, entry by entry, rebuilds it with the same ids, so
+    /// references between entries (a compaction's `firstKeptEntryId`) stay valid, as upstream's
+    /// `createBranchedSession` does. An entry without an id gets a fresh one.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::DuplicateEntry`] if this session already has an entry with that id;
+    /// [`SessionError::Write`] as for [`append_entry`](Self::append_entry).
+    pub fn append_copy(&self, entry: &SessionEntry) -> Result<SessionEntry, SessionError> {
+        let mut state = self.lock();
+        let mut copy = entry.clone();
+        if copy.id.is_empty() {
+            copy.id = entry_id(|id| state.index.contains_key(id));
+        } else if state.index.contains_key(&copy.id) {
+            return Err(SessionError::DuplicateEntry {
+                path: self.path.clone(),
+                id: copy.id,
+            });
+        }
+        copy.parent_id.clone_from(&state.leaf);
+        self.push(&mut state, copy)
+    }
+
+    /// Moves the leaf to the entry `id` (`None`: to the root, before the first entry), so the
+    /// next append becomes its child and [`branch_entries`](SessionManager::branch_entries)
+    /// ends there. Nothing is written: the tree is implied by the entries' `parentId`s, and a
+    /// reopened file starts at its last entry again.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::UnknownEntry`] if the session has no entry `id`; the leaf is unchanged.
+    pub fn set_leaf(&self, id: Option<&str>) -> Result<(), SessionError> {
+        let mut state = self.lock();
+        match id {
+            Some(id) if !state.index.contains_key(id) => Err(SessionError::UnknownEntry {
+                path: self.path.clone(),
+                id: id.to_owned(),
+            }),
+            _ => {
+                state.leaf = id.map(str::to_owned);
+                Ok(())
+            }
+        }
+    }
+
+    /// The entry with this id, if the session has one.
+    #[must_use]
+    pub fn entry(&self, id: &str) -> Option<SessionEntry> {
+        let state = self.lock();
+        state.index.get(id).map(|&i| state.entries[i].clone())
+    }
+
+    /// Writes `entry` (if file-backed), then records it and makes it the leaf.
+    fn push(&self, state: &mut State, entry: SessionEntry) -> Result<SessionEntry, SessionError> {
         if let Some(path) = &self.path {
             let json = serde_json::to_string(&entry).map_err(SessionError::Serialize)?;
             state
@@ -218,7 +285,8 @@ impl JsonlSessionStore {
                     source,
                 })?;
         }
-        state.ids.insert(entry.id.clone());
+        let at = state.entries.len();
+        state.index.insert(entry.id.clone(), at);
         state.leaf = Some(entry.id.clone());
         state.entries.push(entry.clone());
         Ok(entry)
@@ -232,7 +300,11 @@ impl JsonlSessionStore {
         warnings: Vec<String>,
         good_len: u64,
     ) -> Self {
-        let ids = entries.iter().map(|e| e.id.clone()).collect();
+        let index = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.id.clone(), i))
+            .collect();
         let leaf = entries
             .iter()
             .rev()
@@ -245,7 +317,7 @@ impl JsonlSessionStore {
             state: Mutex::new(State {
                 file,
                 entries,
-                ids,
+                index,
                 leaf,
                 good_len,
                 truncate: false,
@@ -308,6 +380,11 @@ impl SessionManager for JsonlSessionStore {
 
     fn leaf_id(&self) -> Option<String> {
         self.lock().leaf.clone()
+    }
+
+    fn branch_entries(&self) -> Vec<SessionEntry> {
+        let state = self.lock();
+        branch_path(&state.entries, state.leaf.as_deref())
     }
 }
 

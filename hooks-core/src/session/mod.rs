@@ -6,7 +6,18 @@
 //! `{"type":"session","version":3,"id":...,"timestamp":...,"cwd":...,"parentSession":...?}`;
 //! every later line is one entry `{"type":...,"id":...,"parentId":...,"timestamp":...,...}`.
 //! Entries are only ever appended, one complete line per write, never rewritten.
+//!
+//! # A session is a tree
+//!
+//! Each entry names its parent (`parentId`, `null` for a root). The *leaf* is where the next
+//! entry is attached: normally the last entry appended, but navigating the tree
+//! ([`JsonlSessionStore::set_leaf`]) moves it to any earlier entry, and the next entry starts a
+//! new branch there. The leaf itself is not written to the file (upstream writes entries only):
+//! reopening a file puts the leaf on its last entry. The *branch* is the path from the root to
+//! the leaf ([`SessionManager::branch_entries`]); it, not the file order, is what the model's
+//! context is built from.
 
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -29,10 +40,58 @@ pub trait SessionManager: Send + Sync {
     fn session_id(&self) -> String;
     /// The working directory the session was started in (from the header).
     fn cwd(&self) -> PathBuf;
-    /// Every entry, in file order (the header excluded).
+    /// Every entry, in file order (the header excluded), whichever branch it is on.
     fn entries(&self) -> Vec<SessionEntry>;
-    /// The id of the current leaf (the last entry appended), `None` for an empty session.
+    /// The id of the current leaf: the entry the next append is attached to. It is the last
+    /// entry appended unless the session navigated to another entry since; `None` for an empty
+    /// session, or after navigating to the root (before the first entry).
     fn leaf_id(&self) -> Option<String>;
+    /// The current branch: the entries from the root to the current leaf (inclusive),
+    /// following `parentId`s, root first (upstream `getBranch()`). Entries on other branches
+    /// are left out, whatever their place in the file.
+    ///
+    /// The default implementation combines [`entries`](Self::entries) and
+    /// [`leaf_id`](Self::leaf_id) with [`branch_path`]; implementations that can read both at
+    /// once (as [`JsonlSessionStore`] does) should override it.
+    fn branch_entries(&self) -> Vec<SessionEntry> {
+        branch_path(&self.entries(), self.leaf_id().as_deref())
+    }
+}
+
+/// The path from the root to the entry `leaf` (inclusive) in `entries`, following `parentId`s,
+/// root first. `None`, or an id not in `entries`, gives an empty path. A `parentId` naming no
+/// entry ends the path there (that entry is treated as a root); a cycle is cut where it closes.
+/// When several entries share an id, the last one wins (as upstream's id map).
+///
+/// ```
+/// use hooks_core::session::{JsonlSessionStore, SessionManager, SessionWriter, branch_path};
+/// use hooks_core::events::Message;
+///
+/// let store = JsonlSessionStore::in_memory(std::path::Path::new("/p"));
+/// let a = store.append_message(Message::user("a"))?;
+/// let b = store.append_message(Message::user("b"))?;
+/// let ids = |path: Vec<_>| path.into_iter().map(|e: hooks_core::events::SessionEntry| e.id).collect::<Vec<_>>();
+/// assert_eq!(ids(branch_path(&store.entries(), Some(&b.id))), [a.id.clone(), b.id]);
+/// assert_eq!(ids(branch_path(&store.entries(), Some(&a.id))), [a.id]);
+/// assert!(branch_path(&store.entries(), None).is_empty());
+/// # Ok::<(), hooks_core::SessionError>(())
+/// ```
+#[must_use]
+pub fn branch_path(entries: &[SessionEntry], leaf: Option<&str>) -> Vec<SessionEntry> {
+    let by_id: HashMap<&str, &SessionEntry> = entries.iter().map(|e| (e.id.as_str(), e)).collect();
+    let mut seen = HashSet::new();
+    let mut path = Vec::new();
+    let mut next = leaf;
+    while let Some(id) = next {
+        let Some(entry) = by_id.get(id) else { break };
+        if !seen.insert(id) {
+            break;
+        }
+        path.push((*entry).clone());
+        next = entry.parent_id.as_deref();
+    }
+    path.reverse();
+    path
 }
 
 /// Write access to a session: what a `new_session` setup callback receives.
@@ -124,6 +183,30 @@ pub enum SessionError {
     /// An entry could not be serialized.
     #[error("cannot serialize session entry: {0}")]
     Serialize(#[source] serde_json::Error),
+    /// The session has no entry with this id (for example, a tree navigation target).
+    #[error("{}: no entry with id {id:?}", session_name(path.as_deref()))]
+    UnknownEntry {
+        /// The file, `None` for a session kept in memory.
+        path: Option<PathBuf>,
+        /// The id asked for.
+        id: String,
+    },
+    /// An entry being copied in has an id the session already holds.
+    #[error("{}: an entry with id {id:?} already exists", session_name(path.as_deref()))]
+    DuplicateEntry {
+        /// The file, `None` for a session kept in memory.
+        path: Option<PathBuf>,
+        /// The id.
+        id: String,
+    },
+}
+
+/// How error messages name a session: its file, or `in-memory session`.
+fn session_name(path: Option<&std::path::Path>) -> String {
+    path.map_or_else(
+        || "in-memory session".to_owned(),
+        |p| p.display().to_string(),
+    )
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Tests of the session store: file format, ordering, append-only writes and crash safety.
 
 use super::*;
+use crate::events::SessionEntry;
 use crate::events::{Attribution, Extra, MessageContent};
 use serde_json::json;
 use std::collections::HashSet;
@@ -452,4 +453,211 @@ fn session_store_is_a_shareable_trait_object() {
     writer.append_custom_entry("t", None).unwrap();
     let reader: &dyn SessionManager = &*writer;
     assert_eq!(reader.entries().len(), 1);
+}
+
+fn ids(entries: &[SessionEntry]) -> Vec<&str> {
+    entries.iter().map(|e| e.id.as_str()).collect()
+}
+
+#[test]
+fn session_set_leaf_to_an_unknown_id_is_an_error_and_keeps_the_leaf() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = JsonlSessionStore::create(dir.path(), dir.path(), None).unwrap();
+    let a = store.append_message(Message::user("a")).unwrap();
+    let err = store.set_leaf(Some("nope")).unwrap_err();
+    assert!(
+        matches!(&err, SessionError::UnknownEntry { id, .. } if id == "nope"),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        format!("{}: no entry with id \"nope\"", file_of(&store).display())
+    );
+    assert_eq!(store.leaf_id(), Some(a.id.clone()));
+
+    let memory = JsonlSessionStore::in_memory(Path::new("/m"));
+    assert_eq!(
+        memory.set_leaf(Some("x")).unwrap_err().to_string(),
+        "in-memory session: no entry with id \"x\""
+    );
+    // Moving to the root is always possible, even in an empty session.
+    memory.set_leaf(None).unwrap();
+    assert_eq!(memory.leaf_id(), None);
+}
+
+#[test]
+fn session_appends_after_set_leaf_are_children_of_the_new_leaf() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = JsonlSessionStore::create(dir.path(), dir.path(), None).unwrap();
+    let a = store.append_message(Message::user("a")).unwrap();
+    let b = store.append_message(Message::user("b")).unwrap();
+    let before = std::fs::read(file_of(&store)).unwrap();
+
+    store.set_leaf(Some(&a.id)).unwrap();
+    assert_eq!(store.leaf_id(), Some(a.id.clone()));
+    assert_eq!(
+        std::fs::read(file_of(&store)).unwrap(),
+        before,
+        "moving the leaf writes nothing"
+    );
+    let c = store.append_message(Message::user("c")).unwrap();
+    assert_eq!(
+        c.parent_id.as_deref(),
+        Some(a.id.as_str()),
+        "a sibling of b"
+    );
+    assert_eq!(store.leaf_id(), Some(c.id.clone()));
+
+    store.set_leaf(None).unwrap();
+    let root = store.append_custom_entry("new-root", None).unwrap();
+    assert_eq!(
+        root.parent_id, None,
+        "after set_leaf(None) the next entry is a root"
+    );
+
+    // Every entry is still there, in file order; the file holds the same parentIds.
+    assert_eq!(
+        ids(&store.entries()),
+        [&a.id, &b.id, &c.id, &root.id].map(String::as_str)
+    );
+    let parents: Vec<Value> = lines(&file_of(&store))[1..]
+        .iter()
+        .map(|l| l["parentId"].clone())
+        .collect();
+    assert_eq!(
+        parents,
+        [Value::Null, json!(a.id), json!(a.id), Value::Null]
+    );
+}
+
+#[test]
+fn session_branch_entries_follow_the_tree_not_file_order() {
+    let store = JsonlSessionStore::in_memory(Path::new("/p"));
+    assert!(store.branch_entries().is_empty());
+    let a = store.append_message(Message::user("a")).unwrap();
+    let b = store.append_message(Message::user("b")).unwrap();
+    let c = store.append_message(Message::user("c")).unwrap();
+    assert_eq!(
+        ids(&store.branch_entries()),
+        [&a.id, &b.id, &c.id].map(String::as_str)
+    );
+
+    store.set_leaf(Some(&a.id)).unwrap();
+    assert_eq!(ids(&store.branch_entries()), [a.id.as_str()]);
+    let d = store.append_message(Message::user("d")).unwrap();
+    let e = store.append_custom_entry("e", None).unwrap();
+    assert_eq!(
+        ids(&store.branch_entries()),
+        [&a.id, &d.id, &e.id].map(String::as_str)
+    );
+
+    // Back onto the first branch: b and c, not d and e, although d and e come later in the file.
+    store.set_leaf(Some(&b.id)).unwrap();
+    let f = store.append_message(Message::user("f")).unwrap();
+    assert_eq!(
+        ids(&store.branch_entries()),
+        [&a.id, &b.id, &f.id].map(String::as_str)
+    );
+    assert_eq!(store.entries().len(), 6);
+    assert_eq!(store.entry(&d.id), Some(d.clone()));
+    assert_eq!(store.entry("nope"), None);
+
+    // The trait's default implementation agrees with the store's own.
+    struct Plain(Vec<SessionEntry>, Option<String>);
+    impl SessionManager for Plain {
+        fn session_file(&self) -> Option<PathBuf> {
+            None
+        }
+        fn session_id(&self) -> String {
+            String::new()
+        }
+        fn cwd(&self) -> PathBuf {
+            PathBuf::new()
+        }
+        fn entries(&self) -> Vec<SessionEntry> {
+            self.0.clone()
+        }
+        fn leaf_id(&self) -> Option<String> {
+            self.1.clone()
+        }
+    }
+    let plain = Plain(store.entries(), store.leaf_id());
+    assert_eq!(plain.branch_entries(), store.branch_entries());
+}
+
+#[test]
+fn session_branch_path_stops_at_missing_parents_and_cycles() {
+    let entry = |id: &str, parent: Option<&str>| SessionEntry {
+        entry_type: "custom".to_owned(),
+        id: id.to_owned(),
+        parent_id: parent.map(str::to_owned),
+        timestamp: None,
+        extra: Extra::new(),
+    };
+    let entries = vec![
+        entry("a", Some("gone")),
+        entry("b", Some("a")),
+        entry("x", Some("y")),
+        entry("y", Some("x")),
+    ];
+    assert_eq!(ids(&branch_path(&entries, Some("b"))), ["a", "b"]);
+    assert_eq!(ids(&branch_path(&entries, Some("x"))), ["y", "x"]);
+    assert!(branch_path(&entries, Some("zzz")).is_empty());
+}
+
+#[test]
+fn session_reopen_keeps_every_branch_and_puts_the_leaf_on_the_last_entry_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = JsonlSessionStore::create(dir.path(), dir.path(), None).unwrap();
+    let a = store.append_message(Message::user("a")).unwrap();
+    let b = store.append_message(Message::user("b")).unwrap();
+    store.set_leaf(Some(&a.id)).unwrap();
+    let c = store.append_message(Message::user("c")).unwrap();
+    // A leaf move after the last append is not saved.
+    store.set_leaf(Some(&b.id)).unwrap();
+
+    let reopened = JsonlSessionStore::open(&file_of(&store)).unwrap();
+    assert_eq!(reopened.entries(), store.entries());
+    assert_eq!(reopened.leaf_id(), Some(c.id.clone()));
+    assert_eq!(
+        ids(&reopened.branch_entries()),
+        [&a.id, &c.id].map(String::as_str)
+    );
+    // The reopened store can navigate to entries of the other branch.
+    reopened.set_leaf(Some(&b.id)).unwrap();
+    let d = reopened.append_message(Message::user("d")).unwrap();
+    assert_eq!(d.parent_id, Some(b.id.clone()));
+    assert_eq!(
+        ids(&JsonlSessionStore::open(&file_of(&store))
+            .unwrap()
+            .branch_entries()),
+        [&a.id, &b.id, &d.id].map(String::as_str)
+    );
+}
+
+#[test]
+fn session_append_copy_keeps_ids_and_rechains() {
+    let source = JsonlSessionStore::in_memory(Path::new("/p"));
+    let a = source.append_message(Message::user("a")).unwrap();
+    let b = source.append_custom_entry("b", Some(json!(1))).unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    let copy = JsonlSessionStore::create(dir.path(), dir.path(), None).unwrap();
+    let first = copy.append_entry("custom", Extra::new()).unwrap();
+    let a2 = copy.append_copy(&a).unwrap();
+    let b2 = copy.append_copy(&b).unwrap();
+    assert_eq!(
+        (a2.id.as_str(), a2.parent_id.as_deref()),
+        (a.id.as_str(), Some(first.id.as_str()))
+    );
+    assert_eq!(b2, b, "same id, parent, timestamp and fields");
+    assert_eq!(copy.leaf_id(), Some(b.id.clone()));
+    let err = copy.append_copy(&a).unwrap_err();
+    assert!(
+        matches!(err, SessionError::DuplicateEntry { .. }),
+        "{err:?}"
+    );
+    assert_eq!(copy.entries().len(), 3);
+    let reopened = JsonlSessionStore::open(&file_of(&copy)).unwrap();
+    assert_eq!(reopened.entries(), copy.entries());
 }

@@ -1,6 +1,5 @@
 //! Ids and timestamps for session files, without extra dependencies.
 
-use std::collections::HashSet;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,11 +32,11 @@ pub(super) fn session_id() -> String {
     )
 }
 
-/// A short entry id (8 hex digits) not yet in `taken`.
-pub(super) fn entry_id(taken: &HashSet<String>) -> String {
+/// A short entry id (8 hex digits) for which `taken` is false.
+pub(super) fn entry_id(taken: impl Fn(&str) -> bool) -> String {
     loop {
         let id = format!("{:08x}", random_u64() & 0xFFFF_FFFF);
-        if !taken.contains(&id) {
+        if !taken(&id) {
             return id;
         }
     }
@@ -90,6 +89,7 @@ pub(super) fn file_stamp(timestamp: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     #[test]
     fn session_timestamps_are_iso8601_utc_with_millis() {
@@ -113,7 +113,7 @@ mod tests {
     fn session_ids_are_unique_and_well_formed() {
         let mut taken = HashSet::new();
         for _ in 0..10_000 {
-            let id = entry_id(&taken);
+            let id = entry_id(|id| taken.contains(id));
             assert_eq!(id.len(), 8);
             assert!(id.chars().all(|c| c.is_ascii_hexdigit()));
             assert!(taken.insert(id));

@@ -1,0 +1,11 @@
+//! Codex adapter stdin: `hooks_bin::adapters::codex::run` on arbitrary bytes (the first byte
+//! picks the event) with an empty hook set; see `adapter.rs` for what is checked.
+
+#![no_main]
+
+#[path = "adapter.rs"]
+mod adapter;
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| adapter::check(hooks_bin::adapters::codex::run, data));

@@ -1,0 +1,472 @@
+//! End-to-end tests of trusted hook files (`hooks trust`, `hooks untrust`, `--trust-all`),
+//! through the built binary with `HOME` and `HOOKS_CONFIG_DIR` in temporary directories.
+//!
+//! Every hook file here touches a marker file when it runs, so "it did not run" is checked on
+//! the file system, not only in the output.
+
+#![cfg(unix)]
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+/// A project, a home and a config directory, each temporary.
+struct Env {
+    root: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Self {
+        let env = Env {
+            root: tempfile::tempdir().expect("tempdir"),
+        };
+        for dir in ["home", "config", "project"] {
+            std::fs::create_dir_all(env.root.path().join(dir)).expect("mkdir");
+        }
+        env
+    }
+
+    fn root(&self) -> PathBuf {
+        self.root.path().canonicalize().expect("canonical")
+    }
+
+    fn home(&self) -> PathBuf {
+        self.root().join("home")
+    }
+
+    fn config(&self) -> PathBuf {
+        self.root().join("config")
+    }
+
+    fn project(&self) -> PathBuf {
+        self.root().join("project")
+    }
+
+    fn store(&self) -> PathBuf {
+        self.config().join("trusted.json")
+    }
+
+    fn marker(&self, name: &str) -> PathBuf {
+        self.root().join(format!("ran-{name}"))
+    }
+
+    /// Writes an executable hook at `path` that touches the marker `name` and allows the call.
+    fn hook(&self, path: &Path, name: &str) -> PathBuf {
+        let body = format!(
+            "#!/bin/sh\ntouch '{}'\nexit 0\n",
+            self.marker(name).display()
+        );
+        executable(path, &body);
+        path.to_path_buf()
+    }
+
+    /// The project-level pre-hook `.xcsh/hooks/pre/bash.sh`.
+    fn project_hook(&self) -> PathBuf {
+        self.hook(&self.project().join(".xcsh/hooks/pre/bash.sh"), "project")
+    }
+
+    /// `hooks ARGS` in the project directory, with `stdin`.
+    fn hooks(&self, args: &[&str], stdin: &[u8]) -> Output {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
+            .args(args)
+            .current_dir(self.project())
+            .env("HOME", self.home())
+            .env("HOOKS_CONFIG_DIR", self.config())
+            .env_remove("XDG_CONFIG_HOME")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the hooks binary starts");
+        let mut pipe = child.stdin.take().expect("stdin");
+        let _ = pipe.write_all(stdin);
+        drop(pipe);
+        child.wait_with_output().expect("the hooks binary runs")
+    }
+
+    fn list(&self, extra: &[&str]) -> (Value, Output) {
+        let mut args = vec!["list", "--json"];
+        args.extend_from_slice(extra);
+        let out = self.hooks(&args, b"");
+        let value = serde_json::from_slice(&out.stdout).expect("list --json prints JSON");
+        (value, out)
+    }
+
+    /// `hooks run` of a script with one bash tool call.
+    fn run(&self, extra: &[&str]) -> Output {
+        let script = self.root().join("script.jsonl");
+        std::fs::write(
+            &script,
+            "{\"prompt\": \"go\", \"reply\": \"ok\"}\n{\"tool\": \"bash\", \"input\": {\"command\": \"echo hi\"}}\n",
+        )
+        .expect("write script");
+        let script = script.display().to_string();
+        let mut args = vec!["run", script.as_str(), "--no-ui"];
+        args.extend_from_slice(extra);
+        self.hooks(&args, b"")
+    }
+
+    /// `hooks AGENT PreToolUse` for a harmless bash call.
+    fn adapter(&self, agent: &str, extra: &[&str]) -> Output {
+        let input = json!({
+            "session_id": "s",
+            "transcript_path": "/tmp/t.jsonl",
+            "cwd": self.project(),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": "ls"},
+            "tool_use_id": "t",
+        });
+        let mut args = vec![agent, "PreToolUse"];
+        args.extend_from_slice(extra);
+        self.hooks(&args, input.to_string().as_bytes())
+    }
+}
+
+fn executable(path: &Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, body).expect("write");
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn file_hooks(list: &Value) -> Vec<String> {
+    list["hooks"]
+        .as_array()
+        .expect("hooks")
+        .iter()
+        .filter(|h| h["kind"] == "file")
+        .map(|h| h["path"].as_str().expect("path").to_owned())
+        .collect()
+}
+
+fn errors(list: &Value) -> Vec<String> {
+    list["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| e["error"].as_str().expect("error").to_owned())
+        .collect()
+}
+
+#[test]
+fn untrusted_project_hook_does_not_run_and_says_how_to_trust_it() {
+    let env = Env::new();
+    let hook = env.project_hook();
+
+    let (list, out) = env.list(&[]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an untrusted file is a load error"
+    );
+    assert!(file_hooks(&list).is_empty(), "{list}");
+    let errors = errors(&list);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("is a project hook file that is not trusted"));
+    assert!(
+        errors[0].contains(&format!("hooks trust {}", hook.display())),
+        "{}",
+        errors[0]
+    );
+    assert!(errors[0].contains("--trust-all"), "{}", errors[0]);
+    let human = text(&env.hooks(&["list"], b"").stdout);
+    assert!(human.contains("not trusted"), "{human}");
+
+    let run = env.run(&[]);
+    let stdout = text(&run.stdout);
+    assert!(
+        stdout.contains("hooks trust"),
+        "{stdout}\n{}",
+        text(&run.stderr)
+    );
+    assert!(
+        stdout.contains("tool bash"),
+        "the tool call was made: {stdout}"
+    );
+
+    // The adapters fail closed: the guard that did not load blocks the call.
+    for agent in ["claude", "codex"] {
+        let out = env.adapter(agent, &[]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{agent}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("not trusted"), "{stderr}");
+        assert!(stderr.contains("hooks trust"), "{stderr}");
+    }
+
+    assert!(!env.marker("project").exists(), "the untrusted hook ran");
+}
+
+#[test]
+fn trusted_hook_runs_until_it_changes() {
+    let env = Env::new();
+    let hook = env.project_hook();
+
+    let out = env.hooks(&["trust"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(&hook.display().to_string()), "{stdout}");
+
+    let (list, out) = env.list(&[]);
+    assert_eq!(out.status.code(), Some(0), "{list}");
+    assert_eq!(file_hooks(&list), [hook.display().to_string()]);
+    assert!(
+        !env.marker("project").exists(),
+        "listing does not run hooks"
+    );
+
+    let run = env.run(&[]);
+    assert!(run.status.success(), "{}", text(&run.stdout));
+    assert!(env.marker("project").exists(), "the trusted hook ran");
+    std::fs::remove_file(env.marker("project")).expect("rm marker");
+
+    let out = env.adapter("claude", &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(env.marker("project").exists(), "the trusted hook ran");
+    std::fs::remove_file(env.marker("project")).expect("rm marker");
+
+    // Edited after it was trusted: refused again, as changed.
+    let mut body = std::fs::read_to_string(&hook).expect("read");
+    body.push_str("# edited\n");
+    std::fs::write(&hook, body).expect("edit");
+    let (list, out) = env.list(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    let errors = errors(&list);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].contains("changed since it was trusted"),
+        "{}",
+        errors[0]
+    );
+    assert!(errors[0].contains("hooks trust"), "{}", errors[0]);
+    env.run(&[]);
+    let out = env.adapter("claude", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("changed since it was trusted"));
+    assert!(!env.marker("project").exists(), "the changed hook ran");
+
+    // Trusting it again (by path, relative to the working directory) lets it run.
+    let out = env.hooks(&["trust", ".xcsh/hooks/pre/bash.sh"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("trusted again (changed)"));
+    env.run(&[]);
+    assert!(env.marker("project").exists());
+}
+
+#[test]
+fn trust_all_skips_the_check() {
+    let env = Env::new();
+    env.project_hook();
+
+    let (list, out) = env.list(&["--trust-all"]);
+    assert_eq!(out.status.code(), Some(0), "{list}");
+    assert_eq!(file_hooks(&list).len(), 1);
+
+    let run = env.hooks(&["--trust-all", "list"], b"");
+    assert_eq!(run.status.code(), Some(0), "the flag is global");
+
+    env.run(&["--trust-all"]);
+    assert!(env.marker("project").exists(), "run --trust-all ran it");
+    std::fs::remove_file(env.marker("project")).expect("rm marker");
+
+    let out = env.adapter("claude", &["--trust-all"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(env.marker("project").exists(), "claude --trust-all ran it");
+    assert!(!env.store().exists(), "--trust-all records nothing");
+}
+
+#[test]
+fn user_level_hook_files_run_without_trust() {
+    let env = Env::new();
+    env.hook(&env.home().join(".claude/hooks/pre/bash.sh"), "user");
+
+    let (list, out) = env.list(&[]);
+    assert_eq!(out.status.code(), Some(0), "{list}");
+    assert_eq!(file_hooks(&list).len(), 1);
+    env.run(&[]);
+    assert!(env.marker("user").exists(), "the user-level hook ran");
+    std::fs::remove_file(env.marker("user")).expect("rm marker");
+    let out = env.adapter("claude", &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(env.marker("user").exists());
+}
+
+#[test]
+fn configured_paths_under_the_project_need_trust_and_others_do_not() {
+    let env = Env::new();
+    let inside = env.hook(&env.project().join("extra/pre/bash.sh"), "inside");
+    let outside = env.hook(&env.root().join("outside/pre/bash.sh"), "outside");
+    let inside_arg = inside.display().to_string();
+    let outside_arg = outside.display().to_string();
+
+    let (list, out) = env.list(&["--hook", &inside_arg, "--hook", &outside_arg]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(file_hooks(&list), std::slice::from_ref(&outside_arg));
+    let errors = errors(&list);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains(&inside_arg), "{}", errors[0]);
+
+    env.run(&["--hook", "extra/pre/bash.sh", "--hook", &outside_arg]);
+    assert!(!env.marker("inside").exists(), "the untrusted --hook ran");
+    assert!(
+        env.marker("outside").exists(),
+        "the --hook outside the project ran"
+    );
+
+    let out = env.hooks(&["trust", "extra/pre/bash.sh"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    env.run(&["--hook", "extra/pre/bash.sh"]);
+    assert!(env.marker("inside").exists(), "the trusted --hook ran");
+}
+
+#[test]
+fn malformed_trust_store_is_an_error_and_is_left_alone() {
+    let env = Env::new();
+    env.project_hook();
+    let broken = b"{\"version\": 1,\n  \"files\": {\"/x\": \"not a hash\"}}\n";
+    std::fs::write(env.store(), broken).expect("write store");
+    let store = env.store().display().to_string();
+
+    for args in [
+        &["trust"][..],
+        &["trust", ".xcsh/hooks/pre/bash.sh"],
+        &["trust", "--list"],
+        &["untrust", ".xcsh/hooks/pre/bash.sh"],
+    ] {
+        let out = env.hooks(args, b"");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&format!("{store}:2:")),
+            "{args:?}: {stderr}"
+        );
+        assert!(stderr.contains("SHA-256"), "{stderr}");
+        assert_eq!(std::fs::read(env.store()).expect("read"), broken);
+    }
+
+    // The project hook cannot be checked, so it does not run; the error names the store.
+    let (list, out) = env.list(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    let errors = errors(&list);
+    assert!(errors[0].contains(&format!("{store}:2:")), "{}", errors[0]);
+    env.run(&[]);
+    let out = env.adapter("claude", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!env.marker("project").exists(), "the unchecked hook ran");
+    assert_eq!(std::fs::read(env.store()).expect("read"), broken);
+}
+
+#[test]
+fn trust_list_and_untrust() {
+    let env = Env::new();
+    let hook = env.project_hook();
+    let shown = hook.display().to_string();
+
+    let out = env.hooks(&["trust", "--list"], b"");
+    assert!(out.status.success());
+    assert!(
+        text(&out.stdout).contains("(none)"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    assert!(env.hooks(&["trust"], b"").status.success());
+    let out = env.hooks(&["trust", "--list"], b"");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("ok"), "{stdout}");
+    assert!(stdout.contains(&shown), "{stdout}");
+
+    // Trusting again changes nothing.
+    let out = env.hooks(&["trust", &shown], b"");
+    assert!(text(&out.stdout).contains("already trusted"));
+
+    let out = env.hooks(&["untrust", ".xcsh/hooks/pre/bash.sh"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("untrusted"));
+    let (list, _) = env.list(&[]);
+    assert!(errors(&list)[0].contains("not trusted"));
+
+    let out = env.hooks(&["untrust", ".xcsh/hooks/pre/bash.sh"], b"");
+    assert_eq!(out.status.code(), Some(1), "not trusted any more");
+    assert!(text(&out.stderr).contains("was not trusted"));
+}
+
+#[test]
+fn trusting_is_all_or_nothing() {
+    let env = Env::new();
+    env.project_hook();
+    let out = env.hooks(&["trust", ".xcsh/hooks/pre/bash.sh", "missing.sh"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("missing.sh"), "{stderr}");
+    assert!(stderr.contains("nothing was trusted"), "{stderr}");
+    assert!(!env.store().exists(), "nothing was written");
+
+    let out = env.hooks(&["trust", ".xcsh"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("directory"));
+
+    let out = env.hooks(&["trust", "--list", "x"], b"");
+    assert_eq!(out.status.code(), Some(2), "--list takes no paths");
+}
+
+#[test]
+fn the_store_records_canonical_paths_and_sha256() {
+    use sha2::Digest as _;
+    let env = Env::new();
+    let hook = env.project_hook();
+    // Through a symlinked working directory, the key is still the canonical path.
+    let link = env.root().join("link");
+    std::os::unix::fs::symlink(env.project(), &link).expect("symlink");
+    let link_arg = link.display().to_string();
+    let out = env.hooks(&["trust", "--cwd", &link_arg], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    let store: Value =
+        serde_json::from_slice(&std::fs::read(env.store()).expect("store")).expect("JSON");
+    let content = std::fs::read(&hook).expect("hook");
+    let hash: String = sha2::Sha256::digest(&content)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(
+        store,
+        json!({"version": 1, "files": {hook.display().to_string(): hash}})
+    );
+    let (list, out) = env.list(&["--cwd", &link_arg]);
+    assert_eq!(out.status.code(), Some(0), "{list}");
+}
+
+#[test]
+fn config_dir_falls_back_to_xdg_then_home() {
+    let env = Env::new();
+    env.project_hook();
+    let xdg = env.root().join("xdg");
+    let run = |xdg: Option<&Path>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hooks"));
+        command
+            .args(["trust"])
+            .current_dir(env.project())
+            .env("HOME", env.home())
+            .env_remove("HOOKS_CONFIG_DIR")
+            .env_remove("XDG_CONFIG_HOME")
+            .stdin(Stdio::null());
+        if let Some(xdg) = xdg {
+            command.env("XDG_CONFIG_HOME", xdg);
+        }
+        command.output().expect("runs")
+    };
+    assert!(run(Some(&xdg)).status.success());
+    assert!(xdg.join("hooks/trusted.json").is_file());
+    assert!(run(None).status.success());
+    assert!(env.home().join(".config/hooks/trusted.json").is_file());
+}
