@@ -3,7 +3,8 @@
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -163,6 +164,121 @@ impl Shared {
     }
 }
 
+/// How many `initialize` calls (plus the runner's start) a runner lends contexts for; past
+/// that, each emission builds its own context, as before the first one.
+const LENT_SLOTS: usize = 16;
+
+/// The contexts a runner lends its emissions.
+///
+/// What an emission captures (`ui`, `has_ui`, and the host's `get_model`) changes only when
+/// the host calls `initialize`, so the runner builds one [`HookContext`] per `initialize`, up
+/// front, and lends it by reference: an emission then costs one atomic load and the host's
+/// `get_model` call, where building a context takes a lock and three reference counts. The
+/// model is still asked once per emission; when it is the one the lent context holds (or no
+/// model), that context is lent, else the emission builds its own. A lent context stays valid
+/// until the runner is dropped, so an emission that outlives an `initialize` keeps what it
+/// captured.
+pub(crate) struct LentContexts {
+    slots: [OnceLock<Lent>; LENT_SLOTS],
+    /// The slot in force; `LENT_SLOTS` once they are used up.
+    current: AtomicUsize,
+    /// The next free slot.
+    next: Mutex<usize>,
+}
+
+struct Lent {
+    /// The context without a model.
+    base: HookContext,
+    get_model: GetModelFn,
+    /// The context with the first model `get_model` answered.
+    with_model: OnceLock<HookContext>,
+}
+
+/// The context of one emission: lent by the runner or built for it.
+pub(crate) enum EmissionContext<'r> {
+    Lent(&'r HookContext),
+    Owned(HookContext),
+}
+
+impl Deref for EmissionContext<'_> {
+    type Target = HookContext;
+    #[inline(always)]
+    fn deref(&self) -> &HookContext {
+        match self {
+            EmissionContext::Lent(ctx) => ctx,
+            EmissionContext::Owned(ctx) => ctx,
+        }
+    }
+}
+
+impl LentContexts {
+    /// Lends contexts of the runner's current bindings.
+    pub(crate) fn new(shared: &Arc<Shared>) -> Self {
+        let lent = LentContexts {
+            slots: std::array::from_fn(|_| OnceLock::new()),
+            current: AtomicUsize::new(LENT_SLOTS),
+            next: Mutex::new(0),
+        };
+        lent.publish(shared, &shared.bindings());
+        lent
+    }
+
+    /// Lends contexts of `bindings` from now on (the caller holds the bindings' write lock,
+    /// so that the bindings and the lent context change together).
+    pub(crate) fn publish(&self, shared: &Arc<Shared>, bindings: &Bindings) {
+        let mut next = self
+            .next
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let index = *next;
+        if index < LENT_SLOTS {
+            *next += 1;
+            let lent = Lent {
+                base: HookContext {
+                    ui: Arc::clone(&bindings.ui),
+                    has_ui: bindings.has_ui,
+                    model: None,
+                    shared: Arc::clone(shared),
+                },
+                get_model: Arc::clone(&bindings.get_model),
+                with_model: OnceLock::new(),
+            };
+            // The slot is fresh: `next` only grows, under this lock.
+            let _ = self.slots[index].set(lent);
+        }
+        self.current.store(index.min(LENT_SLOTS), Ordering::Release);
+    }
+
+    /// The context of an emission starting now (calls the host's `get_model` once).
+    #[inline]
+    pub(crate) fn context(&self, shared: &Arc<Shared>) -> EmissionContext<'_> {
+        let index = self.current.load(Ordering::Acquire);
+        let Some(lent) = self.slots.get(index).and_then(OnceLock::get) else {
+            return EmissionContext::Owned(HookContext::capture(shared));
+        };
+        match (lent.get_model)() {
+            None => EmissionContext::Lent(&lent.base),
+            Some(model) => lent.with_model(model),
+        }
+    }
+}
+
+impl Lent {
+    #[cold]
+    fn with_model(&self, model: Model) -> EmissionContext<'_> {
+        let mut model = Some(model);
+        let ctx = self.with_model.get_or_init(|| {
+            self.base
+                .with_model(model.take().expect("the model is taken once"))
+        });
+        match model {
+            None => EmissionContext::Lent(ctx),
+            Some(model) if ctx.model() == Some(&model) => EmissionContext::Lent(ctx),
+            Some(model) => EmissionContext::Owned(self.base.with_model(model)),
+        }
+    }
+}
+
 /// The second argument of every event handler (`HookContext`).
 ///
 /// `ui`, `has_ui` and `model` are captured when the context is built (once per emission, shared
@@ -185,6 +301,15 @@ impl HookContext {
             has_ui,
             model: get_model().map(Arc::new),
             shared: Arc::clone(shared),
+        }
+    }
+
+    fn with_model(&self, model: Model) -> Self {
+        HookContext {
+            ui: Arc::clone(&self.ui),
+            has_ui: self.has_ui,
+            model: Some(Arc::new(model)),
+            shared: Arc::clone(&self.shared),
         }
     }
 

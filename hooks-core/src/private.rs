@@ -3,7 +3,8 @@
 //! nothing in the author's crate can shadow it and authors depend on `hooks-core` alone.
 
 use std::future::Future;
-use std::sync::Arc;
+
+use futures::FutureExt as _;
 
 pub use inventory;
 
@@ -14,14 +15,14 @@ pub use crate::context::{CommandContext, HookContext};
 pub use crate::events;
 pub use crate::events::{CustomMessage, HookEvent};
 pub use crate::handler::{
-    BoxFuture, CommandArgsArg, CommandContextArg, ContextArg, EventArg, HandlerError, HandlerInfo,
+    CommandArgsArg, CommandContextArg, ContextArg, EventArg, HandlerError, HandlerInfo,
     HandlerResult, IntoCommandResult, IntoHandlerResult, IntoRenderOutput, RenderMessageArg,
     RenderOptionsArg, RenderThemeArg,
 };
 pub use crate::registry::Registration;
 pub use crate::ui::Theme;
 
-use crate::handler::{Handler, SourceLocation};
+use crate::handler::{AsyncHandlerFnPtr, Handler, HandlerFuture, SourceLocation};
 use crate::registry::{CommandFn, InstallFn, Payload, RenderFn};
 
 /// What a renderer returns.
@@ -99,42 +100,64 @@ pub const fn renderer(
     }
 }
 
+/// The future type generated code returns, by output: an `async fn` handler's future
+/// (output [`HandlerResult`]) is a [`HandlerFuture`], stored inline; a command's future
+/// (output `Result<(), HandlerError>`) is boxed.
+pub type BoxFuture<'a, T> = <T as GeneratedFuture<'a>>::Future;
+
+/// Maps the output of a generated function's future to the future type it returns (see
+/// [`BoxFuture`]).
+pub trait GeneratedFuture<'a> {
+    /// The future type.
+    type Future;
+}
+
+impl<'a, R: 'a> GeneratedFuture<'a> for HandlerResult<R> {
+    type Future = HandlerFuture<'a, R>;
+}
+
+impl<'a> GeneratedFuture<'a> for Result<(), HandlerError> {
+    type Future = crate::handler::BoxFuture<'a, Result<(), HandlerError>>;
+}
+
 /// Installs a sync handler: it is called directly, without building a future.
 pub fn install_sync<E: HookEvent>(
     api: &mut HookApi,
     info: HandlerInfo,
     call: fn(&E, &HookContext) -> HandlerResult<E::Result>,
 ) {
-    api.on_handler(Handler::Sync(Arc::new(call)), info);
+    api.on_handler(Handler::SyncFn(call), info);
 }
 
-/// Installs an async handler.
+/// Installs an async handler: its future is stored inline when it fits (see
+/// [`HandlerFuture`]).
 pub fn install_async<E: HookEvent>(
     api: &mut HookApi,
     info: HandlerInfo,
-    call: for<'a> fn(&'a E, &'a HookContext) -> BoxFuture<'a, HandlerResult<E::Result>>,
+    call: AsyncHandlerFnPtr<E>,
 ) {
-    api.on_handler(Handler::Async(Arc::new(call)), info);
+    api.on_handler(Handler::AsyncFn(call), info);
 }
 
-/// Boxes the future of an `async fn` handler, converting its output.
+/// Type-erases the future of an `async fn` handler, converting its output: stored inline
+/// when it fits, boxed otherwise.
 ///
 /// The `Send` bound is where a handler future that is not `Send` is reported.
 pub fn boxed_handler_future<'a, F, T>(
     future: F,
     convert: fn(F::Output) -> HandlerResult<T>,
-) -> BoxFuture<'a, HandlerResult<T>>
+) -> HandlerFuture<'a, T>
 where
     F: Future + Send + 'a,
     T: 'a,
 {
-    Box::pin(async move { convert(future.await) })
+    HandlerFuture::from_or_box(future.map(convert))
 }
 
 /// The (already complete) result of a sync command, as the future a command returns.
 pub fn ready_command<'a>(
     result: Result<(), HandlerError>,
-) -> BoxFuture<'a, Result<(), HandlerError>> {
+) -> crate::handler::BoxFuture<'a, Result<(), HandlerError>> {
     Box::pin(std::future::ready(result))
 }
 
@@ -142,7 +165,7 @@ pub fn ready_command<'a>(
 pub fn boxed_command_future<'a, F>(
     future: F,
     convert: fn(F::Output) -> Result<(), HandlerError>,
-) -> BoxFuture<'a, Result<(), HandlerError>>
+) -> crate::handler::BoxFuture<'a, Result<(), HandlerError>>
 where
     F: Future + Send + 'a,
 {

@@ -289,25 +289,78 @@ struct Registry {
 
 fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| {
-        let mut sentinel = false;
-        let mut sorted = Vec::new();
-        for reg in inventory::iter::<Registration> {
-            if reg.is_sentinel() {
-                sentinel = true;
-            } else {
-                sorted.push(reg);
-            }
-        }
-        sorted.sort_by(|a, b| a.order(b));
-        let error = if sentinel {
-            find_duplicate(&sorted)
-        } else {
-            Some(RegistryError::Unsupported)
-        };
-        Registry { sorted, error }
-    })
+    REGISTRY.get_or_init(|| build(inventory::iter::<Registration>))
 }
+
+/// Sorts and checks `registrations` (the sentinel, when present, is dropped).
+fn build(registrations: impl IntoIterator<Item = &'static Registration>) -> Registry {
+    let mut sentinel = false;
+    let mut sorted = Vec::new();
+    for reg in registrations {
+        if reg.is_sentinel() {
+            sentinel = true;
+        } else {
+            sorted.push(reg);
+        }
+    }
+    sorted.sort_by(|a, b| a.order(b));
+    let error = if sentinel {
+        find_duplicate(&sorted)
+    } else {
+        Some(RegistryError::Unsupported)
+    };
+    Registry { sorted, error }
+}
+
+/// Builds one [`LoadedHook`] per hook of the sorted `registrations`.
+fn hooks_of(registrations: &[&'static Registration], cwd: &Path) -> Vec<LoadedHook> {
+    registrations
+        .chunk_by(|a, b| a.hook == b.hook)
+        .map(|regs| {
+            let id = regs[0].hook;
+            let mut api = HookApi::new(id, cwd).with_resolved_path(id);
+            for reg in regs {
+                reg.install(&mut api);
+            }
+            api.finish()
+        })
+        .collect()
+}
+
+/// What [`compiled_hooks`] does at a process's first use of the registry, over `registrations`
+/// instead of the ones collected at link time: sort, check, and build one [`LoadedHook`] per
+/// hook. Not public API: for benchmarks of the registry build.
+///
+/// # Errors
+/// As [`compiled_hooks`].
+#[doc(hidden)]
+pub fn build_hooks_from(
+    registrations: &[&'static Registration],
+    cwd: &Path,
+) -> Result<Vec<LoadedHook>, RegistryError> {
+    let registry = build(
+        registrations
+            .iter()
+            .copied()
+            .chain(std::iter::once(&SENTINEL)),
+    );
+    match registry.error {
+        Some(error) => Err(error),
+        None => Ok(hooks_of(&registry.sorted, cwd)),
+    }
+}
+
+/// A sentinel, for [`build_hooks_from`].
+static SENTINEL: Registration = Registration {
+    name: "",
+    hook: "",
+    location: SourceLocation {
+        file: file!(),
+        line: line!(),
+        column: column!(),
+    },
+    payload: Payload::Sentinel,
+};
 
 fn find_duplicate(sorted: &[&'static Registration]) -> Option<RegistryError> {
     for hook in sorted.chunk_by(|a, b| a.hook == b.hook) {
@@ -370,18 +423,7 @@ pub fn compiled_hooks(cwd: &Path) -> Result<Vec<LoadedHook>, RegistryError> {
     if let Some(error) = &registry.error {
         return Err(error.clone());
     }
-    Ok(registry
-        .sorted
-        .chunk_by(|a, b| a.hook == b.hook)
-        .map(|regs| {
-            let id = regs[0].hook;
-            let mut api = HookApi::new(id, cwd).with_resolved_path(id);
-            for reg in regs {
-                reg.install(&mut api);
-            }
-            api.finish()
-        })
-        .collect())
+    Ok(hooks_of(&registry.sorted, cwd))
 }
 
 #[cfg(test)]

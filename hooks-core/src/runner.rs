@@ -2,27 +2,76 @@
 //! by each event's [`Combine`] rule (SPEC.md section 5, SPEC-DETAILS section 5).
 
 use std::fmt;
+use std::future::Future;
+use std::ops::ControlFlow;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
+use std::pin::{Pin, pin};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, Weak};
+use std::task::Poll;
 use std::time::Duration;
 
+use futures::future::Either;
 use serde_json::Value;
 
 use crate::api::{LoadedHook, MessageRenderer, RegisteredCommand};
 use crate::context::{
-    AbortFn, AppendEntryHandler, Bindings, BoolFn, BranchHandler, CommandContext, GetModelFn,
-    HookContext, NavigateTreeHandler, NewSessionHandler, SendMessageHandler, Shared, WaitFn,
-    default_abort, default_has_queued_messages, default_is_idle, default_wait_for_idle,
+    AbortFn, AppendEntryHandler, Bindings, BoolFn, BranchHandler, CommandContext, EmissionContext,
+    GetModelFn, HookContext, LentContexts, NavigateTreeHandler, NewSessionHandler,
+    SendMessageHandler, Shared, WaitFn, default_abort, default_has_queued_messages,
+    default_is_idle, default_wait_for_idle,
 };
 use crate::events::{
     BeforeAgentStartEvent, BeforeAgentStartEventResult, Combine, ContextEvent, EventKind,
     HookEvent, ImageContent, Message, ToolCallEvent, ToolCallEventResult, ToolResultEvent,
     ToolResultEventResult,
 };
-use crate::handler::{HandlerError, HandlerErrorKind, guard_future};
+use crate::handler::{HandlerEntry, HandlerError, HandlerErrorKind, HandlerResult, guard_future};
 use crate::session::SessionManager;
 use crate::ui::HookUi;
+
+/// Calls a handler entry: a sync handler directly (no future is built); an async one
+/// without a timeout polled in place, its future stored in the emission's own state; an async
+/// one with a timeout under `tokio::time::timeout`.
+macro_rules! call {
+    ($entry:expr, $event:expr, $ctx:expr, $timeout:expr) => {{
+        let entry = $entry;
+        match entry.call_sync($event, $ctx) {
+            Some(outcome) => outcome,
+            None => match entry.timeout($timeout) {
+                None => {
+                    let mut slot = ::std::pin::pin!(None);
+                    ::std::future::poll_fn(|cx| entry.poll_async(&mut slot, $event, $ctx, cx)).await
+                }
+                Some(_) => entry.call_async($event, $ctx, $timeout).await,
+            },
+        }
+    }};
+}
+
+/// Hands a sync handler's outcome to the emission's combine step. Not inlined on purpose: the
+/// outcome is then read where the handler wrote it, instead of being split into registers and
+/// stack slots (copying its padding costs a store-forwarding stall per handler on x86).
+#[inline(never)]
+fn hand_over<S, H, R, T>(
+    on_outcome: &mut impl FnMut(&mut S, H, R) -> ControlFlow<T>,
+    state: &mut S,
+    hook: H,
+    outcome: R,
+) -> ControlFlow<T> {
+    on_outcome(state, hook, outcome)
+}
+
+/// How a run of sync handlers ended.
+enum Batch<'a, E: HookEvent, T> {
+    /// Every handler ran.
+    Done,
+    /// `on_outcome` stopped the emission.
+    Stop(T),
+    /// The next handler is async.
+    Async(&'a LoadedHook, &'a HandlerEntry<E>),
+}
 
 /// A handler error reported to the error listeners (`HookError`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -160,6 +209,7 @@ impl InitializeOptions {
 pub struct HookRunner {
     hooks: Vec<LoadedHook>,
     shared: Arc<Shared>,
+    lent: LentContexts,
     listeners: Arc<Listeners>,
     next_listener: AtomicU64,
     present: u32,
@@ -190,13 +240,15 @@ impl HookRunner {
                 }
             }
         }
+        let shared = Arc::new(Shared {
+            bindings: RwLock::new(Bindings::default()),
+            cwd: cwd.into(),
+            session_manager,
+        });
         HookRunner {
             hooks,
-            shared: Arc::new(Shared {
-                bindings: RwLock::new(Bindings::default()),
-                cwd: cwd.into(),
-                session_manager,
-            }),
+            lent: LentContexts::new(&shared),
+            shared,
             listeners: Arc::default(),
             next_listener: AtomicU64::new(0),
             present,
@@ -244,6 +296,7 @@ impl HookRunner {
         b.append_entry = Some(options.append_entry);
         b.ui = options.ui.unwrap_or_else(|| Arc::new(crate::ui::NoUi));
         b.has_ui = options.has_ui.unwrap_or(false);
+        self.lent.publish(&self.shared, &b);
     }
 
     /// The loaded hooks, in load order.
@@ -349,6 +402,13 @@ impl HookRunner {
         HookContext::capture(&self.shared)
     }
 
+    /// The context of an emission starting now: lent by the runner when it can be (see
+    /// [`LentContexts`]), built otherwise. Either way the host's `get_model` is called once.
+    #[inline]
+    fn emission_context(&self) -> EmissionContext<'_> {
+        self.lent.context(&self.shared)
+    }
+
     /// A fresh context for a command handler.
     #[must_use]
     pub fn create_command_context(&self) -> CommandContext {
@@ -364,37 +424,150 @@ impl HookRunner {
         Some(guard_future(|| handler(args, &ctx)).await)
     }
 
+    /// Runs every handler of `E` in order, hooks in load order, with one context for the
+    /// emission, and hands each outcome to `on_outcome` with `state`; `on_outcome` may stop
+    /// the loop. Returns the state and the `Break` value (`None` when every handler ran).
+    ///
+    /// One future serves the whole emission. Sync handlers are called directly, a run of them
+    /// under one panic guard (a panic is that handler's error; a panic of `on_outcome` itself,
+    /// such as an error listener's, goes on unwinding). An async handler's future is built in
+    /// place (in `slot`) and polled there until it completes, under its timeout when it has
+    /// one; building it and each poll run under a panic guard.
+    async fn dispatch<'a, E, S, T>(
+        &'a self,
+        event: &'a E,
+        mut state: S,
+        mut on_outcome: impl FnMut(&mut S, &'a LoadedHook, HandlerResult<E::Result>) -> ControlFlow<T>
+        + 'a,
+    ) -> (S, Option<T>)
+    where
+        E: HookEvent,
+    {
+        let ctx = self.emission_context();
+        let ctx: &HookContext = &ctx;
+        let mut hooks = self.hooks.iter();
+        let mut hook: Option<&'a LoadedHook> = None;
+        let mut entries: std::slice::Iter<'a, HandlerEntry<E>> = [].iter();
+        let mut running: Option<(&'a LoadedHook, &'a HandlerEntry<E>, Option<Duration>)> = None;
+        let mut slot = pin!(None);
+        // Boxed: only handlers with a timeout pay for it, and the emission's future stays
+        // small for the rest.
+        let mut sleep: Option<Pin<Box<tokio::time::Sleep>>> = None;
+        let stop = std::future::poll_fn(|cx| {
+            loop {
+                if let Some((hook, entry, limit)) = running {
+                    let outcome = match entry.poll_async(&mut slot, event, ctx, cx) {
+                        Poll::Ready(outcome) => outcome,
+                        Poll::Pending => {
+                            let expired = sleep
+                                .as_mut()
+                                .is_some_and(|sleep| sleep.as_mut().poll(cx).is_ready());
+                            match limit {
+                                Some(limit) if expired => Err(HandlerError::timeout(limit)),
+                                _ => return Poll::Pending,
+                            }
+                        }
+                    };
+                    running = None;
+                    slot.set(None);
+                    if limit.is_some() {
+                        sleep = None;
+                    }
+                    if let ControlFlow::Break(value) = on_outcome(&mut state, hook, outcome) {
+                        return Poll::Ready(Some(value));
+                    }
+                    continue;
+                }
+                // The sync handlers up to the next async one, under one panic guard.
+                let mut calling: Option<&'a LoadedHook> = None;
+                let batch = catch_unwind(AssertUnwindSafe(|| {
+                    loop {
+                        let (hook, entry) = loop {
+                            if let (Some(hook), Some(entry)) = (hook, entries.next()) {
+                                break (hook, entry);
+                            }
+                            let Some(next) = hooks.next() else {
+                                return Batch::Done;
+                            };
+                            hook = Some(next);
+                            entries = next.handlers.get::<E>().iter();
+                        };
+                        let Some(call) = entry.sync_fn() else {
+                            return Batch::Async(hook, entry);
+                        };
+                        calling = Some(hook);
+                        let outcome = call(event, ctx);
+                        calling = None;
+                        if let ControlFlow::Break(value) =
+                            hand_over(&mut on_outcome, &mut state, hook, outcome)
+                        {
+                            return Batch::Stop(value);
+                        }
+                    }
+                }));
+                match batch {
+                    Ok(Batch::Done) => return Poll::Ready(None),
+                    Ok(Batch::Stop(value)) => return Poll::Ready(Some(value)),
+                    Ok(Batch::Async(hook, entry)) => {
+                        let limit = entry.timeout(self.default_timeout);
+                        if let Some(limit) = limit {
+                            sleep = Some(Box::pin(tokio::time::sleep(limit)));
+                        }
+                        running = Some((hook, entry, limit));
+                    }
+                    Err(payload) => {
+                        let Some(hook) = calling else {
+                            std::panic::resume_unwind(payload);
+                        };
+                        let error = Err(HandlerError::from_panic(&*payload));
+                        if let ControlFlow::Break(value) = on_outcome(&mut state, hook, error) {
+                            return Poll::Ready(Some(value));
+                        }
+                    }
+                }
+            }
+        })
+        .await;
+        (state, stop)
+    }
+
     /// The generic dispatcher: runs every handler of `E` and combines results by
     /// `E::COMBINE`. Errors are reported and dispatch goes on.
     ///
     /// For `tool_call`, `context` and `before_agent_start` this runs the handlers but ignores
     /// their results, as upstream; use the dedicated methods.
-    pub async fn emit<E: HookEvent>(&self, event: &E) -> Option<E::Result> {
-        if !self.has_handlers(E::KIND) {
-            return None;
+    pub fn emit<'a, E: HookEvent>(
+        &'a self,
+        event: &'a E,
+    ) -> impl Future<Output = Option<E::Result>> + 'a {
+        if self.has_handlers(E::KIND) {
+            Either::Right(self.emit_handled(event))
+        } else {
+            Either::Left(std::future::ready(None))
         }
-        let ctx = self.create_context();
-        let mut current = None;
-        for hook in &self.hooks {
-            for entry in hook.handlers.get::<E>() {
-                match entry.call(event, &ctx, self.default_timeout).await {
-                    Ok(Some(result)) => match E::COMBINE {
-                        Combine::LastWins => current = Some(result),
-                        Combine::LastWinsUntilCancel => {
-                            let stop = E::short_circuits(&result);
-                            current = Some(result);
-                            if stop {
-                                return current;
-                            }
+    }
+
+    async fn emit_handled<E: HookEvent>(&self, event: &E) -> Option<E::Result> {
+        self.dispatch(event, None, |current, hook, outcome| {
+            match outcome {
+                Ok(Some(result)) => match E::COMBINE {
+                    Combine::LastWins => *current = Some(result),
+                    Combine::LastWinsUntilCancel => {
+                        let stop = E::short_circuits(&result);
+                        *current = Some(result);
+                        if stop {
+                            return ControlFlow::Break(());
                         }
-                        _ => {}
-                    },
-                    Ok(None) => {}
-                    Err(error) => self.report(hook, E::NAME, &error),
-                }
+                    }
+                    _ => {}
+                },
+                Ok(None) => {}
+                Err(error) => self.report(hook, E::NAME, &error),
             }
-        }
-        current
+            ControlFlow::Continue(())
+        })
+        .await
+        .0
     }
 
     /// `tool_call`, strict: the last returned result wins unless a handler blocks (the first
@@ -403,55 +576,71 @@ impl HookRunner {
     ///
     /// # Errors
     /// The first handler error, with the hook that threw it.
-    pub async fn emit_tool_call(
+    pub fn emit_tool_call<'a>(
+        &'a self,
+        event: &'a ToolCallEvent,
+    ) -> impl Future<Output = Result<Option<ToolCallEventResult>, ToolCallHookError>> + 'a {
+        if self.has_handlers(EventKind::ToolCall) {
+            Either::Right(self.emit_tool_call_handled(event))
+        } else {
+            Either::Left(std::future::ready(Ok(None)))
+        }
+    }
+
+    async fn emit_tool_call_handled(
         &self,
         event: &ToolCallEvent,
     ) -> Result<Option<ToolCallEventResult>, ToolCallHookError> {
-        if !self.has_handlers(EventKind::ToolCall) {
-            return Ok(None);
-        }
-        let ctx = self.create_context();
-        let mut current = None;
-        for hook in &self.hooks {
-            for entry in hook.handlers.get::<ToolCallEvent>() {
-                match entry.call(event, &ctx, self.default_timeout).await {
-                    Ok(Some(result)) => {
-                        let stop = ToolCallEvent::short_circuits(&result);
-                        current = Some(result);
-                        if stop {
-                            return Ok(current);
-                        }
-                    }
-                    Ok(None) => {}
-                    Err(error) => {
-                        return Err(ToolCallHookError {
-                            hook_path: hook.path.clone(),
-                            error,
-                        });
+        let (current, failed) = self
+            .dispatch(event, None, |current, hook, outcome| match outcome {
+                Ok(Some(result)) => {
+                    let stop = ToolCallEvent::short_circuits(&result);
+                    *current = Some(result);
+                    if stop {
+                        ControlFlow::Break(None)
+                    } else {
+                        ControlFlow::Continue(())
                     }
                 }
-            }
+                Ok(None) => ControlFlow::Continue(()),
+                Err(error) => ControlFlow::Break(Some(ToolCallHookError {
+                    hook_path: hook.path.clone(),
+                    error,
+                })),
+            })
+            .await;
+        match failed {
+            Some(Some(error)) => Err(error),
+            _ => Ok(current),
         }
-        Ok(current)
     }
 
     /// `tool_result`: the last returned override wins; errors are reported.
-    pub async fn emit_tool_result(&self, event: &ToolResultEvent) -> Option<ToolResultEventResult> {
-        self.emit(event).await
+    pub fn emit_tool_result<'a>(
+        &'a self,
+        event: &'a ToolResultEvent,
+    ) -> impl Future<Output = Option<ToolResultEventResult>> + 'a {
+        self.emit(event)
     }
 
     /// `context`, chained: each handler sees the messages output by the previous one;
     /// `Some(messages)` replaces them (an empty list empties them), `None` keeps them. Errors
     /// are reported and the chain goes on with the previous messages.
-    pub async fn emit_context(&self, messages: Vec<Message>) -> Vec<Message> {
-        if !self.has_handlers(EventKind::Context) {
-            return messages;
+    pub fn emit_context(&self, messages: Vec<Message>) -> impl Future<Output = Vec<Message>> + '_ {
+        if self.has_handlers(EventKind::Context) {
+            Either::Right(self.emit_context_handled(messages))
+        } else {
+            Either::Left(std::future::ready(messages))
         }
-        let ctx = self.create_context();
+    }
+
+    async fn emit_context_handled(&self, messages: Vec<Message>) -> Vec<Message> {
+        let ctx = self.emission_context();
+        let ctx: &HookContext = &ctx;
         let mut event = ContextEvent { messages };
         for hook in &self.hooks {
             for entry in hook.handlers.get::<ContextEvent>() {
-                match entry.call(&event, &ctx, self.default_timeout).await {
+                match call!(entry, &event, ctx, self.default_timeout) {
                     Ok(Some(result)) => {
                         if let Some(messages) = result.messages {
                             event.messages = messages;
@@ -475,26 +664,24 @@ impl HookRunner {
         if !self.has_handlers(EventKind::BeforeAgentStart) {
             return None;
         }
-        let ctx = self.create_context();
         let event = BeforeAgentStartEvent {
             prompt: prompt.to_owned(),
             images,
         };
-        let mut first = None;
-        for hook in &self.hooks {
-            for entry in hook.handlers.get::<BeforeAgentStartEvent>() {
-                match entry.call(&event, &ctx, self.default_timeout).await {
-                    Ok(Some(result)) => {
-                        if first.is_none() && result.message.is_some() {
-                            first = Some(result);
-                        }
+        self.dispatch(&event, None, |first, hook, outcome| {
+            match outcome {
+                Ok(Some(result)) => {
+                    if first.is_none() && result.message.is_some() {
+                        *first = Some(result);
                     }
-                    Ok(None) => {}
-                    Err(error) => self.report(hook, BeforeAgentStartEvent::NAME, &error),
                 }
+                Ok(None) => {}
+                Err(error) => self.report(hook, BeforeAgentStartEvent::NAME, &error),
             }
-        }
-        first
+            ControlFlow::<()>::Continue(())
+        })
+        .await
+        .0
     }
 
     /// A custom event by name: runs every handler of `name` with `payload`; results are
@@ -503,11 +690,12 @@ impl HookRunner {
         if !self.has_custom_handlers(name) {
             return;
         }
-        let ctx = self.create_context();
+        let ctx = self.emission_context();
+        let ctx: &HookContext = &ctx;
         for hook in &self.hooks {
             for entry in hook.handlers.custom(name) {
                 let handler = &entry.handler;
-                let guarded = guard_future(|| handler(payload, &ctx));
+                let guarded = guard_future(|| handler(payload, ctx));
                 // The same timeout rule as typed handlers: their own, else the runner's default.
                 let outcome = match entry.info.timeout.or(self.default_timeout) {
                     Some(limit) if !limit.is_zero() => tokio::time::timeout(limit, guarded)

@@ -1,7 +1,10 @@
 //! The [`Tool`] trait and [`HookToolWrapper`], which runs `tool_call` handlers before a tool and
 //! `tool_result` handlers after it (SPEC.md section 4, SPEC-DETAILS section 6).
 
+use std::future::Future;
+use std::pin::pin;
 use std::sync::Arc;
+use std::task::Poll;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -162,6 +165,35 @@ impl<T: Tool> HookToolWrapper<T> {
     }
 }
 
+/// Runs a future until it completes (`Some`) or the token is cancelled (`None`).
+///
+/// The future is polled first: one that completes at once never touches the token (a
+/// cancellation wait takes the token's locks, and most gates and no-op tools complete on their
+/// first poll). Once it is pending, the cancellation is watched too; with `cancel_first` the
+/// cancellation has priority over the future on every later poll. (A macro, not a function, so
+/// that the future is built where it is pinned instead of being moved there.)
+macro_rules! until_cancelled {
+    ($future:expr, $cancel:expr, cancel_first = $cancel_first:expr) => {{
+        let mut future = pin!($future);
+        let mut cancelled = pin!($cancel.cancelled());
+        let mut waiting = false;
+        std::future::poll_fn(|cx| {
+            if waiting && $cancel_first && cancelled.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(None);
+            }
+            if let Poll::Ready(output) = future.as_mut().poll(cx) {
+                return Poll::Ready(Some(output));
+            }
+            if (!waiting || !$cancel_first) && cancelled.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(None);
+            }
+            waiting = true;
+            Poll::Pending
+        })
+        .await
+    }};
+}
+
 #[async_trait]
 impl<T: Tool> Tool for HookToolWrapper<T> {
     fn name(&self) -> &str {
@@ -184,6 +216,9 @@ impl<T: Tool> Tool for HookToolWrapper<T> {
         on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         let runner = &self.runner;
+        // Built for `tool_call`, then moved into `tool_result`: the input, name and id are
+        // copied once per call at most, and only when some hook listens.
+        let mut call_event = None;
         if runner.has_handlers(EventKind::ToolCall) {
             let event = ToolCallEvent {
                 tool_name: self.tool.name().to_owned(),
@@ -191,13 +226,8 @@ impl<T: Tool> Tool for HookToolWrapper<T> {
                 input: input.clone(),
             };
             // A cancellation while a gate is pending drops the gate; the tool then never starts
-            // (the cancelled token wins the `select!` below).
-            let decision = tokio::select! {
-                biased;
-                decision = runner.emit_tool_call(&event) => Some(decision),
-                () = cancel.cancelled() => None,
-            };
-            match decision {
+            // (the cancellation check below).
+            match until_cancelled!(runner.emit_tool_call(&event), cancel, cancel_first = false) {
                 Some(Ok(Some(result))) if result.is_block() => {
                     let reason = result
                         .reason
@@ -208,42 +238,69 @@ impl<T: Tool> Tool for HookToolWrapper<T> {
                 Some(Ok(_)) | None => {}
                 Some(Err(error)) => return Err(ToolError::Hook(error)),
             }
+            call_event = Some(event);
         }
 
-        let outcome = tokio::select! {
-            biased;
-            () = cancel.cancelled() => Err(ToolError::Cancelled),
-            out = self.tool.execute(call_id, input, cancel.clone(), on_update) => out,
+        let outcome = if cancel.is_cancelled() {
+            Err(ToolError::Cancelled)
+        } else {
+            until_cancelled!(
+                self.tool.execute(call_id, input, cancel.clone(), on_update),
+                cancel,
+                cancel_first = true
+            )
+            .unwrap_or(Err(ToolError::Cancelled))
         };
 
         if !runner.has_handlers(EventKind::ToolResult) {
             return outcome;
         }
+        let (tool_name, tool_call_id, input) = match call_event {
+            Some(event) => (event.tool_name, event.tool_call_id, event.input),
+            None => (
+                self.tool.name().to_owned(),
+                call_id.to_owned(),
+                input.clone(),
+            ),
+        };
         match outcome {
-            Ok(output) => {
+            Ok(ToolOutput {
+                content,
+                details,
+                extra,
+            }) => {
+                // The output moves into the event and back out: no copy of it is made.
                 let event = ToolResultEvent {
-                    tool_name: self.tool.name().to_owned(),
-                    tool_call_id: call_id.to_owned(),
-                    input: input.clone(),
-                    content: output.content.clone(),
-                    details: output.details.clone(),
+                    tool_name,
+                    tool_call_id,
+                    input,
+                    content,
+                    details,
                     is_error: Some(false),
                     is_warning: None,
                 };
-                match runner.emit_tool_result(&event).await {
-                    Some(r) => Ok(ToolOutput {
-                        content: r.content.unwrap_or(output.content),
-                        details: r.details.filter(|d| !d.is_null()).or(output.details),
+                let result = runner.emit_tool_result(&event).await;
+                let ToolResultEvent {
+                    content, details, ..
+                } = event;
+                Ok(match result {
+                    Some(r) => ToolOutput {
+                        content: r.content.unwrap_or(content),
+                        details: r.details.filter(|d| !d.is_null()).or(details),
                         extra: Extra::new(),
-                    }),
-                    None => Ok(output),
-                }
+                    },
+                    None => ToolOutput {
+                        content,
+                        details,
+                        extra,
+                    },
+                })
             }
             Err(error) => {
                 let event = ToolResultEvent {
-                    tool_name: self.tool.name().to_owned(),
-                    tool_call_id: call_id.to_owned(),
-                    input: input.clone(),
+                    tool_name,
+                    tool_call_id,
+                    input,
                     content: vec![Content::text(error.to_string())],
                     details: None,
                     is_error: Some(true),
