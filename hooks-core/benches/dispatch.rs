@@ -200,7 +200,15 @@ async fn floor<E: HookEvent>(
     for entry in entries {
         let result: HandlerResult<E::Result> = match &entry.handler {
             Handler::SyncFn(f) => f(event, ctx),
-            Handler::AsyncFn(f) => f(event, ctx).await,
+            Handler::AsyncFn(f) => {
+                // A `#[hook]` function builds its future in the slot it is given.
+                let mut slot = pin!(None);
+                f(event, ctx, slot.as_mut());
+                match slot.as_pin_mut() {
+                    Some(future) => future.await,
+                    None => Ok(None),
+                }
+            }
             Handler::Sync(f) => f(event, ctx),
             Handler::AsyncInline(f) => f(event, ctx).await,
             Handler::Async(f) => f(event, ctx).await,

@@ -187,10 +187,13 @@ pub type HandlerFuture<'a, R> =
 pub type SyncHandlerFnPtr<E> = fn(&E, &HookContext) -> HandlerResult<<E as HookEvent>::Result>;
 
 #[doc(hidden)]
-/// An async handler written as a plain function returning a [`HandlerFuture`] (what `#[hook]`
-/// generates for an `async fn`).
-pub type AsyncHandlerFnPtr<E> =
-    for<'a> fn(&'a E, &'a HookContext) -> HandlerFuture<'a, <E as HookEvent>::Result>;
+/// An async handler written as a plain function that builds its [`HandlerFuture`] in the
+/// slot it is given, where it is then polled (what `#[hook]` generates for an `async fn`).
+pub type AsyncHandlerFnPtr<E> = for<'a, 's> fn(
+    &'a E,
+    &'a HookContext,
+    Pin<&'s mut Option<HandlerFuture<'a, <E as HookEvent>::Result>>>,
+);
 
 #[doc(hidden)]
 /// An async closure handler whose future is a [`HandlerFuture`].
@@ -212,7 +215,7 @@ pub enum Handler<E: HookEvent> {
     /// A plain `fn`, called directly.
     #[doc(hidden)]
     SyncFn(SyncHandlerFnPtr<E>),
-    /// A plain `fn` returning an inline future, awaited.
+    /// A plain `fn` building an inline future in the slot it is given, awaited there.
     #[doc(hidden)]
     AsyncFn(AsyncHandlerFnPtr<E>),
     /// A closure returning an inline future, awaited.
@@ -400,7 +403,7 @@ impl<E: HookEvent> HandlerEntry<E> {
     ) -> Poll<HandlerResult<E::Result>> {
         catch_unwind(AssertUnwindSafe(|| {
             if slot.is_none() {
-                slot.set(Some(self.start(event, ctx)));
+                self.start(slot.as_mut(), event, ctx);
             }
             match slot.as_mut().as_pin_mut() {
                 Some(future) => future.poll(cx),
@@ -410,18 +413,25 @@ impl<E: HookEvent> HandlerEntry<E> {
         .unwrap_or_else(|p| Poll::Ready(Err(HandlerError::from_panic(&*p))))
     }
 
-    /// Builds the handler's future.
+    /// Builds the handler's future in `slot` (a `#[hook]` function writes it there itself,
+    /// so that it is not moved after it is built).
     #[inline(always)]
-    fn start<'a>(&'a self, event: &'a E, ctx: &'a HookContext) -> HandlerFuture<'a, E::Result> {
-        match &self.handler {
-            Handler::AsyncFn(f) => f(event, ctx),
+    fn start<'a>(
+        &'a self,
+        mut slot: Pin<&mut Option<HandlerFuture<'a, E::Result>>>,
+        event: &'a E,
+        ctx: &'a HookContext,
+    ) {
+        let future = match &self.handler {
+            Handler::AsyncFn(f) => return f(event, ctx, slot),
             Handler::AsyncInline(f) => f(event, ctx),
             // A box pointer: stored inline.
             Handler::Async(f) => HandlerFuture::from(f(event, ctx)),
             // Not reached from the runner, which calls sync handlers directly.
             Handler::SyncFn(f) => HandlerFuture::from_or_box(std::future::ready(f(event, ctx))),
             Handler::Sync(f) => HandlerFuture::from_or_box(std::future::ready(f(event, ctx))),
-        }
+        };
+        slot.set(Some(future));
     }
 }
 

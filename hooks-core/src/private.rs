@@ -3,8 +3,8 @@
 //! nothing in the author's crate can shadow it and authors depend on `hooks-core` alone.
 
 use std::future::Future;
-
-use futures::FutureExt as _;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 pub use inventory;
 
@@ -100,25 +100,8 @@ pub const fn renderer(
     }
 }
 
-/// The future type generated code returns, by output: an `async fn` handler's future
-/// (output [`HandlerResult`]) is a [`HandlerFuture`], stored inline; a command's future
-/// (output `Result<(), HandlerError>`) is boxed.
-pub type BoxFuture<'a, T> = <T as GeneratedFuture<'a>>::Future;
-
-/// Maps the output of a generated function's future to the future type it returns (see
-/// [`BoxFuture`]).
-pub trait GeneratedFuture<'a> {
-    /// The future type.
-    type Future;
-}
-
-impl<'a, R: 'a> GeneratedFuture<'a> for HandlerResult<R> {
-    type Future = HandlerFuture<'a, R>;
-}
-
-impl<'a> GeneratedFuture<'a> for Result<(), HandlerError> {
-    type Future = crate::handler::BoxFuture<'a, Result<(), HandlerError>>;
-}
+/// The boxed future a generated command function returns.
+pub type BoxFuture<'a, T> = crate::handler::BoxFuture<'a, T>;
 
 /// Installs a sync handler: it is called directly, without building a future.
 pub fn install_sync<E: HookEvent>(
@@ -139,19 +122,63 @@ pub fn install_async<E: HookEvent>(
     api.on_handler(Handler::AsyncFn(call), info);
 }
 
-/// Type-erases the future of an `async fn` handler, converting its output: stored inline
-/// when it fits, boxed otherwise.
+/// Where the runner builds and polls an async handler's future (see
+/// [`start_handler_future`]).
+pub type HandlerSlot<'s, 'a, R> = Pin<&'s mut Option<HandlerFuture<'a, R>>>;
+
+/// Type-erases the future of an `async fn` handler, converting its output, and stores it in
+/// `slot` (where the runner polls it): inline when it fits, boxed otherwise.
+///
+/// The future is written where it will be polled, never returned by value (a returned
+/// inline future is copied, with a store-forwarding stall on x86). `convert` is a closure
+/// without captures calling `<Ret as IntoHandlerResult<R>>::into_handler_result`, a
+/// zero-sized type: the conversion is a static call, and the author's future is polled where
+/// it was built (unlike a `map` combinator, which moves its state out on completion).
 ///
 /// The `Send` bound is where a handler future that is not `Send` is reported.
-pub fn boxed_handler_future<'a, F, T>(
-    future: F,
-    convert: fn(F::Output) -> HandlerResult<T>,
-) -> HandlerFuture<'a, T>
+#[inline(always)]
+pub fn start_handler_future<'a, F, C, T>(slot: HandlerSlot<'_, 'a, T>, future: F, convert: C)
 where
     F: Future + Send + 'a,
+    C: Fn(F::Output) -> HandlerResult<T> + Send + 'a,
     T: 'a,
 {
-    HandlerFuture::from_or_box(future.map(convert))
+    let mut slot = slot;
+    // The runner hands an empty slot; after this check the store below drops nothing, and the
+    // future is written straight into the slot.
+    if slot.is_some() {
+        slot.set(None);
+    }
+    slot.set(Some(HandlerFuture::from_or_box(Converted {
+        future,
+        convert,
+    })));
+}
+
+pin_project_lite::pin_project! {
+    /// A future whose output is converted by `convert` (see [`start_handler_future`]).
+    struct Converted<F, C> {
+        #[pin]
+        future: F,
+        convert: C,
+    }
+}
+
+impl<F, C, T> Future for Converted<F, C>
+where
+    F: Future,
+    C: Fn(F::Output) -> T,
+{
+    type Output = T;
+
+    #[inline(always)]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
+        let this = self.project();
+        match this.future.poll(cx) {
+            Poll::Ready(output) => Poll::Ready((this.convert)(output)),
+            Poll::Pending => Poll::Pending,
+        }
+    }
 }
 
 /// The (already complete) result of a sync command, as the future a command returns.

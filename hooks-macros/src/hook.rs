@@ -159,15 +159,21 @@ fn generate(
     let convert =
         quote_spanned!(ret.span()=> <#ret as #p::IntoHandlerResult<#result>>::into_handler_result);
     let call = quote_spanned!(ident.span()=> #ident(#(#args),*));
-    let (body, output, install) = if func.is_async {
+    let (body, slot, output, install) = if func.is_async {
         (
-            quote!(#p::boxed_handler_future(#call, #convert)),
-            quote!(#p::BoxFuture<#a, #p::HandlerResult<#result>>),
+            // The author's future is built in place, in the slot the runner polls it in (no
+            // move of the inline future), and its output converted by a static call
+            // (a closure without captures, a zero-sized type; a function item would repeat a
+            // bad return type's error at the call).
+            quote!(#p::start_handler_future(__hooks_slot, #call, |__hooks_out: #ret| #convert(__hooks_out))),
+            quote!(__hooks_slot: #p::HandlerSlot<'_, #a, #result>,),
+            quote!(()),
             quote!(install_async),
         )
     } else {
         (
             quote!(#convert(#call)),
+            quote!(),
             quote!(#p::HandlerResult<#result>),
             quote!(install_sync),
         )
@@ -187,6 +193,7 @@ fn generate(
             fn __hooks_call<#a>(
                 __hooks_event: &#a #event,
                 __hooks_ctx: &#a #p::HookContext,
+                #slot
             ) -> #output {
                 #(#lets)*
                 #body
