@@ -39,7 +39,7 @@ pub const DEFAULT_SESSION_DIR: &str = ".hooks/sessions";
 pub struct RunArgs {
     /// The session script: one JSON action per line (see `hooks run --help`).
     pub script: PathBuf,
-    /// Where session files are written [default: <cwd>/.hooks/sessions, git-ignored].
+    /// Where session files are written [default: .hooks/sessions under the working directory, git-ignored].
     #[arg(long, value_name = "DIR")]
     pub session_dir: Option<PathBuf>,
     /// The working directory of the session; tools cannot touch files outside it
