@@ -286,7 +286,10 @@ pub struct HandlerInfo {
     pub name: Cow<'static, str>,
     /// Where it was written, when known.
     pub location: Option<SourceLocation>,
-    /// Its own timeout, if any (otherwise the runner's default applies).
+    /// Its own timeout, if any (otherwise the runner's default applies). Only async handlers
+    /// can be timed out (their future is dropped at the limit); a sync handler runs to the
+    /// end, so `#[hook]` rejects `timeout_ms` on a sync `fn` and the runner ignores this
+    /// field for one.
     pub timeout: Option<Duration>,
 }
 
