@@ -158,9 +158,11 @@ impl Common {
         }
     }
 
-    /// The path of the runtime crate (`::hooks_core` unless overridden).
-    pub(crate) fn krate(krate: Option<syn::Path>) -> TokenStream {
-        krate.map_or_else(|| quote!(::hooks_core), ToTokens::into_token_stream)
+    /// The path of the runtime's hidden module generated code names: `::hooks_core::__private`,
+    /// or `<crate = path>::__private`.
+    pub(crate) fn private_path(krate: Option<syn::Path>) -> TokenStream {
+        let krate = krate.map_or_else(|| quote!(::hooks_core), ToTokens::into_token_stream);
+        quote!(#krate::__private)
     }
 
     /// The hook id expression: the literal, or `module_path!()`.

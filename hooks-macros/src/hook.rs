@@ -114,13 +114,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         (Ok(()), Some(func), Some((_, ty))) => {
             generate(&func, ty, args.hook, args.krate, args.timeout)
         }
-        (result, _, _) => {
-            let mut out = item;
-            if let Err(e) = result {
-                out.extend(e.into_compile_error());
-            }
-            out
-        }
+        (result, _, _) => sig::item_with_errors(item, result),
     }
 }
 
@@ -131,13 +125,11 @@ fn generate(
     krate: Option<syn::Path>,
     timeout: Option<(Ident, LitInt)>,
 ) -> TokenStream {
-    let krate = Common::krate(krate);
-    let p = quote!(#krate::__private);
+    let p = Common::private_path(krate);
     let item = &func.item;
     let cfgs = &func.cfgs;
     let ident = &item.sig.ident;
-    let name = ident.to_string();
-    let name = name.strip_prefix("r#").unwrap_or(&name);
+    let name = func.registered_name();
     let event = format_ident!("{}", ty, span = Span::call_site());
     let event = quote!(#p::events::#event);
     let result = quote!(<#event as #p::HookEvent>::Result);

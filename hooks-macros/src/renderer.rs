@@ -100,13 +100,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     match (errors.finish(), func, args.custom_type) {
         (Ok(()), Some(func), Some(ty)) => generate(&func, &ty, args.hook, args.krate),
-        (result, _, _) => {
-            let mut out = item;
-            if let Err(e) = result {
-                out.extend(e.into_compile_error());
-            }
-            out
-        }
+        (result, _, _) => sig::item_with_errors(item, result),
     }
 }
 
@@ -116,13 +110,11 @@ fn generate(
     hook: Option<LitStr>,
     krate: Option<syn::Path>,
 ) -> TokenStream {
-    let krate = Common::krate(krate);
-    let p = quote!(#krate::__private);
+    let p = Common::private_path(krate);
     let item = &func.item;
     let cfgs = &func.cfgs;
     let ident = &item.sig.ident;
-    let name = ident.to_string();
-    let name = name.strip_prefix("r#").unwrap_or(&name);
+    let name = func.registered_name();
     let mut lets = Vec::new();
     let mut args = Vec::new();
     for (i, param) in func.params.iter().enumerate() {

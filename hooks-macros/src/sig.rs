@@ -18,6 +18,23 @@ pub(crate) struct Func {
     pub(crate) cfgs: Vec<Attribute>,
 }
 
+impl Func {
+    /// The function's name as registered (a raw identifier without its `r#`).
+    pub(crate) fn registered_name(&self) -> String {
+        let name = self.item.sig.ident.to_string();
+        name.strip_prefix("r#").map_or(name.clone(), str::to_owned)
+    }
+}
+
+/// The author's item unchanged, followed by the errors found in it: on error the function is
+/// still emitted, so one mistake gives one error instead of a cascade.
+pub(crate) fn item_with_errors(mut item: TokenStream, result: syn::Result<()>) -> TokenStream {
+    if let Err(e) = result {
+        item.extend(e.into_compile_error());
+    }
+    item
+}
+
 /// Parses `item` as a free function fit for `attr` (e.g. "#[hook]"); `shape` is the expected
 /// form shown in errors. Reports into `errors`; `None` when the item is not a function at all.
 pub(crate) fn parse(
