@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use crate::context::HookContext;
 use crate::events::{EventKind, HookEvent};
+use crate::runner::plan::{PlanSlot, plan_in};
 
 /// A boxed, `Send` future.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -312,6 +313,15 @@ pub struct HandlerEntry<E: HookEvent> {
     pub info: HandlerInfo,
 }
 
+impl<E: HookEvent> Clone for HandlerEntry<E> {
+    fn clone(&self) -> Self {
+        HandlerEntry {
+            handler: self.handler.clone(),
+            info: self.info.clone(),
+        }
+    }
+}
+
 impl<E: HookEvent> HandlerEntry<E> {
     /// Calls the handler; a panic (while building the future or while polling it) and a
     /// timeout become a [`HandlerError`].
@@ -341,6 +351,11 @@ impl<E: HookEvent> HandlerEntry<E> {
             Handler::Sync(f) => Some(call_sync(|| f(event, ctx))),
             Handler::AsyncFn(_) | Handler::AsyncInline(_) | Handler::Async(_) => None,
         }
+    }
+
+    /// Whether the handler is sync (called directly, no future).
+    pub(crate) fn is_sync(&self) -> bool {
+        matches!(self.handler, Handler::SyncFn(_) | Handler::Sync(_))
     }
 
     /// For a sync handler, a function that calls it, without a panic guard (the runner
@@ -488,6 +503,8 @@ trait ErasedList: Send + Sync {
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
     fn infos(&self) -> Vec<&HandlerInfo>;
+    /// Appends these handlers of hook `hook` to the plan in `slot`.
+    fn extend_plan(&self, hook: usize, slot: &mut PlanSlot);
 }
 
 impl<E: HookEvent> ErasedList for Vec<HandlerEntry<E>> {
@@ -499,6 +516,11 @@ impl<E: HookEvent> ErasedList for Vec<HandlerEntry<E>> {
     }
     fn infos(&self) -> Vec<&HandlerInfo> {
         self.iter().map(|e| &e.info).collect()
+    }
+    fn extend_plan(&self, hook: usize, slot: &mut PlanSlot) {
+        if !self.is_empty() {
+            plan_in::<E>(slot).extend(hook, self);
+        }
     }
 }
 
@@ -545,6 +567,15 @@ impl HandlerTable {
     #[must_use]
     pub fn has(&self, kind: EventKind) -> bool {
         !self.infos(kind).is_empty()
+    }
+
+    /// Appends this table's handlers (of hook `hook`) to the runner's plans, one per kind.
+    pub(crate) fn extend_plans(&self, hook: usize, plans: &mut [PlanSlot; EventKind::COUNT]) {
+        for (list, slot) in self.slots.iter().zip(plans.iter_mut()) {
+            if let Some(list) = list {
+                list.extend_plan(hook, slot);
+            }
+        }
     }
 
     /// Appends a handler of the custom event `name`.

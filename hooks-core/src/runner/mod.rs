@@ -12,7 +12,6 @@ use std::sync::{Arc, RwLock, Weak};
 use std::task::Poll;
 use std::time::Duration;
 
-use futures::future::Either;
 use serde_json::Value;
 
 use crate::api::{LoadedHook, MessageRenderer, RegisteredCommand};
@@ -29,6 +28,12 @@ use crate::events::{
 };
 use crate::handler::{HandlerEntry, HandlerError, HandlerErrorKind, HandlerResult, guard_future};
 use crate::session::SessionManager;
+
+use emission::Emission;
+use plan::{Plan, Plans};
+
+mod emission;
+pub(crate) mod plan;
 use crate::ui::HookUi;
 
 /// Calls a handler entry: a sync handler directly (no future is built); an async one
@@ -64,13 +69,13 @@ fn hand_over<S, H, R, T>(
 }
 
 /// How a run of sync handlers ended.
-enum Batch<'a, E: HookEvent, T> {
+enum Batch<T> {
     /// Every handler ran.
     Done,
     /// `on_outcome` stopped the emission.
     Stop(T),
-    /// The next handler is async.
-    Async(&'a LoadedHook, &'a HandlerEntry<E>),
+    /// The handler at this index of the plan is async.
+    Async(usize),
 }
 
 /// A handler error reported to the error listeners (`HookError`).
@@ -212,7 +217,7 @@ pub struct HookRunner {
     lent: LentContexts,
     listeners: Arc<Listeners>,
     next_listener: AtomicU64,
-    present: u32,
+    plans: Plans,
     default_timeout: Option<Duration>,
 }
 
@@ -232,26 +237,18 @@ impl HookRunner {
         cwd: impl Into<PathBuf>,
         session_manager: Arc<dyn SessionManager>,
     ) -> Self {
-        let mut present = 0u32;
-        for hook in &hooks {
-            for kind in EventKind::ALL {
-                if hook.handlers.has(*kind) {
-                    present |= 1 << kind.index();
-                }
-            }
-        }
         let shared = Arc::new(Shared {
             bindings: RwLock::new(Bindings::default()),
             cwd: cwd.into(),
             session_manager,
         });
         HookRunner {
+            plans: Plans::new(&hooks),
             hooks,
             lent: LentContexts::new(&shared),
             shared,
             listeners: Arc::default(),
             next_listener: AtomicU64::new(0),
-            present,
             default_timeout: None,
         }
     }
@@ -364,7 +361,7 @@ impl HookRunner {
     /// Whether at least one hook has a handler of `kind`.
     #[must_use]
     pub fn has_handlers(&self, kind: EventKind) -> bool {
-        self.present & (1 << kind.index()) != 0
+        self.plans.has(kind)
     }
 
     /// Whether at least one hook has a handler of the custom event `name`.
@@ -424,17 +421,72 @@ impl HookRunner {
         Some(guard_future(|| handler(args, &ctx)).await)
     }
 
-    /// Runs every handler of `E` in order, hooks in load order, with one context for the
-    /// emission, and hands each outcome to `on_outcome` with `state`; `on_outcome` may stop
-    /// the loop. Returns the state and the `Break` value (`None` when every handler ran).
+    /// Runs the sync handlers of `entries` from `*next` up to the next async one, under one
+    /// panic guard. A handler that allows (`Ok(None)`) costs its call and a test; a result or
+    /// an error goes to `on_outcome`, which may stop the run. A panic of a handler is that
+    /// handler's error and the run goes on after it; a panic of `on_outcome` itself (an error
+    /// listener's, say) goes on unwinding.
+    #[inline]
+    fn run_sync<'a, E, S, T>(
+        &'a self,
+        entries: &'a [(usize, HandlerEntry<E>)],
+        next: &mut usize,
+        event: &E,
+        ctx: &HookContext,
+        state: &mut S,
+        on_outcome: &mut impl FnMut(&mut S, &'a LoadedHook, HandlerResult<E::Result>) -> ControlFlow<T>,
+    ) -> Batch<T>
+    where
+        E: HookEvent,
+    {
+        loop {
+            let mut calling = false;
+            let batch = catch_unwind(AssertUnwindSafe(|| {
+                while let Some((hook, entry)) = entries.get(*next) {
+                    let Some(call) = entry.sync_fn() else {
+                        return Batch::Async(*next);
+                    };
+                    *next += 1;
+                    calling = true;
+                    let outcome = call(event, ctx);
+                    calling = false;
+                    if !matches!(outcome, Ok(None))
+                        && let ControlFlow::Break(value) =
+                            hand_over(on_outcome, state, &self.hooks[*hook], outcome)
+                    {
+                        return Batch::Stop(value);
+                    }
+                }
+                Batch::Done
+            }));
+            match batch {
+                Ok(batch) => return batch,
+                Err(payload) if calling => {
+                    let hook = &self.hooks[entries[*next - 1].0];
+                    let error = Err(HandlerError::from_panic(&*payload));
+                    if let ControlFlow::Break(value) = on_outcome(state, hook, error) {
+                        return Batch::Stop(value);
+                    }
+                }
+                Err(payload) => std::panic::resume_unwind(payload),
+            }
+        }
+    }
+
+    /// Runs every handler of `plan` in order (hooks in load order, a hook's handlers in
+    /// registration order) with one context for the emission, and hands each result or error
+    /// to `on_outcome` with `state` (a handler that returns nothing is skipped);
+    /// `on_outcome` may stop the emission. Returns the state and the `Break` value (`None`
+    /// when every handler ran).
     ///
-    /// One future serves the whole emission. Sync handlers are called directly, a run of them
-    /// under one panic guard (a panic is that handler's error; a panic of `on_outcome` itself,
-    /// such as an error listener's, goes on unwinding). An async handler's future is built in
-    /// place (in `slot`) and polled there until it completes, under its timeout when it has
-    /// one; building it and each poll run under a panic guard.
+    /// When every handler is sync the whole emission runs on the first poll, without polling
+    /// any other future. Otherwise one future serves the emission: runs of sync handlers go
+    /// through [`HookRunner::run_sync`]; an async handler's future is built in place (in
+    /// `slot`) and polled there until it completes, under its timeout when it has one;
+    /// building it and each poll run under a panic guard.
     async fn dispatch<'a, E, S, T>(
         &'a self,
+        plan: &'a Plan<E>,
         event: &'a E,
         mut state: S,
         mut on_outcome: impl FnMut(&mut S, &'a LoadedHook, HandlerResult<E::Result>) -> ControlFlow<T>
@@ -445,17 +497,25 @@ impl HookRunner {
     {
         let ctx = self.emission_context();
         let ctx: &HookContext = &ctx;
-        let mut hooks = self.hooks.iter();
-        let mut hook: Option<&'a LoadedHook> = None;
-        let mut entries: std::slice::Iter<'a, HandlerEntry<E>> = [].iter();
-        let mut running: Option<(&'a LoadedHook, &'a HandlerEntry<E>, Option<Duration>)> = None;
+        let entries = plan.entries.as_slice();
+        let mut next = 0;
+        if plan.sync_only {
+            let stop =
+                match self.run_sync(entries, &mut next, event, ctx, &mut state, &mut on_outcome) {
+                    Batch::Stop(value) => Some(value),
+                    Batch::Done | Batch::Async(_) => None,
+                };
+            return (state, stop);
+        }
+        let mut running: Option<(usize, Option<Duration>)> = None;
         let mut slot = pin!(None);
         // Boxed: only handlers with a timeout pay for it, and the emission's future stays
         // small for the rest.
         let mut sleep: Option<Pin<Box<tokio::time::Sleep>>> = None;
         let stop = std::future::poll_fn(|cx| {
             loop {
-                if let Some((hook, entry, limit)) = running {
+                if let Some((index, limit)) = running {
+                    let (hook, entry) = &entries[index];
                     let outcome = match entry.poll_async(&mut slot, event, ctx, cx) {
                         Poll::Ready(outcome) => outcome,
                         Poll::Pending => {
@@ -473,56 +533,23 @@ impl HookRunner {
                     if limit.is_some() {
                         sleep = None;
                     }
-                    if let ControlFlow::Break(value) = on_outcome(&mut state, hook, outcome) {
+                    if let ControlFlow::Break(value) =
+                        on_outcome(&mut state, &self.hooks[*hook], outcome)
+                    {
                         return Poll::Ready(Some(value));
                     }
                     continue;
                 }
-                // The sync handlers up to the next async one, under one panic guard.
-                let mut calling: Option<&'a LoadedHook> = None;
-                let batch = catch_unwind(AssertUnwindSafe(|| {
-                    loop {
-                        let (hook, entry) = loop {
-                            if let (Some(hook), Some(entry)) = (hook, entries.next()) {
-                                break (hook, entry);
-                            }
-                            let Some(next) = hooks.next() else {
-                                return Batch::Done;
-                            };
-                            hook = Some(next);
-                            entries = next.handlers.get::<E>().iter();
-                        };
-                        let Some(call) = entry.sync_fn() else {
-                            return Batch::Async(hook, entry);
-                        };
-                        calling = Some(hook);
-                        let outcome = call(event, ctx);
-                        calling = None;
-                        if let ControlFlow::Break(value) =
-                            hand_over(&mut on_outcome, &mut state, hook, outcome)
-                        {
-                            return Batch::Stop(value);
-                        }
-                    }
-                }));
-                match batch {
-                    Ok(Batch::Done) => return Poll::Ready(None),
-                    Ok(Batch::Stop(value)) => return Poll::Ready(Some(value)),
-                    Ok(Batch::Async(hook, entry)) => {
-                        let limit = entry.timeout(self.default_timeout);
+                match self.run_sync(entries, &mut next, event, ctx, &mut state, &mut on_outcome) {
+                    Batch::Done => return Poll::Ready(None),
+                    Batch::Stop(value) => return Poll::Ready(Some(value)),
+                    Batch::Async(index) => {
+                        next = index + 1;
+                        let limit = entries[index].1.timeout(self.default_timeout);
                         if let Some(limit) = limit {
                             sleep = Some(Box::pin(tokio::time::sleep(limit)));
                         }
-                        running = Some((hook, entry, limit));
-                    }
-                    Err(payload) => {
-                        let Some(hook) = calling else {
-                            std::panic::resume_unwind(payload);
-                        };
-                        let error = Err(HandlerError::from_panic(&*payload));
-                        if let ControlFlow::Break(value) = on_outcome(&mut state, hook, error) {
-                            return Poll::Ready(Some(value));
-                        }
+                        running = Some((index, limit));
                     }
                 }
             }
@@ -536,19 +563,23 @@ impl HookRunner {
     ///
     /// For `tool_call`, `context` and `before_agent_start` this runs the handlers but ignores
     /// their results, as upstream; use the dedicated methods.
+    #[inline]
     pub fn emit<'a, E: HookEvent>(
         &'a self,
         event: &'a E,
     ) -> impl Future<Output = Option<E::Result>> + 'a {
-        if self.has_handlers(E::KIND) {
-            Either::Right(self.emit_handled(event))
-        } else {
-            Either::Left(std::future::ready(None))
+        match self.plans.get::<E>() {
+            Some(plan) => Emission::running(self.emit_handled(plan, event)),
+            None => Emission::done(|| None),
         }
     }
 
-    async fn emit_handled<E: HookEvent>(&self, event: &E) -> Option<E::Result> {
-        self.dispatch(event, None, |current, hook, outcome| {
+    async fn emit_handled<'a, E: HookEvent>(
+        &'a self,
+        plan: &'a Plan<E>,
+        event: &'a E,
+    ) -> Option<E::Result> {
+        self.dispatch(plan, event, None, |current, hook, outcome| {
             match outcome {
                 Ok(Some(result)) => match E::COMBINE {
                     Combine::LastWins => *current = Some(result),
@@ -576,23 +607,24 @@ impl HookRunner {
     ///
     /// # Errors
     /// The first handler error, with the hook that threw it.
+    #[inline]
     pub fn emit_tool_call<'a>(
         &'a self,
         event: &'a ToolCallEvent,
     ) -> impl Future<Output = Result<Option<ToolCallEventResult>, ToolCallHookError>> + 'a {
-        if self.has_handlers(EventKind::ToolCall) {
-            Either::Right(self.emit_tool_call_handled(event))
-        } else {
-            Either::Left(std::future::ready(Ok(None)))
+        match self.plans.get::<ToolCallEvent>() {
+            Some(plan) => Emission::running(self.emit_tool_call_handled(plan, event)),
+            None => Emission::done(|| Ok(None)),
         }
     }
 
-    async fn emit_tool_call_handled(
-        &self,
-        event: &ToolCallEvent,
+    async fn emit_tool_call_handled<'a>(
+        &'a self,
+        plan: &'a Plan<ToolCallEvent>,
+        event: &'a ToolCallEvent,
     ) -> Result<Option<ToolCallEventResult>, ToolCallHookError> {
         let (current, failed) = self
-            .dispatch(event, None, |current, hook, outcome| match outcome {
+            .dispatch(plan, event, None, |current, hook, outcome| match outcome {
                 Ok(Some(result)) => {
                     let stop = ToolCallEvent::short_circuits(&result);
                     *current = Some(result);
@@ -616,6 +648,7 @@ impl HookRunner {
     }
 
     /// `tool_result`: the last returned override wins; errors are reported.
+    #[inline]
     pub fn emit_tool_result<'a>(
         &'a self,
         event: &'a ToolResultEvent,
@@ -626,29 +659,31 @@ impl HookRunner {
     /// `context`, chained: each handler sees the messages output by the previous one;
     /// `Some(messages)` replaces them (an empty list empties them), `None` keeps them. Errors
     /// are reported and the chain goes on with the previous messages.
+    #[inline]
     pub fn emit_context(&self, messages: Vec<Message>) -> impl Future<Output = Vec<Message>> + '_ {
-        if self.has_handlers(EventKind::Context) {
-            Either::Right(self.emit_context_handled(messages))
-        } else {
-            Either::Left(std::future::ready(messages))
+        match self.plans.get::<ContextEvent>() {
+            Some(plan) => Emission::running(self.emit_context_handled(plan, messages)),
+            None => Emission::done(|| messages),
         }
     }
 
-    async fn emit_context_handled(&self, messages: Vec<Message>) -> Vec<Message> {
+    async fn emit_context_handled(
+        &self,
+        plan: &Plan<ContextEvent>,
+        messages: Vec<Message>,
+    ) -> Vec<Message> {
         let ctx = self.emission_context();
         let ctx: &HookContext = &ctx;
         let mut event = ContextEvent { messages };
-        for hook in &self.hooks {
-            for entry in hook.handlers.get::<ContextEvent>() {
-                match call!(entry, &event, ctx, self.default_timeout) {
-                    Ok(Some(result)) => {
-                        if let Some(messages) = result.messages {
-                            event.messages = messages;
-                        }
+        for (hook, entry) in &plan.entries {
+            match call!(entry, &event, ctx, self.default_timeout) {
+                Ok(Some(result)) => {
+                    if let Some(messages) = result.messages {
+                        event.messages = messages;
                     }
-                    Ok(None) => {}
-                    Err(error) => self.report(hook, ContextEvent::NAME, &error),
                 }
+                Ok(None) => {}
+                Err(error) => self.report(&self.hooks[*hook], ContextEvent::NAME, &error),
             }
         }
         event.messages
@@ -661,14 +696,12 @@ impl HookRunner {
         prompt: &str,
         images: Option<Vec<ImageContent>>,
     ) -> Option<BeforeAgentStartEventResult> {
-        if !self.has_handlers(EventKind::BeforeAgentStart) {
-            return None;
-        }
+        let plan = self.plans.get::<BeforeAgentStartEvent>()?;
         let event = BeforeAgentStartEvent {
             prompt: prompt.to_owned(),
             images,
         };
-        self.dispatch(&event, None, |first, hook, outcome| {
+        self.dispatch(plan, &event, None, |first, hook, outcome| {
             match outcome {
                 Ok(Some(result)) => {
                     if first.is_none() && result.message.is_some() {

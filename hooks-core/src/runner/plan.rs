@@ -1,0 +1,83 @@
+//! The runner's dispatch plan: for each event kind, every hook's handlers in dispatch order
+//! (hooks in load order, a hook's handlers in registration order), flattened once when the
+//! runner is built, so that an emission walks one slice instead of looking up each hook's
+//! table.
+
+use std::any::Any;
+
+use crate::api::LoadedHook;
+use crate::events::{EventKind, HookEvent};
+use crate::handler::HandlerEntry;
+
+/// The handlers of one event, across hooks, in dispatch order.
+pub(crate) struct Plan<E: HookEvent> {
+    /// Each handler with the index of its hook in the runner.
+    pub(crate) entries: Vec<(usize, HandlerEntry<E>)>,
+    /// Whether every handler is sync: an emission then runs them all in one go, without
+    /// polling a handler future.
+    pub(crate) sync_only: bool,
+}
+
+impl<E: HookEvent> Plan<E> {
+    /// Appends `hook`'s handlers (`hook` is its index in the runner).
+    pub(crate) fn extend(&mut self, hook: usize, entries: &[HandlerEntry<E>]) {
+        for entry in entries {
+            self.sync_only &= entry.is_sync();
+            self.entries.push((hook, entry.clone()));
+        }
+    }
+}
+
+/// One [`Plan`] per event kind that has handlers.
+pub(crate) struct Plans {
+    slots: [Option<Box<dyn Any + Send + Sync>>; EventKind::COUNT],
+    /// Bit `kind.index()` is set when `kind` has a plan: an emission without handlers tests
+    /// one bit, before any downcast.
+    present: u32,
+}
+
+/// A plan slot: `None` until the first handler of its kind, then a `Plan<E>`.
+pub(crate) type PlanSlot = Option<Box<dyn Any + Send + Sync>>;
+
+impl Plans {
+    /// The plans of `hooks`, in load order.
+    pub(crate) fn new(hooks: &[LoadedHook]) -> Self {
+        let mut slots: [PlanSlot; EventKind::COUNT] = std::array::from_fn(|_| None);
+        for (index, hook) in hooks.iter().enumerate() {
+            hook.handlers.extend_plans(index, &mut slots);
+        }
+        let present = slots
+            .iter()
+            .enumerate()
+            .filter(|(_, slot)| slot.is_some())
+            .fold(0, |bits, (index, _)| bits | 1 << index);
+        Plans { slots, present }
+    }
+
+    /// The plan of `E`; `None` when no hook has a handler of it.
+    #[inline]
+    pub(crate) fn get<E: HookEvent>(&self) -> Option<&Plan<E>> {
+        if !self.has(E::KIND) {
+            return None;
+        }
+        self.slots[E::KIND.index()].as_deref()?.downcast_ref()
+    }
+
+    /// Whether some hook has a handler of `kind`.
+    #[inline]
+    pub(crate) fn has(&self, kind: EventKind) -> bool {
+        self.present & (1 << kind.index()) != 0
+    }
+}
+
+/// The plan in `slot`, created empty when the slot is.
+pub(crate) fn plan_in<E: HookEvent>(slot: &mut PlanSlot) -> &mut Plan<E> {
+    slot.get_or_insert_with(|| {
+        Box::new(Plan::<E> {
+            entries: Vec::new(),
+            sync_only: true,
+        })
+    })
+    .downcast_mut()
+    .expect("a plan slot holds the plan of its event kind")
+}
