@@ -354,6 +354,7 @@ impl<E: HookEvent> HandlerEntry<E> {
     }
 
     /// Whether the handler is sync (called directly, no future).
+    #[inline(always)]
     pub(crate) fn is_sync(&self) -> bool {
         matches!(self.handler, Handler::SyncFn(_) | Handler::Sync(_))
     }

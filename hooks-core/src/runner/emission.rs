@@ -43,23 +43,43 @@ impl<F, D> Emission<F, D> {
 impl<F: Future, D: FnOnce() -> F::Output> Future for Emission<F, D> {
     type Output = F::Output;
 
-    // Inlined so that an emission without handlers costs its caller a branch; the dispatch is
-    // polled out of line, so that inlining this never copies the dispatch's code.
+    // Inlined so that an emission without handlers costs its caller a branch, and one with
+    // sync handlers only hands its answer over without a call (the dispatch of async
+    // handlers is polled out of line: see [`OutOfLine`]).
     #[inline(always)]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         let this = self.project();
         match this.dispatch.as_pin_mut() {
-            Some(dispatch) => poll_dispatch(dispatch, cx),
-            None => Poll::Ready(this
-                .answer
-                .take()
-                .expect("an emission polled after it completed")(
-            )),
+            Some(dispatch) => dispatch.poll(cx),
+            None => {
+                let answer = this.answer.take();
+                Poll::Ready(answer.expect("an emission polled after it completed")())
+            }
         }
     }
 }
 
-#[inline(never)]
-fn poll_dispatch<F: Future>(dispatch: Pin<&mut F>, cx: &mut Context<'_>) -> Poll<F::Output> {
-    dispatch.poll(cx)
+pin_project_lite::pin_project! {
+    /// A future polled out of line: its state machine is not inlined into the future that
+    /// awaits it, so that the awaiting one stays small enough to be inlined into its caller.
+    pub(crate) struct OutOfLine<F> {
+        #[pin]
+        future: F,
+    }
+}
+
+impl<F> OutOfLine<F> {
+    /// Wraps `future`.
+    pub(crate) fn new(future: F) -> Self {
+        OutOfLine { future }
+    }
+}
+
+impl<F: Future> Future for OutOfLine<F> {
+    type Output = F::Output;
+
+    #[inline(never)]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        self.project().future.poll(cx)
+    }
 }

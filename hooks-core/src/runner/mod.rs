@@ -29,7 +29,7 @@ use crate::events::{
 use crate::handler::{HandlerEntry, HandlerError, HandlerErrorKind, HandlerResult, guard_future};
 use crate::session::SessionManager;
 
-use emission::Emission;
+use emission::{Emission, OutOfLine};
 use plan::{Plan, Plans};
 
 mod emission;
@@ -426,7 +426,7 @@ impl HookRunner {
     /// an error goes to `on_outcome`, which may stop the run. A panic of a handler is that
     /// handler's error and the run goes on after it; a panic of `on_outcome` itself (an error
     /// listener's, say) goes on unwinding.
-    #[inline]
+    #[inline(always)]
     fn run_sync<'a, E, S, T>(
         &'a self,
         entries: &'a [(usize, HandlerEntry<E>)],
@@ -495,18 +495,40 @@ impl HookRunner {
     where
         E: HookEvent,
     {
+        if plan.sync_only {
+            let ctx = self.emission_context();
+            let stop = match self.run_sync(
+                &plan.entries,
+                &mut 0,
+                event,
+                &ctx,
+                &mut state,
+                &mut on_outcome,
+            ) {
+                Batch::Stop(value) => Some(value),
+                Batch::Done | Batch::Async(_) => None,
+            };
+            return (state, stop);
+        }
+        OutOfLine::new(self.dispatch_mixed(plan, event, state, on_outcome)).await
+    }
+
+    /// [`HookRunner::dispatch`] of a plan with async handlers.
+    async fn dispatch_mixed<'a, E, S, T>(
+        &'a self,
+        plan: &'a Plan<E>,
+        event: &'a E,
+        mut state: S,
+        mut on_outcome: impl FnMut(&mut S, &'a LoadedHook, HandlerResult<E::Result>) -> ControlFlow<T>
+        + 'a,
+    ) -> (S, Option<T>)
+    where
+        E: HookEvent,
+    {
         let ctx = self.emission_context();
         let ctx: &HookContext = &ctx;
         let entries = plan.entries.as_slice();
         let mut next = 0;
-        if plan.sync_only {
-            let stop =
-                match self.run_sync(entries, &mut next, event, ctx, &mut state, &mut on_outcome) {
-                    Batch::Stop(value) => Some(value),
-                    Batch::Done | Batch::Async(_) => None,
-                };
-            return (state, stop);
-        }
         let mut running: Option<(usize, Option<Duration>)> = None;
         let mut slot = pin!(None);
         // Boxed: only handlers with a timeout pay for it, and the emission's future stays
@@ -540,7 +562,14 @@ impl HookRunner {
                     }
                     continue;
                 }
-                match self.run_sync(entries, &mut next, event, ctx, &mut state, &mut on_outcome) {
+                let batch = match entries.get(next) {
+                    None => Batch::Done,
+                    Some((_, entry)) if !entry.is_sync() => Batch::Async(next),
+                    Some(_) => {
+                        self.run_sync(entries, &mut next, event, ctx, &mut state, &mut on_outcome)
+                    }
+                };
+                match batch {
                     Batch::Done => return Poll::Ready(None),
                     Batch::Stop(value) => return Poll::Ready(Some(value)),
                     Batch::Async(index) => {
