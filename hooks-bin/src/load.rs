@@ -9,10 +9,13 @@
 //! turns it into a load error, before any runner is built.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use hooks_core::LoadedHook;
-use hooks_core::loader::{CapabilityResult, DiscoveryOptions, LoadError, discover_and_load_hooks};
+use hooks_core::loader::{
+    CapabilityRegistry, CapabilityResult, DiscoveryOptions, LoadError, discover_and_load_hooks,
+};
 
 use crate::trust::{self, TrustMode};
 
@@ -76,8 +79,25 @@ pub fn load(cwd: &Path, configured: &[String]) -> Loaded {
 /// `hooks` (it never runs) but in `errors`, with a message that says how to trust it.
 #[must_use]
 pub fn load_with(cwd: &Path, configured: &[String], mode: &TrustMode) -> Loaded {
-    let options = discovery_options();
-    let mut result = discover_and_load_hooks(configured, cwd, &options);
+    load_with_options(cwd, configured, mode, &discovery_options())
+}
+
+/// The compiled-in hooks alone, in this process's trust mode: no hook-file discovery (for
+/// the events no hook file handles).
+#[must_use]
+pub fn load_compiled(cwd: &Path) -> Loaded {
+    let mut options = discovery_options();
+    options.registry = Arc::new(CapabilityRegistry::new());
+    load_with_options(cwd, &[], &trust_mode(), &options)
+}
+
+fn load_with_options(
+    cwd: &Path,
+    configured: &[String],
+    mode: &TrustMode,
+    options: &DiscoveryOptions,
+) -> Loaded {
+    let mut result = discover_and_load_hooks(configured, cwd, options);
     trust::enforce(&mut result, cwd, &options.compiled.ids(), mode);
     let warnings = result
         .discovery

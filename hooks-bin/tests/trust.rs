@@ -109,6 +109,18 @@ impl Env {
         self.hooks(&args, b"")
     }
 
+    /// `hooks AGENT SessionStart`.
+    fn session_start(&self, agent: &str) -> Output {
+        let input = json!({
+            "session_id": "s",
+            "transcript_path": "/tmp/t.jsonl",
+            "cwd": self.project(),
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+        });
+        self.hooks(&[agent, "SessionStart"], input.to_string().as_bytes())
+    }
+
     /// `hooks AGENT PreToolUse` for a harmless bash call.
     fn adapter(&self, agent: &str, extra: &[&str]) -> Output {
         let input = json!({
@@ -202,6 +214,20 @@ fn untrusted_project_hook_does_not_run_and_says_how_to_trust_it() {
         assert!(stderr.contains("hooks trust"), "{stderr}");
     }
 
+    assert!(!env.marker("project").exists(), "the untrusted hook ran");
+}
+
+#[test]
+fn adapters_look_for_hook_files_only_on_tool_events() {
+    let env = Env::new();
+    env.project_hook();
+    for agent in ["claude", "codex"] {
+        // A hook file only ever handles tool calls: on SessionStart the untrusted file is not
+        // looked for, so it is no load error there (PreToolUse fails closed on it, above).
+        let out = env.session_start(agent);
+        assert_eq!(out.status.code(), Some(0), "{agent}: {}", text(&out.stderr));
+        assert_eq!(env.adapter(agent, &[]).status.code(), Some(2), "{agent}");
+    }
     assert!(!env.marker("project").exists(), "the untrusted hook ran");
 }
 

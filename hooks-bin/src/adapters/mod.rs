@@ -136,7 +136,24 @@ impl fmt::Debug for AdapterOptions {
 /// # Errors
 /// The load errors (`path: error`), joined into one line.
 pub fn load_bundle(cwd: &Path) -> Result<Vec<LoadedHook>, String> {
-    let loaded = crate::load::load(cwd, &[]);
+    bundle_or_error(crate::load::load(cwd, &[]))
+}
+
+/// [`load_bundle`] for one event: the hook-file discovery runs only for the events a hook file
+/// can handle ([`AgentEvent::is_tool_event`]); the others get the compiled-in hooks alone,
+/// without scanning a directory.
+///
+/// # Errors
+/// The load errors (`path: error`), joined into one line.
+pub fn load_bundle_for(cwd: &Path, event: AgentEvent) -> Result<Vec<LoadedHook>, String> {
+    if event.is_tool_event() {
+        load_bundle(cwd)
+    } else {
+        bundle_or_error(crate::load::load_compiled(cwd))
+    }
+}
+
+fn bundle_or_error(loaded: crate::load::Loaded) -> Result<Vec<LoadedHook>, String> {
     if loaded.errors.is_empty() {
         Ok(loaded.hooks)
     } else {
@@ -286,6 +303,17 @@ impl AgentEvent {
         }
     }
 
+    /// Whether this event emits `tool_call` or `tool_result`, the only events a discovered
+    /// hook file handles (it runs as a `PreToolUse`/`PostToolUse` script). The adapter looks
+    /// for hook files only for these events.
+    #[must_use]
+    pub const fn is_tool_event(self) -> bool {
+        matches!(
+            self,
+            AgentEvent::PreToolUse | AgentEvent::PostToolUse | AgentEvent::PostToolUseFailure
+        )
+    }
+
     /// Whether a failure on this event exits 2 (see the [module docs](self#exit-codes-both-agents)).
     #[must_use]
     pub const fn is_gating(self) -> bool {
@@ -387,7 +415,7 @@ fn handle(agent: Agent, event: AgentEvent, bytes: &[u8], opts: &AdapterOptions) 
     };
     let hooks = match &opts.hooks {
         Some(factory) => factory(&cwd),
-        None => load_bundle(&cwd),
+        None => load_bundle_for(&cwd, event),
     };
     let hooks = match hooks {
         Ok(hooks) => hooks,
