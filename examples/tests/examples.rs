@@ -85,7 +85,8 @@ fn bash(command: &str) -> ToolCallEvent {
         input: json!({ "command": command })
             .as_object()
             .cloned()
-            .expect("object"),
+            .expect("object")
+            .into(),
     }
 }
 
@@ -146,7 +147,7 @@ fn read_result(text: &str, is_error: bool) -> ToolResultEvent {
     ToolResultEvent {
         tool_name: "read".into(),
         tool_call_id: "c2".into(),
-        input: serde_json::Map::new(),
+        input: serde_json::Map::new().into(),
         content: vec![
             Content::text(text),
             Content::Other(json!({"type": "thinking"})),

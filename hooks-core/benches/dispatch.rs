@@ -179,7 +179,7 @@ fn input() -> ToolInput {
     let Value::Object(map) = json!({ "command": "ls -la", "timeout": 120 }) else {
         unreachable!()
     };
-    map
+    map.into()
 }
 
 fn tool_call_event() -> ToolCallEvent {
@@ -334,7 +334,7 @@ impl Tool for Noop {
         &self,
         _call_id: &str,
         _input: &ToolInput,
-        _cancel: CancellationToken,
+        _cancel: &CancellationToken,
         _on_update: Option<&hooks_core::tool::UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         Ok(ToolOutput::text("ok"))
@@ -355,11 +355,11 @@ fn wrapper(c: &mut Criterion) {
 
     let raw = noop();
     group.bench_function("raw_tool", |b| {
-        b.iter(|| now(raw.execute("call-1", black_box(&input), cancel.clone(), None)));
+        b.iter(|| now(raw.execute("call-1", black_box(&input), &cancel, None)));
     });
     let bare = HookToolWrapper::new(noop(), Arc::new(runner(|_| {})));
     group.bench_function("no_handlers", |b| {
-        b.iter(|| now(bare.execute("call-1", black_box(&input), cancel.clone(), None)));
+        b.iter(|| now(bare.execute("call-1", black_box(&input), &cancel, None)));
     });
     for mode in Mode::ALL {
         for n in [1, 10] {
@@ -369,7 +369,7 @@ fn wrapper(c: &mut Criterion) {
             });
             let wrapped = HookToolWrapper::new(noop(), Arc::new(runner));
             group.bench_function(BenchmarkId::new(mode.as_str(), format!("{n}+{n}")), |b| {
-                b.iter(|| now(wrapped.execute("call-1", black_box(&input), cancel.clone(), None)));
+                b.iter(|| now(wrapped.execute("call-1", black_box(&input), &cancel, None)));
             });
         }
     }

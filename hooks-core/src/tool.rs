@@ -95,13 +95,14 @@ pub trait Tool: Send + Sync {
     fn description(&self) -> &str;
     /// The JSON schema of its input.
     fn parameters(&self) -> &Value;
-    /// Runs the tool. `cancel` is cancelled when the call is aborted; `on_update` receives
-    /// progress.
+    /// Runs the tool. `cancel` is cancelled when the call is aborted (clone it to keep it
+    /// past the call, e.g. in a spawned task); `on_update` receives progress. `input` is
+    /// shared: cloning it copies a pointer.
     async fn execute(
         &self,
         call_id: &str,
         input: &ToolInput,
-        cancel: CancellationToken,
+        cancel: &CancellationToken,
         on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError>;
 }
@@ -121,7 +122,7 @@ impl<T: Tool + ?Sized> Tool for Arc<T> {
         &self,
         call_id: &str,
         input: &ToolInput,
-        cancel: CancellationToken,
+        cancel: &CancellationToken,
         on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         (**self).execute(call_id, input, cancel, on_update).await
@@ -212,12 +213,12 @@ impl<T: Tool> Tool for HookToolWrapper<T> {
         &self,
         call_id: &str,
         input: &ToolInput,
-        cancel: CancellationToken,
+        cancel: &CancellationToken,
         on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         let runner = &self.runner;
-        // Built for `tool_call`, then moved into `tool_result`: the input, name and id are
-        // copied once per call at most, and only when some hook listens.
+        // Built for `tool_call`, then moved into `tool_result`: the name and id are copied
+        // once per call at most, and only when some hook listens; the input is shared.
         let mut call_event = None;
         if runner.has_handlers(EventKind::ToolCall) {
             let event = ToolCallEvent {
@@ -245,7 +246,7 @@ impl<T: Tool> Tool for HookToolWrapper<T> {
             Err(ToolError::Cancelled)
         } else {
             until_cancelled!(
-                self.tool.execute(call_id, input, cancel.clone(), on_update),
+                self.tool.execute(call_id, input, cancel, on_update),
                 cancel,
                 cancel_first = true
             )

@@ -189,14 +189,14 @@ async fn one_context_per_emission_shared_by_its_handlers() {
         .emit_tool_call(&ToolCallEvent {
             tool_name: "t".to_owned(),
             tool_call_id: "c".to_owned(),
-            input: serde_json::Map::new(),
+            input: ToolInput::new(),
         })
         .await;
     let _ = runner
         .emit_tool_result(&ToolResultEvent {
             tool_name: "t".to_owned(),
             tool_call_id: "c".to_owned(),
-            input: serde_json::Map::new(),
+            input: ToolInput::new(),
             content: vec![],
             details: None,
             is_error: Some(false),

@@ -160,7 +160,7 @@ fn events_built_in_rust_serialize_upstream_shaped() {
     let event = ToolResultEvent {
         tool_name: "bash".to_owned(),
         tool_call_id: "c".to_owned(),
-        input: serde_json::Map::new(),
+        input: serde_json::Map::new().into(),
         content: vec![Content::text("boom")],
         details: None,
         is_error: Some(true),

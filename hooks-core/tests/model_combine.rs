@@ -792,7 +792,7 @@ proptest! {
         let got = block_on(wrapper.execute(
             &event.tool_call_id,
             &event.input,
-            CancellationToken::new(),
+            &CancellationToken::new(),
             None,
         ));
         let model = model_tool_call(&table, &event.observe());
@@ -843,7 +843,7 @@ impl Tool for CountingTool {
         &self,
         _call_id: &str,
         _input: &ToolInput,
-        _cancel: CancellationToken,
+        _cancel: &CancellationToken,
         _on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         *self.0.lock().unwrap() += 1;

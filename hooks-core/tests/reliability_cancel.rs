@@ -72,7 +72,7 @@ async fn check_cancellation<T: Tool>(
     let wrapper = HookToolWrapper::new(tool, runner);
     let cancel = CancellationToken::new();
     let args = input(json!({ "command": script() }));
-    let call = wrapper.execute("call-1", &args, cancel.clone(), None);
+    let call = wrapper.execute("call-1", &args, &cancel, None);
     let pgid_file = dir.join("pgid");
     let canceller = async {
         let pgid = read_pid(&pgid_file, Duration::from_secs(10))
@@ -180,12 +180,12 @@ impl Tool for ExecTool {
         &self,
         _call_id: &str,
         input: &ToolInput,
-        cancel: CancellationToken,
+        cancel: &CancellationToken,
         _on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         let command = input.get("command").and_then(Value::as_str).unwrap_or("");
         let options = ExecOptions {
-            cancel: Some(cancel),
+            cancel: Some(cancel.clone()),
             ..ExecOptions::default()
         };
         let result = exec_command(
@@ -264,7 +264,7 @@ async fn a_call_cancelled_before_it_starts_never_runs_the_tool() {
             .execute(
                 "call-1",
                 &input(json!({ "command": "touch ran" })),
-                cancel,
+                &cancel,
                 None,
             )
             .await;
@@ -316,7 +316,7 @@ async fn a_call_cancelled_while_a_gate_hangs_returns_promptly_and_never_runs_the
             .execute(
                 "call-1",
                 &input(json!({ "command": "touch ran" })),
-                cancel,
+                &cancel,
                 None,
             )
             .await;

@@ -46,7 +46,7 @@ fn futures_are_send(runner: &HookRunner, wrapper: &HookToolWrapper<CountingTool>
     send(&runner.emit_before_agent_start("", None));
     send(&runner.emit_custom("x", &Value::Null));
     send(&runner.run_command("x", ""));
-    send(&wrapper.execute("id", &input, CancellationToken::new(), None));
+    send(&wrapper.execute("id", &input, &CancellationToken::new(), None));
 }
 
 const CALLS: usize = 1_000;
@@ -145,7 +145,7 @@ impl Tool for CountingTool {
         &self,
         call_id: &str,
         input: &ToolInput,
-        _cancel: CancellationToken,
+        _cancel: &CancellationToken,
         _on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         let now = self.shared.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
@@ -242,10 +242,11 @@ async fn one_runner_serves_1000_concurrent_wrapped_calls() {
                 let wrapper = Arc::clone(&wrapper);
                 tokio::spawn(async move {
                     let call = format!("call-{i}");
-                    let mut input = ToolInput::new();
-                    input.insert("text".to_owned(), json!(format!("payload {i}")));
+                    let input: ToolInput = [("text".to_owned(), json!(format!("payload {i}")))]
+                        .into_iter()
+                        .collect();
                     let out = wrapper
-                        .execute(&call, &input, CancellationToken::new(), None)
+                        .execute(&call, &input, &CancellationToken::new(), None)
                         .await;
                     (i, out)
                 })

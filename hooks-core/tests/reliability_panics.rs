@@ -108,7 +108,7 @@ fn tool_call_event() -> ToolCallEvent {
     ToolCallEvent {
         tool_name: "bash".to_owned(),
         tool_call_id: "call-1".to_owned(),
-        input: serde_json::Map::new(),
+        input: serde_json::Map::new().into(),
     }
 }
 
@@ -266,7 +266,7 @@ async fn wrapped_call_with_a_panicking_tool_call_handler_is_blocked_and_the_tool
             .execute(
                 "call-1",
                 &input(json!({ "command": "touch ran" })),
-                CancellationToken::new(),
+                &CancellationToken::new(),
                 None,
             )
             .await;
@@ -316,7 +316,7 @@ async fn wrapped_call_with_a_panicking_tool_result_handler_succeeds_and_reports_
             .execute(
                 "call-1",
                 &input(json!({ "command": "echo secret" })),
-                CancellationToken::new(),
+                &CancellationToken::new(),
                 None,
             )
             .await
@@ -636,7 +636,7 @@ async fn a_panicking_error_listener_propagates_out_of_the_tool_wrapper_after_the
     let unwound = AssertUnwindSafe(wrapper.execute(
         "call-1",
         &input(json!({ "command": "touch ran" })),
-        CancellationToken::new(),
+        &CancellationToken::new(),
         None,
     ))
     .catch_unwind()

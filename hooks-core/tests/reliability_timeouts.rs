@@ -310,7 +310,7 @@ async fn check_timed_out_gate_blocks_the_call(per_handler: bool) {
         .execute(
             "call-1",
             &input(json!({ "command": "touch ran" })),
-            CancellationToken::new(),
+            &CancellationToken::new(),
             None,
         )
         .await;
@@ -453,7 +453,7 @@ async fn timeouts_on_other_events_are_hook_errors_and_dispatch_goes_on() {
         let event = ToolResultEvent {
             tool_name: "bash".to_owned(),
             tool_call_id: "c1".to_owned(),
-            input: serde_json::Map::new(),
+            input: serde_json::Map::new().into(),
             content: vec![Content::text("out")],
             details: None,
             is_error: Some(false),
@@ -588,7 +588,7 @@ async fn a_timed_out_tool_call_gate_blocks_and_the_process_it_exec_ed_is_killed(
             .execute(
                 "call-1",
                 &input(json!({ "command": "true" })),
-                CancellationToken::new(),
+                &CancellationToken::new(),
                 None,
             )
             .await;

@@ -12,7 +12,7 @@ fn tool_result_event() -> ToolResultEvent {
     ToolResultEvent {
         tool_name: "read".to_owned(),
         tool_call_id: "call-1".to_owned(),
-        input: serde_json::Map::new(),
+        input: serde_json::Map::new().into(),
         content: vec![Content::text("original")],
         details: Some(json!({ "lines": 1 })),
         is_error: Some(false),
@@ -632,7 +632,7 @@ async fn generic_emit_of_tool_call_context_and_before_agent_start_ignores_result
     let tool_call = ToolCallEvent {
         tool_name: "bash".to_owned(),
         tool_call_id: "c1".to_owned(),
-        input: serde_json::Map::new(),
+        input: serde_json::Map::new().into(),
     };
     assert_eq!(runner.emit(&tool_call).await, None);
     assert_eq!(
@@ -671,7 +671,7 @@ async fn generic_emit_of_tool_call_swallows_and_reports_errors() {
     let tool_call = ToolCallEvent {
         tool_name: "bash".to_owned(),
         tool_call_id: "c1".to_owned(),
-        input: serde_json::Map::new(),
+        input: serde_json::Map::new().into(),
     };
     assert_eq!(runner.emit(&tool_call).await, None);
     assert_eq!(count.get(), 1);

@@ -16,7 +16,7 @@ fn tool_call() -> ToolCallEvent {
     ToolCallEvent {
         tool_name: "bash".to_owned(),
         tool_call_id: "c1".to_owned(),
-        input: serde_json::Map::new(),
+        input: serde_json::Map::new().into(),
     }
 }
 
@@ -24,7 +24,7 @@ fn tool_result() -> ToolResultEvent {
     ToolResultEvent {
         tool_name: "bash".to_owned(),
         tool_call_id: "c1".to_owned(),
-        input: serde_json::Map::new(),
+        input: serde_json::Map::new().into(),
         content: vec![Content::text("out")],
         details: None,
         is_error: Some(false),

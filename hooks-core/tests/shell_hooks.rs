@@ -39,7 +39,7 @@ impl Tool for BashTool {
         &self,
         _call_id: &str,
         input: &ToolInput,
-        _cancel: CancellationToken,
+        _cancel: &CancellationToken,
         _on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         let command = input
@@ -137,12 +137,16 @@ impl Project {
 }
 
 fn bash(command: &str) -> ToolInput {
-    json!({ "command": command }).as_object().unwrap().clone()
+    json!({ "command": command })
+        .as_object()
+        .unwrap()
+        .clone()
+        .into()
 }
 
 async fn call(wrapper: &HookToolWrapper<BashTool>, command: &str) -> Result<ToolOutput, ToolError> {
     wrapper
-        .execute("call-1", &bash(command), CancellationToken::new(), None)
+        .execute("call-1", &bash(command), &CancellationToken::new(), None)
         .await
 }
 

@@ -45,7 +45,7 @@ async fn run(wrapper: &impl Tool, command: &str) -> Result<ToolOutput, ToolError
         .execute(
             "call-1",
             &input(json!({ "command": command })),
-            CancellationToken::new(),
+            &CancellationToken::new(),
             None,
         )
         .await
@@ -143,7 +143,7 @@ async fn wrapper_tool_call_event_carries_tool_name_call_id_and_input() {
                 "{} {} {}",
                 e.tool_name,
                 e.tool_call_id,
-                Value::Object(e.input.clone())
+                Value::from(e.input.clone())
             ));
         });
     })]);
@@ -276,7 +276,7 @@ async fn wrapper_tool_result_event_describes_the_successful_run() {
     assert_eq!(e.tool_name, "bash");
     assert_eq!(e.tool_call_id, "call-1");
     assert_eq!(
-        Value::Object(e.input.clone()),
+        Value::from(e.input.clone()),
         json!({ "command": "echo hello; echo warn >&2" })
     );
     assert_eq!(e.content, vec![Content::text("hello\n")]);
@@ -516,7 +516,7 @@ async fn wrapper_progress_updates_reach_the_caller_directly() {
         .execute(
             "call-1",
             &input(json!({ "command": script })),
-            CancellationToken::new(),
+            &CancellationToken::new(),
             Some(&on_update),
         )
         .await
@@ -546,7 +546,7 @@ async fn wrapper_cancellation_returns_cancelled_promptly() {
         .execute(
             "call-1",
             &input(json!({ "command": "sleep 30" })),
-            cancel,
+            &cancel,
             None,
         )
         .await
@@ -580,7 +580,7 @@ async fn wrapper_cancellation_kills_the_process() {
         .execute(
             "call-1",
             &input(json!({ "command": "sleep 2; touch survived" })),
-            cancel,
+            &cancel,
             None,
         )
         .await
@@ -600,7 +600,7 @@ async fn wrapper_already_cancelled_token_does_not_run_the_tool() {
         .execute(
             "call-1",
             &input(json!({ "command": "touch ran" })),
-            cancel,
+            &cancel,
             None,
         )
         .await
@@ -608,4 +608,30 @@ async fn wrapper_already_cancelled_token_does_not_run_the_tool() {
     assert_eq!(err, ToolError::Cancelled);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(!exists(s.dir.path(), "ran"));
+}
+
+#[tokio::test]
+async fn wrapper_hands_hooks_and_tool_the_same_input_object() {
+    // Upstream passes one input object to the tool_call handlers, the tool and the
+    // tool_result handlers; the wrapper shares it the same way instead of copying it.
+    let seen: Arc<Mutex<Vec<hooks_core::events::ToolInput>>> = Arc::default();
+    let (on_call, on_result) = (Arc::clone(&seen), Arc::clone(&seen));
+    let s = setup(vec![hook("share", move |api| {
+        api.on(move |e: &ToolCallEvent, _c: &HookContext| {
+            on_call.lock().unwrap().push(e.input.clone());
+        });
+        api.on(move |e: &ToolResultEvent, _c: &HookContext| {
+            on_result.lock().unwrap().push(e.input.clone());
+        });
+    })]);
+    let given = input(json!({ "command": "true" }));
+    s.wrapper
+        .execute("call-1", &given, &CancellationToken::new(), None)
+        .await
+        .expect("the tool runs");
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 2, "one tool_call and one tool_result");
+    for input in seen.iter() {
+        assert!(hooks_core::events::ToolInput::ptr_eq(input, &given));
+    }
 }

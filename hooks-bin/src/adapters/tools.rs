@@ -96,7 +96,7 @@ pub fn canonical_input(tool_input: Map<String, Value>) -> ToolInput {
             input.insert((*ours).to_owned(), v);
         }
     }
-    input
+    input.into()
 }
 
 /// How a tool's output was shaped, so that a rewrite can keep the shape.

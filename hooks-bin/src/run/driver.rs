@@ -649,7 +649,7 @@ impl Tool for Recorded {
         &self,
         call_id: &str,
         input: &ToolInput,
-        cancel: CancellationToken,
+        cancel: &CancellationToken,
         on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         let out = self.tool.execute(call_id, input, cancel, on_update).await;
@@ -827,7 +827,7 @@ impl Driver {
                 }
             }
             Action::Tool { name, input, id } => {
-                let input_text = Value::Object(input.clone()).to_string();
+                let input_text = Value::from(input.clone()).to_string();
                 out.action(
                     "tool",
                     &format!("{name} {input_text}"),
@@ -1109,7 +1109,7 @@ impl Driver {
             .shared
             .interrupts
             .tool_running(format!("{name} {id}"), cancel.clone());
-        let outcome = tool.execute(id, input, cancel, None).await;
+        let outcome = tool.execute(id, input, &cancel, None).await;
         drop(running);
         let raw = tool.inner().take();
         let record = match &outcome {

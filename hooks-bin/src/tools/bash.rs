@@ -28,7 +28,7 @@ pub(crate) struct BashInput {
 pub(crate) async fn run(
     ws: &Workspace,
     input: BashInput,
-    cancel: CancellationToken,
+    cancel: &CancellationToken,
 ) -> Result<ToolOutput, ToolError> {
     let secs = input.timeout.unwrap_or(DEFAULT_TIMEOUT_SECS);
     if !secs.is_finite() || secs <= 0.0 {

@@ -138,7 +138,7 @@ impl BuiltinTool {
 
 /// Deserializes a tool input, with an error text naming the problem.
 fn parse<T: DeserializeOwned>(input: &ToolInput) -> Result<T, String> {
-    serde_json::from_value(Value::Object(input.clone())).map_err(|e| e.to_string())
+    serde_json::from_value(Value::from(input.clone())).map_err(|e| e.to_string())
 }
 
 fn bad_input(e: String) -> ToolError {
@@ -163,7 +163,7 @@ impl Tool for BuiltinTool {
         &self,
         _call_id: &str,
         input: &ToolInput,
-        cancel: CancellationToken,
+        cancel: &CancellationToken,
         _on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         let ws = &*self.workspace;
@@ -173,8 +173,8 @@ impl Tool for BuiltinTool {
             Kind::Write => files::write(ws, parse(input).map_err(bad_input)?),
             Kind::Edit => edit::edit(ws, parse(input).map_err(bad_input)?),
             Kind::Ls => files::ls(ws, parse(input).map_err(bad_input)?),
-            Kind::Grep => search::grep(ws, parse(input).map_err(bad_input)?, &cancel),
-            Kind::Find => search::find(ws, parse(input).map_err(bad_input)?, &cancel),
+            Kind::Grep => search::grep(ws, parse(input).map_err(bad_input)?, cancel),
+            Kind::Find => search::find(ws, parse(input).map_err(bad_input)?, cancel),
         }
     }
 }

@@ -1,6 +1,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use hooks_core::events::ToolInput;
 use hooks_core::{Tool, ToolError};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -19,7 +20,7 @@ async fn call(ws: &Arc<Workspace>, tool: &str, input: Value) -> Result<String, T
     let Value::Object(input) = input else {
         panic!("input must be an object")
     };
-    tool.execute("t1", &input, CancellationToken::new(), None)
+    tool.execute("t1", &input.into(), &CancellationToken::new(), None)
         .await
         .map(|o| o.text_content())
 }
@@ -239,7 +240,7 @@ fn bash_cancel_returns_promptly() {
         };
         let start = Instant::now();
         let err = tool
-            .execute("c", &input, cancel, None)
+            .execute("c", &input.into(), &cancel, None)
             .await
             .expect_err("cancelled");
         assert!(matches!(err, ToolError::Cancelled), "{err:?}");
@@ -249,10 +250,7 @@ fn bash_cancel_returns_promptly() {
 
 #[test]
 fn check_input_names_the_problem() {
-    let input = |v: Value| match v {
-        Value::Object(m) => m,
-        _ => unreachable!(),
-    };
+    let input = |v: Value| ToolInput::try_from(v).expect("an object");
     assert!(BuiltinTool::check_input("bash", &input(json!({"command": "ls"}))).is_ok());
     let err = BuiltinTool::check_input("bash", &input(json!({"command": 3}))).expect_err("type");
     assert!(

@@ -1,13 +1,93 @@
 //! Tool events (SPEC-DETAILS section 1.3): `tool_call` before a tool runs, `tool_result` after.
 
+use std::ops::Deref;
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::hook_event;
 use super::message::Content;
 
-/// A tool's input: a JSON object (`Record<string, unknown>`).
-pub type ToolInput = Map<String, Value>;
+/// A tool's input: a JSON object (`Record<string, unknown>`), shared.
+///
+/// Upstream hands the `tool_call` handlers, the tool and the `tool_result` handlers the same
+/// input object; so does this type: a clone shares the object (it copies a pointer), so the
+/// tool wrapper puts the input in both events without copying it. Read it as the map it
+/// derefs to (`input.get("command")`, `input["command"]`); build it from a map or a JSON
+/// object.
+///
+/// ```
+/// use hooks_core::events::ToolInput;
+/// use serde_json::json;
+///
+/// let input = ToolInput::try_from(json!({ "command": "ls -la" })).unwrap();
+/// assert_eq!(input["command"], "ls -la");
+/// let shared = input.clone();
+/// assert!(ToolInput::ptr_eq(&input, &shared));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ToolInput(Arc<Map<String, Value>>);
+
+impl ToolInput {
+    /// An empty input.
+    #[must_use]
+    pub fn new() -> Self {
+        ToolInput::default()
+    }
+
+    /// Whether `a` and `b` share one object.
+    #[must_use]
+    pub fn ptr_eq(a: &ToolInput, b: &ToolInput) -> bool {
+        Arc::ptr_eq(&a.0, &b.0)
+    }
+
+    /// The map, copied only when another clone still shares it.
+    #[must_use]
+    pub fn into_map(self) -> Map<String, Value> {
+        Arc::unwrap_or_clone(self.0)
+    }
+}
+
+impl Deref for ToolInput {
+    type Target = Map<String, Value>;
+
+    fn deref(&self) -> &Map<String, Value> {
+        &self.0
+    }
+}
+
+impl From<Map<String, Value>> for ToolInput {
+    fn from(map: Map<String, Value>) -> Self {
+        ToolInput(Arc::new(map))
+    }
+}
+
+impl FromIterator<(String, Value)> for ToolInput {
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Self {
+        ToolInput::from(Map::from_iter(iter))
+    }
+}
+
+impl TryFrom<Value> for ToolInput {
+    /// The value, when it is not an object.
+    type Error = Value;
+
+    /// The input of a JSON object; any other value is given back.
+    fn try_from(value: Value) -> Result<Self, Value> {
+        match value {
+            Value::Object(map) => Ok(ToolInput::from(map)),
+            other => Err(other),
+        }
+    }
+}
+
+impl From<ToolInput> for Value {
+    fn from(input: ToolInput) -> Value {
+        Value::Object(input.into_map())
+    }
+}
 
 /// `tool_call`: a tool is about to run. Any handler may block it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

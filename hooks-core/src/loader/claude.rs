@@ -69,7 +69,7 @@ fn common_input(event_name: &str, tool: &str, session: &HookSession) -> Map<Stri
 #[must_use]
 pub fn pre_tool_use_input(event: &ToolCallEvent, session: &HookSession) -> Value {
     let mut m = common_input("PreToolUse", &event.tool_name, session);
-    m.insert("tool_input".into(), Value::Object(event.input.clone()));
+    m.insert("tool_input".into(), Value::from(event.input.clone()));
     m.insert("tool_use_id".into(), event.tool_call_id.clone().into());
     Value::Object(m)
 }
@@ -81,7 +81,7 @@ pub fn pre_tool_use_input(event: &ToolCallEvent, session: &HookSession) -> Value
 #[must_use]
 pub fn post_tool_use_input(event: &ToolResultEvent, session: &HookSession) -> Value {
     let mut m = common_input("PostToolUse", &event.tool_name, session);
-    m.insert("tool_input".into(), Value::Object(event.input.clone()));
+    m.insert("tool_input".into(), Value::from(event.input.clone()));
     let text = event
         .content
         .iter()

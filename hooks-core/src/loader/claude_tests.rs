@@ -17,7 +17,7 @@ fn session() -> HookSession {
 }
 
 fn input(v: serde_json::Value) -> ToolInput {
-    v.as_object().unwrap().clone()
+    v.as_object().unwrap().clone().into()
 }
 
 const FILE: &str = "/h/pre/bash.sh";

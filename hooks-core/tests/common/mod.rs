@@ -173,7 +173,7 @@ pub fn model(id: &str) -> Model {
 /// A tool input object.
 pub fn input(value: Value) -> ToolInput {
     match value {
-        Value::Object(map) => map,
+        Value::Object(map) => map.into(),
         other => panic!("tool input must be an object, got {other}"),
     }
 }
@@ -220,7 +220,7 @@ impl Tool for BashTool {
         &self,
         _call_id: &str,
         input: &ToolInput,
-        cancel: CancellationToken,
+        cancel: &CancellationToken,
         on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         let command = input

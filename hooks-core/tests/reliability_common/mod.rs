@@ -167,7 +167,7 @@ impl Drop for DropFlag {
 /// A tool input object.
 pub fn input(value: Value) -> ToolInput {
     match value {
-        Value::Object(map) => map,
+        Value::Object(map) => map.into(),
         other => panic!("tool input must be an object, got {other}"),
     }
 }
@@ -309,7 +309,7 @@ impl Tool for ProcessTool {
         &self,
         _call_id: &str,
         input: &ToolInput,
-        cancel: CancellationToken,
+        cancel: &CancellationToken,
         _on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         self.started.fetch_add(1, Ordering::SeqCst);
