@@ -319,7 +319,6 @@ struct Noop {
     parameters: Value,
 }
 
-#[async_trait::async_trait]
 impl Tool for Noop {
     fn name(&self) -> &str {
         "bash"

@@ -6,12 +6,12 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::task::Poll;
 
-use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::events::{Content, EventKind, Extra, ToolCallEvent, ToolInput, ToolResultEvent};
+use crate::handler::BoxFuture;
 use crate::runner::{HookRunner, ToolCallHookError};
 
 /// What a tool returns: content chunks for the model and tool-specific details.
@@ -87,7 +87,44 @@ impl ToolError {
 pub type UpdateCallback = dyn Fn(ToolOutput) + Send + Sync;
 
 /// A tool the agent can call.
-#[async_trait]
+///
+/// Implement `execute` as an `async fn`; no attribute macro is needed. The trait is generic
+/// (its future is not boxed), so a wrapped call costs no allocation of its own; to keep tools
+/// of several types in one collection, use [`DynTool`] (`Arc<dyn DynTool>` is a `Tool` again).
+///
+/// ```
+/// use hooks_core::events::ToolInput;
+/// use hooks_core::tool::UpdateCallback;
+/// use hooks_core::{Tool, ToolError, ToolOutput};
+/// use serde_json::Value;
+/// use tokio_util::sync::CancellationToken;
+///
+/// struct Echo(Value);
+///
+/// impl Tool for Echo {
+///     fn name(&self) -> &str {
+///         "echo"
+///     }
+///     fn description(&self) -> &str {
+///         "answers its `text` input"
+///     }
+///     fn parameters(&self) -> &Value {
+///         &self.0
+///     }
+///     async fn execute(
+///         &self,
+///         _call_id: &str,
+///         input: &ToolInput,
+///         _cancel: &CancellationToken,
+///         _on_update: Option<&UpdateCallback>,
+///     ) -> Result<ToolOutput, ToolError> {
+///         match input.get("text").and_then(Value::as_str) {
+///             Some(text) => Ok(ToolOutput::text(text)),
+///             None => Err(ToolError::failed("`text` is required")),
+///         }
+///     }
+/// }
+/// ```
 pub trait Tool: Send + Sync {
     /// The tool's name, e.g. `bash`.
     fn name(&self) -> &str;
@@ -98,16 +135,15 @@ pub trait Tool: Send + Sync {
     /// Runs the tool. `cancel` is cancelled when the call is aborted (clone it to keep it
     /// past the call, e.g. in a spawned task); `on_update` receives progress. `input` is
     /// shared: cloning it copies a pointer.
-    async fn execute(
+    fn execute(
         &self,
         call_id: &str,
         input: &ToolInput,
         cancel: &CancellationToken,
         on_update: Option<&UpdateCallback>,
-    ) -> Result<ToolOutput, ToolError>;
+    ) -> impl Future<Output = Result<ToolOutput, ToolError>> + Send;
 }
 
-#[async_trait]
 impl<T: Tool + ?Sized> Tool for Arc<T> {
     fn name(&self) -> &str {
         (**self).name()
@@ -118,6 +154,76 @@ impl<T: Tool + ?Sized> Tool for Arc<T> {
     fn parameters(&self) -> &Value {
         (**self).parameters()
     }
+    fn execute(
+        &self,
+        call_id: &str,
+        input: &ToolInput,
+        cancel: &CancellationToken,
+        on_update: Option<&UpdateCallback>,
+    ) -> impl Future<Output = Result<ToolOutput, ToolError>> + Send {
+        (**self).execute(call_id, input, cancel, on_update)
+    }
+}
+
+/// A [`Tool`] that can be used as a trait object (`Arc<dyn DynTool>`): its future is boxed.
+/// Every `Tool` is a `DynTool`, and `dyn DynTool` is a `Tool` again, so a host can keep tools
+/// of several types in one collection and still wrap each with [`HookToolWrapper`].
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use hooks_core::tool::DynTool;
+/// fn toolbox(tools: Vec<Arc<dyn DynTool>>) -> Vec<String> {
+///     tools.iter().map(|t| t.name().to_owned()).collect()
+/// }
+/// ```
+pub trait DynTool: Send + Sync {
+    /// [`Tool::name`].
+    fn name(&self) -> &str;
+    /// [`Tool::description`].
+    fn description(&self) -> &str;
+    /// [`Tool::parameters`].
+    fn parameters(&self) -> &Value;
+    /// [`Tool::execute`], boxed.
+    fn execute_boxed<'a>(
+        &'a self,
+        call_id: &'a str,
+        input: &'a ToolInput,
+        cancel: &'a CancellationToken,
+        on_update: Option<&'a UpdateCallback>,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
+}
+
+impl<T: Tool> DynTool for T {
+    fn name(&self) -> &str {
+        Tool::name(self)
+    }
+    fn description(&self) -> &str {
+        Tool::description(self)
+    }
+    fn parameters(&self) -> &Value {
+        Tool::parameters(self)
+    }
+    fn execute_boxed<'a>(
+        &'a self,
+        call_id: &'a str,
+        input: &'a ToolInput,
+        cancel: &'a CancellationToken,
+        on_update: Option<&'a UpdateCallback>,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(Tool::execute(self, call_id, input, cancel, on_update))
+    }
+}
+
+impl Tool for dyn DynTool {
+    fn name(&self) -> &str {
+        DynTool::name(self)
+    }
+    fn description(&self) -> &str {
+        DynTool::description(self)
+    }
+    fn parameters(&self) -> &Value {
+        DynTool::parameters(self)
+    }
     async fn execute(
         &self,
         call_id: &str,
@@ -125,7 +231,7 @@ impl<T: Tool + ?Sized> Tool for Arc<T> {
         cancel: &CancellationToken,
         on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
-        (**self).execute(call_id, input, cancel, on_update).await
+        self.execute_boxed(call_id, input, cancel, on_update).await
     }
 }
 
@@ -195,7 +301,6 @@ macro_rules! until_cancelled {
     }};
 }
 
-#[async_trait]
 impl<T: Tool> Tool for HookToolWrapper<T> {
     fn name(&self) -> &str {
         self.tool.name()

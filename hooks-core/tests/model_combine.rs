@@ -828,7 +828,6 @@ proptest! {
 /// A tool that counts its calls.
 struct CountingTool(Arc<Mutex<usize>>);
 
-#[async_trait::async_trait]
 impl Tool for CountingTool {
     fn name(&self) -> &str {
         "bash"

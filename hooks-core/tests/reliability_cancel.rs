@@ -10,7 +10,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use async_trait::async_trait;
 use hooks_core::events::*;
 use hooks_core::exec::{ExecOptions, exec_command};
 use hooks_core::tool::UpdateCallback;
@@ -165,7 +164,6 @@ struct ExecTool {
     result: Arc<Mutex<Option<hooks_core::ExecResult>>>,
 }
 
-#[async_trait]
 impl Tool for ExecTool {
     fn name(&self) -> &str {
         "exec"

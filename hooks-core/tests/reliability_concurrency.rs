@@ -11,7 +11,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use async_trait::async_trait;
 use hooks_core::events::*;
 use hooks_core::tool::UpdateCallback;
 use hooks_core::{HookApi, HookContext, HookRunner, HookToolWrapper, Tool, ToolError, ToolOutput};
@@ -26,7 +25,7 @@ const _: () = {
     send_sync::<HookRunner>();
     send_sync::<Arc<HookRunner>>();
     send_sync::<HookToolWrapper<CountingTool>>();
-    send_sync::<HookToolWrapper<Arc<dyn Tool>>>();
+    send_sync::<HookToolWrapper<Arc<dyn hooks_core::tool::DynTool>>>();
 };
 
 #[allow(
@@ -130,7 +129,6 @@ struct CountingTool {
     parameters: Value,
 }
 
-#[async_trait]
 impl Tool for CountingTool {
     fn name(&self) -> &str {
         "echo"

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use async_trait::async_trait;
 use hooks_core::events::{SessionEntry, ToolInput};
 use hooks_core::loader::{DiscoveryOptions, NoCompiledHooks, discover_and_load_hooks};
 use hooks_core::tool::UpdateCallback;
@@ -24,7 +23,6 @@ struct BashTool {
     parameters: Value,
 }
 
-#[async_trait]
 impl Tool for BashTool {
     fn name(&self) -> &str {
         "bash"

@@ -635,3 +635,22 @@ async fn wrapper_hands_hooks_and_tool_the_same_input_object() {
         assert!(hooks_core::events::ToolInput::ptr_eq(input, &given));
     }
 }
+
+#[tokio::test]
+async fn wrapper_accepts_tools_of_several_types_as_trait_objects() {
+    let dir = tempfile::tempdir().unwrap();
+    let seen = Arc::default();
+    let runner = Arc::new(HookRunner::new(
+        vec![result_recorder("rec", &seen, None)],
+        dir.path(),
+        Arc::new(common::TestSession::new()),
+    ));
+    let tools: Vec<Arc<dyn hooks_core::tool::DynTool>> = vec![Arc::new(BashTool::new(dir.path()))];
+    for tool in tools {
+        let wrapper = HookToolWrapper::new(tool, Arc::clone(&runner));
+        assert_eq!(Tool::name(&wrapper), "bash");
+        let out = run(&wrapper, "echo hi").await.expect("the tool runs");
+        assert_eq!(out.text_content().trim(), "hi");
+    }
+    assert_eq!(seen.lock().unwrap().len(), 1, "tool_result was emitted");
+}

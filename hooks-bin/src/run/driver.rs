@@ -634,7 +634,6 @@ impl Recorded {
     }
 }
 
-#[async_trait::async_trait]
 impl Tool for Recorded {
     fn name(&self) -> &str {
         self.tool.name()

@@ -25,7 +25,6 @@ mod workspace;
 
 use std::sync::Arc;
 
-use async_trait::async_trait;
 use hooks_core::events::ToolInput;
 use hooks_core::tool::UpdateCallback;
 use hooks_core::{Tool, ToolError, ToolOutput};
@@ -145,7 +144,6 @@ fn bad_input(e: String) -> ToolError {
     ToolError::failed(format!("invalid input: {e}"))
 }
 
-#[async_trait]
 impl Tool for BuiltinTool {
     fn name(&self) -> &str {
         self.kind.name()

@@ -202,7 +202,6 @@ impl BashTool {
     }
 }
 
-#[async_trait]
 impl Tool for BashTool {
     fn name(&self) -> &str {
         "bash"

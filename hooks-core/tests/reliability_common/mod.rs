@@ -14,7 +14,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::time::Duration;
 
-use async_trait::async_trait;
 use hooks_core::events::{SessionEntry, ToolInput};
 use hooks_core::tool::UpdateCallback;
 use hooks_core::{
@@ -291,7 +290,6 @@ impl ProcessTool {
     }
 }
 
-#[async_trait]
 impl Tool for ProcessTool {
     fn name(&self) -> &str {
         "bash"
