@@ -353,30 +353,6 @@ impl<E: HookEvent> HandlerEntry<E> {
         }
     }
 
-    /// Whether the handler is sync (called directly, no future).
-    #[inline(always)]
-    pub(crate) fn is_sync(&self) -> bool {
-        matches!(self.handler, Handler::SyncFn(_) | Handler::Sync(_))
-    }
-
-    /// For a sync handler, a function that calls it, without a panic guard (the runner
-    /// guards a run of sync handlers at once); `None` for an async one.
-    #[inline(always)]
-    pub(crate) fn sync_fn(
-        &self,
-    ) -> Option<impl Fn(&E, &HookContext) -> HandlerResult<E::Result> + '_> {
-        match &self.handler {
-            Handler::SyncFn(_) | Handler::Sync(_) => {
-                Some(move |event: &E, ctx: &HookContext| match &self.handler {
-                    Handler::SyncFn(f) => f(event, ctx),
-                    Handler::Sync(f) => f(event, ctx),
-                    _ => Ok(None),
-                })
-            }
-            _ => None,
-        }
-    }
-
     /// Runs an async handler under its timeout (its own, else `default_timeout`); a panic
     /// while building or polling its future and a timeout become a [`HandlerError`].
     pub(crate) async fn call_async(

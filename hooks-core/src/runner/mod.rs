@@ -26,11 +26,11 @@ use crate::events::{
     HookEvent, ImageContent, Message, ToolCallEvent, ToolCallEventResult, ToolResultEvent,
     ToolResultEventResult,
 };
-use crate::handler::{HandlerEntry, HandlerError, HandlerErrorKind, HandlerResult, guard_future};
+use crate::handler::{HandlerError, HandlerErrorKind, HandlerResult, guard_future};
 use crate::session::SessionManager;
 
 use emission::{Emission, OutOfLine};
-use plan::{Plan, Plans};
+use plan::{Plan, Plans, Step};
 
 mod emission;
 pub(crate) mod plan;
@@ -429,7 +429,7 @@ impl HookRunner {
     #[inline(always)]
     fn run_sync<'a, E, S, T>(
         &'a self,
-        entries: &'a [(usize, HandlerEntry<E>)],
+        plan: &'a Plan<E>,
         next: &mut usize,
         event: &E,
         ctx: &HookContext,
@@ -442,17 +442,22 @@ impl HookRunner {
         loop {
             let mut calling = false;
             let batch = catch_unwind(AssertUnwindSafe(|| {
-                while let Some((hook, entry)) = entries.get(*next) {
-                    let Some(call) = entry.sync_fn() else {
-                        return Batch::Async(*next);
-                    };
-                    *next += 1;
+                while let Some(step) = plan.steps.get(*next) {
                     calling = true;
-                    let outcome = call(event, ctx);
+                    let outcome = match step {
+                        Step::Fn(f) => f(event, ctx),
+                        Step::Closure(f) => f(event, ctx),
+                        Step::Async => return Batch::Async(*next),
+                    };
                     calling = false;
+                    *next += 1;
                     if !matches!(outcome, Ok(None))
-                        && let ControlFlow::Break(value) =
-                            hand_over(on_outcome, state, &self.hooks[*hook], outcome)
+                        && let ControlFlow::Break(value) = hand_over(
+                            on_outcome,
+                            state,
+                            &self.hooks[plan.entries[*next - 1].0],
+                            outcome,
+                        )
                     {
                         return Batch::Stop(value);
                     }
@@ -462,7 +467,9 @@ impl HookRunner {
             match batch {
                 Ok(batch) => return batch,
                 Err(payload) if calling => {
-                    let hook = &self.hooks[entries[*next - 1].0];
+                    // The handler at `next` panicked; the run goes on after it.
+                    let hook = &self.hooks[plan.entries[*next].0];
+                    *next += 1;
                     let error = Err(HandlerError::from_panic(&*payload));
                     if let ControlFlow::Break(value) = on_outcome(state, hook, error) {
                         return Batch::Stop(value);
@@ -497,14 +504,7 @@ impl HookRunner {
     {
         if plan.sync_only {
             let ctx = self.emission_context();
-            let stop = match self.run_sync(
-                &plan.entries,
-                &mut 0,
-                event,
-                &ctx,
-                &mut state,
-                &mut on_outcome,
-            ) {
+            let stop = match self.run_sync(plan, &mut 0, event, &ctx, &mut state, &mut on_outcome) {
                 Batch::Stop(value) => Some(value),
                 Batch::Done | Batch::Async(_) => None,
             };
@@ -562,11 +562,11 @@ impl HookRunner {
                     }
                     continue;
                 }
-                let batch = match entries.get(next) {
+                let batch = match plan.steps.get(next) {
                     None => Batch::Done,
-                    Some((_, entry)) if !entry.is_sync() => Batch::Async(next),
+                    Some(Step::Async) => Batch::Async(next),
                     Some(_) => {
-                        self.run_sync(entries, &mut next, event, ctx, &mut state, &mut on_outcome)
+                        self.run_sync(plan, &mut next, event, ctx, &mut state, &mut on_outcome)
                     }
                 };
                 match batch {

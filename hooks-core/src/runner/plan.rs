@@ -4,15 +4,29 @@
 //! table.
 
 use std::any::Any;
+use std::sync::Arc;
 
 use crate::api::LoadedHook;
 use crate::events::{EventKind, HookEvent};
-use crate::handler::HandlerEntry;
+use crate::handler::{Handler, HandlerEntry, SyncHandlerFn, SyncHandlerFnPtr};
+
+/// How the dispatch loop calls a handler: a sync one directly, from a compact array that
+/// holds nothing else.
+pub(crate) enum Step<E: HookEvent> {
+    /// A sync `fn` (what `#[hook]` generates for a sync handler).
+    Fn(SyncHandlerFnPtr<E>),
+    /// A sync closure.
+    Closure(Arc<SyncHandlerFn<E>>),
+    /// An async handler: the loop hands it to the async path, which reads its entry.
+    Async,
+}
 
 /// The handlers of one event, across hooks, in dispatch order.
 pub(crate) struct Plan<E: HookEvent> {
     /// Each handler with the index of its hook in the runner.
     pub(crate) entries: Vec<(usize, HandlerEntry<E>)>,
+    /// How to call each handler (the same order as `entries`).
+    pub(crate) steps: Vec<Step<E>>,
     /// Whether every handler is sync: an emission then runs them all in one go, without
     /// polling a handler future.
     pub(crate) sync_only: bool,
@@ -22,7 +36,13 @@ impl<E: HookEvent> Plan<E> {
     /// Appends `hook`'s handlers (`hook` is its index in the runner).
     pub(crate) fn extend(&mut self, hook: usize, entries: &[HandlerEntry<E>]) {
         for entry in entries {
-            self.sync_only &= entry.is_sync();
+            let step = match &entry.handler {
+                Handler::SyncFn(f) => Step::Fn(*f),
+                Handler::Sync(f) => Step::Closure(Arc::clone(f)),
+                Handler::AsyncFn(_) | Handler::AsyncInline(_) | Handler::Async(_) => Step::Async,
+            };
+            self.sync_only &= !matches!(step, Step::Async);
+            self.steps.push(step);
             self.entries.push((hook, entry.clone()));
         }
     }
@@ -75,6 +95,7 @@ pub(crate) fn plan_in<E: HookEvent>(slot: &mut PlanSlot) -> &mut Plan<E> {
     slot.get_or_insert_with(|| {
         Box::new(Plan::<E> {
             entries: Vec::new(),
+            steps: Vec::new(),
             sync_only: true,
         })
     })
