@@ -2,13 +2,13 @@
 //! `tool_result` handlers after it (SPEC.md section 4, SPEC-DETAILS section 6).
 
 use std::future::Future;
-use std::pin::pin;
+use std::pin::{Pin, pin};
 use std::sync::Arc;
-use std::task::Poll;
+use std::task::{Context, Poll};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use crate::events::{Content, EventKind, Extra, ToolCallEvent, ToolInput, ToolResultEvent};
 use crate::handler::BoxFuture;
@@ -97,7 +97,7 @@ pub type UpdateCallback = dyn Fn(ToolOutput) + Send + Sync;
 /// use hooks_core::tool::UpdateCallback;
 /// use hooks_core::{Tool, ToolError, ToolOutput};
 /// use serde_json::Value;
-/// use tokio_util::sync::CancellationToken;
+/// use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 ///
 /// struct Echo(Value);
 ///
@@ -274,31 +274,46 @@ impl<T: Tool> HookToolWrapper<T> {
 
 /// Runs a future until it completes (`Some`) or the token is cancelled (`None`).
 ///
-/// The future is polled first: one that completes at once never touches the token (a
-/// cancellation wait takes the token's locks, and most gates and no-op tools complete on their
-/// first poll). Once it is pending, the cancellation is watched too; with `cancel_first` the
-/// cancellation has priority over the future on every later poll. (A macro, not a function, so
-/// that the future is built where it is pinned instead of being moved there.)
+/// The future is polled first: one that completes at once never touches the token, and the
+/// cancellation wait is not even built (building and dropping one takes the token's locks, and
+/// most gates and no-op tools complete on their first poll). Once the future is pending, the
+/// cancellation is watched too; with `cancel_first` the cancellation has priority over the
+/// future on every later poll. (A macro, not a function, so that the future is built where it
+/// is pinned instead of being moved there.)
 macro_rules! until_cancelled {
     ($future:expr, $cancel:expr, cancel_first = $cancel_first:expr) => {{
         let mut future = pin!($future);
-        let mut cancelled = pin!($cancel.cancelled());
-        let mut waiting = false;
+        let mut cancelled = pin!(None);
         std::future::poll_fn(|cx| {
-            if waiting && $cancel_first && cancelled.as_mut().poll(cx).is_ready() {
+            let waiting = cancelled.is_some();
+            if waiting && $cancel_first && watch(&mut cancelled, $cancel, cx) {
                 return Poll::Ready(None);
             }
             if let Poll::Ready(output) = future.as_mut().poll(cx) {
                 return Poll::Ready(Some(output));
             }
-            if (!waiting || !$cancel_first) && cancelled.as_mut().poll(cx).is_ready() {
+            if (!waiting || !$cancel_first) && watch(&mut cancelled, $cancel, cx) {
                 return Poll::Ready(None);
             }
-            waiting = true;
             Poll::Pending
         })
         .await
     }};
+}
+
+/// Polls the cancellation wait in `slot` (built there on the first call): whether the token
+/// is cancelled.
+fn watch<'t>(
+    slot: &mut Pin<&mut Option<WaitForCancellationFuture<'t>>>,
+    cancel: &'t CancellationToken,
+    cx: &mut Context<'_>,
+) -> bool {
+    if slot.is_none() {
+        slot.set(Some(cancel.cancelled()));
+    }
+    slot.as_mut()
+        .as_pin_mut()
+        .is_some_and(|wait| wait.poll(cx).is_ready())
 }
 
 impl<T: Tool> Tool for HookToolWrapper<T> {
