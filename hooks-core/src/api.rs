@@ -108,6 +108,21 @@ pub struct HookSender {
     cwd: PathBuf,
 }
 
+impl fmt::Debug for HookSender {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn initialized<T>(lock: &RwLock<Option<T>>) -> bool {
+            lock.read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .is_some()
+        }
+        f.debug_struct("HookSender")
+            .field("cwd", &self.cwd)
+            .field("send_message", &initialized(&self.actions.send_message))
+            .field("append_entry", &initialized(&self.actions.append_entry))
+            .finish()
+    }
+}
+
 impl HookSender {
     /// Sends a custom message (see [`HookContext::send_message`]).
     ///

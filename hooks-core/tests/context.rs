@@ -527,6 +527,10 @@ async fn send_message_before_initialize_fails_with_the_exact_text() {
         .unwrap_err();
     assert_eq!(err.to_string(), SEND_ERR);
     let sender: HookSender = api.sender();
+    assert!(
+        format!("{sender:?}").contains("send_message: false"),
+        "{sender:?}"
+    );
     api.on(|_e: &AgentStartEvent, _c: &HookContext| {});
     let runner = runner(vec![api.finish()]);
     let err = sender
