@@ -555,8 +555,11 @@ impl HookRunner {
                     if limit.is_some() {
                         sleep = None;
                     }
-                    if let ControlFlow::Break(value) =
-                        on_outcome(&mut state, &self.hooks[*hook], outcome)
+                    // As in `run_sync`: an allow is skipped, anything else is handed over
+                    // where it lies.
+                    if !matches!(outcome, Ok(None))
+                        && let ControlFlow::Break(value) =
+                            hand_over(&mut on_outcome, &mut state, &self.hooks[*hook], outcome)
                     {
                         return Poll::Ready(Some(value));
                     }
