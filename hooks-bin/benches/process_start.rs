@@ -1,6 +1,7 @@
 //! Process start of `hooks claude PreToolUse` (issue 6), against `/bin/true` and, when they
 //! exist, `node -e` and `python3 -c` doing the same check: read the hook input from stdin,
-//! decide whether the Bash command is `rm -rf`, print a decision only to deny.
+//! decide whether the Bash command is `rm -rf`, print a decision only to deny. Also
+//! `hooks claude SessionStart`, an event for which the adapter looks for no hook files.
 //!
 //! ```text
 //! cargo bench -p hooks-bin --bench process_start            # 200 runs of each (about 15 s)
@@ -24,6 +25,9 @@ use nix::sys::resource::{UsageWho, getrusage};
 /// A small PreToolUse input, as Claude Code sends it.
 const INPUT: &str = r#"{"session_id":"0b1c2d3e","transcript_path":"/tmp/transcript.jsonl","cwd":"/tmp","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la","description":"List files"},"tool_use_id":"toolu_01"}"#;
 
+/// A SessionStart input: an event no hook file handles, so the adapter does not look for any.
+const SESSION_START_INPUT: &str = r#"{"session_id":"0b1c2d3e","transcript_path":"/tmp/transcript.jsonl","cwd":"/tmp","hook_event_name":"SessionStart","source":"startup"}"#;
+
 /// The same check in JavaScript.
 const NODE_CHECK: &str = r#"let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const i=JSON.parse(s);const c=(i.tool_input||{}).command||'';if(i.tool_name==='Bash'&&/\brm\s+-rf\b/.test(c)){console.log(JSON.stringify({hookSpecificOutput:{hookEventName:'PreToolUse',permissionDecision:'deny',permissionDecisionReason:'rm -rf blocked'}}))}})"#;
 
@@ -36,6 +40,7 @@ struct Subject {
     name: &'static str,
     program: PathBuf,
     args: Vec<String>,
+    input: &'static str,
     times: Vec<Duration>,
 }
 
@@ -45,8 +50,15 @@ impl Subject {
             name,
             program: program.into(),
             args: args.iter().map(|a| (*a).to_owned()).collect(),
+            input: INPUT,
             times: Vec::new(),
         }
+    }
+
+    /// This subject with `input` on its stdin instead of the PreToolUse input.
+    fn with_input(mut self, input: &'static str) -> Self {
+        self.input = input;
+        self
     }
 
     /// One run: spawn, write the input, close stdin, wait. Returns the wall time.
@@ -62,7 +74,7 @@ impl Subject {
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", self.program.display()));
         if let Some(mut stdin) = child.stdin.take() {
             // `/bin/true` may exit before reading: a broken pipe is fine.
-            let _ = stdin.write_all(INPUT.as_bytes());
+            let _ = stdin.write_all(self.input.as_bytes());
         }
         let status = child.wait().expect("wait");
         let elapsed = start.elapsed();
@@ -127,7 +139,17 @@ fn main() {
         .map(|u| u.max_rss())
         .unwrap_or(0);
 
-    let mut subjects = vec![Subject::new("/bin/true", "/bin/true", &[]), adapter];
+    let session_start = Subject::new(
+        "hooks claude SessionStart",
+        &hooks,
+        &["claude", "SessionStart"],
+    )
+    .with_input(SESSION_START_INPUT);
+    let mut subjects = vec![
+        Subject::new("/bin/true", "/bin/true", &[]),
+        adapter,
+        session_start,
+    ];
     if exists("node") {
         subjects.push(Subject::new("node -e", "node", &["-e", NODE_CHECK]));
     }
@@ -171,6 +193,9 @@ fn main() {
     let ours = median("hooks claude PreToolUse").unwrap_or(f64::NAN);
     if let Some(truth) = median("/bin/true") {
         println!("hooks / true   = {:.2}x (target <= 3x)", ours / truth);
+        if let Some(start) = median("hooks claude SessionStart") {
+            println!("SessionStart / true = {:.2}x", start / truth);
+        }
     }
     if let Some(node) = median("node -e") {
         println!("node / hooks   = {:.1}x (target >= 10x)", node / ours);
