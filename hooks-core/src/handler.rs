@@ -338,8 +338,9 @@ impl<E: HookEvent> HandlerEntry<E> {
     }
 
     /// Calls a sync handler (a panic becomes a [`HandlerError`]); `None` for an async one,
-    /// which [`HandlerEntry::call_async`] runs. The runner calls this first, so that a sync
-    /// handler costs a function call and no future.
+    /// which [`HandlerEntry::call_async`] runs. Called first wherever entries are run one at a
+    /// time (the `context` chain, [`HandlerEntry::call`]), so that a sync handler costs a
+    /// function call and no future.
     #[inline(always)]
     pub(crate) fn call_sync(
         &self,
