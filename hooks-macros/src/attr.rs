@@ -97,6 +97,17 @@ impl<T> Slot<T> {
         }
     }
 
+    /// An argument at `at` that should have been this slot's string literal (a positional
+    /// argument of another kind, or a bare unknown key): marks the slot seen and reports
+    /// `<name> is a string literal: `<example>``.
+    pub(crate) fn not_a_string(&mut self, at: impl ToTokens, example: &str, errors: &mut Errors) {
+        self.first(&at, errors);
+        errors.spanned(
+            at,
+            format!("{} is a string literal: `{example}`", self.name),
+        );
+    }
+
     pub(crate) fn seen(&self) -> bool {
         self.seen
     }

@@ -32,19 +32,9 @@ fn parse_args(tokens: TokenStream, errors: &mut Errors) -> Args {
                             name.put(s);
                         }
                     }
-                    Arg::Positional(other) => {
-                        name.first(&other, errors);
-                        errors.spanned(
-                            other,
-                            format!("the command name is a string literal: `{EXAMPLE}`"),
-                        );
-                    }
+                    Arg::Positional(other) => name.not_a_string(other, EXAMPLE, errors),
                     Arg::Key { key, value: None } if !KEYS.contains(&key.to_string().as_str()) => {
-                        name.first(&key, errors);
-                        errors.spanned(
-                            key,
-                            format!("the command name is a string literal: `{EXAMPLE}`"),
-                        );
+                        name.not_a_string(key, EXAMPLE, errors);
                     }
                     Arg::Key { key, value } => {
                         if key == "description" {

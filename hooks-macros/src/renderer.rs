@@ -38,19 +38,9 @@ fn parse_args(tokens: TokenStream, errors: &mut Errors) -> Args {
                             custom_type.put(s);
                         }
                     }
-                    Arg::Positional(other) => {
-                        custom_type.first(&other, errors);
-                        errors.spanned(
-                            other,
-                            format!("the custom type is a string literal: `{EXAMPLE}`"),
-                        );
-                    }
+                    Arg::Positional(other) => custom_type.not_a_string(other, EXAMPLE, errors),
                     Arg::Key { key, value: None } if !KEYS.contains(&key.to_string().as_str()) => {
-                        custom_type.first(&key, errors);
-                        errors.spanned(
-                            key,
-                            format!("the custom type is a string literal: `{EXAMPLE}`"),
-                        );
+                        custom_type.not_a_string(key, EXAMPLE, errors);
                     }
                     Arg::Key { key, value } => {
                         if !common.accept(&key, value.as_ref(), errors) {
