@@ -22,173 +22,30 @@
 //! prebuilt context (no ordering, combining, panic guard or context capture): the runner's
 //! own cost is `emit_tool_call/*` minus `floor/*`.
 
-use std::future::Future;
 use std::hint::black_box;
 use std::path::Path;
 use std::pin::pin;
 use std::sync::Arc;
-use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use hooks_core::__private;
 use hooks_core::events::{
-    ContextEvent, ContextEventResult, HookEvent, Message, ToolCallEvent, ToolCallEventResult,
-    ToolInput, ToolResultEvent, ToolResultEventResult, TurnStartEvent,
+    ContextEvent, HookEvent, Message, ToolCallEvent, ToolCallEventResult, ToolInput,
+    ToolResultEvent, TurnStartEvent,
 };
 use hooks_core::handler::HandlerInfo;
 use hooks_core::handler::{Handler, HandlerEntry, HandlerResult};
-use hooks_core::registry::{Registration, build_hooks_from, compiled_hooks};
-use hooks_core::{
-    HookApi, HookContext, HookRunner, HookToolWrapper, InitializeOptions, JsonlSessionStore,
-    LoadedHook, Tool, ToolError, ToolOutput, hook,
-};
+use hooks_core::registry::{Registration, build_hooks_from};
+use hooks_core::{HookApi, HookContext, HookToolWrapper, Tool, ToolError, ToolOutput};
 
-const CWD: &str = "/tmp";
-const HOOK: &str = "bench";
+#[path = "fixture/mod.rs"]
+mod fixture;
 
-// ---- the handlers, as an author writes them ------------------------------------------------
-
-#[hook(event = "tool_call", hook = "bench")]
-async fn allow_async(_event: &ToolCallEvent, _ctx: &HookContext) -> Option<ToolCallEventResult> {
-    None
-}
-
-#[hook(event = "tool_call", hook = "bench")]
-fn allow_sync(_event: &ToolCallEvent, _ctx: &HookContext) -> Option<ToolCallEventResult> {
-    None
-}
-
-#[hook(event = "tool_result", hook = "bench")]
-async fn keep_async(_event: &ToolResultEvent, _ctx: &HookContext) -> Option<ToolResultEventResult> {
-    None
-}
-
-#[hook(event = "tool_result", hook = "bench")]
-fn keep_sync(_event: &ToolResultEvent, _ctx: &HookContext) -> Option<ToolResultEventResult> {
-    None
-}
-
-#[hook(event = "turn_start", hook = "bench")]
-async fn observe_async(_event: &TurnStartEvent, _ctx: &HookContext) {}
-
-#[hook(event = "turn_start", hook = "bench")]
-fn observe_sync(_event: &TurnStartEvent, _ctx: &HookContext) {}
-
-#[hook(event = "context", hook = "bench")]
-async fn context_async(_event: &ContextEvent, _ctx: &HookContext) -> Option<ContextEventResult> {
-    None
-}
-
-#[hook(event = "context", hook = "bench")]
-fn context_sync(_event: &ContextEvent, _ctx: &HookContext) -> Option<ContextEventResult> {
-    None
-}
-
-// ---- helpers -------------------------------------------------------------------------------
-
-/// Polls `future` once; every benchmarked future completes without waiting.
-#[inline(always)]
-fn now<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    match future
-        .as_mut()
-        .poll(&mut Context::from_waker(Waker::noop()))
-    {
-        Poll::Ready(output) => output,
-        Poll::Pending => panic!("a benchmarked future did not complete on its first poll"),
-    }
-}
-
-/// The `#[hook]` functions above, loaded once.
-fn bundle() -> LoadedHook {
-    compiled_hooks(Path::new(CWD))
-        .expect("the registry builds")
-        .into_iter()
-        .find(|h| h.path == HOOK)
-        .expect("the bench hook is linked")
-}
-
-/// Whether handlers are `async fn` or plain `fn`.
-#[derive(Clone, Copy)]
-enum Mode {
-    Sync,
-    Async,
-}
-
-impl Mode {
-    const ALL: [Mode; 2] = [Mode::Sync, Mode::Async];
-
-    fn as_str(self) -> &'static str {
-        match self {
-            Mode::Sync => "sync",
-            Mode::Async => "async",
-        }
-    }
-
-    /// The name of this mode's handler of `E` above.
-    fn handler<E: HookEvent>(self) -> &'static str {
-        match (E::NAME, self) {
-            ("tool_call", Mode::Sync) => "allow_sync",
-            ("tool_call", Mode::Async) => "allow_async",
-            ("tool_result", Mode::Sync) => "keep_sync",
-            ("tool_result", Mode::Async) => "keep_async",
-            ("turn_start", Mode::Sync) => "observe_sync",
-            ("turn_start", Mode::Async) => "observe_async",
-            ("context", Mode::Sync) => "context_sync",
-            ("context", Mode::Async) => "context_async",
-            (other, _) => panic!("no bench handler for {other}"),
-        }
-    }
-}
-
-/// Adds `n` copies of the bench handler of `E` in `mode` to `api`.
-fn add<E: HookEvent>(api: &mut HookApi, bundle: &LoadedHook, mode: Mode, n: usize) {
-    let name = mode.handler::<E>();
-    let entry = bundle
-        .handlers
-        .get::<E>()
-        .iter()
-        .find(|e| e.info.name == name)
-        .expect("the bench handler is registered");
-    for _ in 0..n {
-        api.on_handler(entry.handler.clone(), entry.info.clone());
-    }
-}
-
-/// A runner over one hook built by `build`, initialized by a host with no UI.
-fn runner(build: impl FnOnce(&mut HookApi)) -> HookRunner {
-    let mut api = HookApi::new("bench-hook", CWD);
-    build(&mut api);
-    let runner = HookRunner::new(
-        vec![api.finish()],
-        CWD,
-        Arc::new(JsonlSessionStore::in_memory(Path::new(CWD))),
-    );
-    runner.initialize(InitializeOptions::new(
-        Arc::new(|_, _| {}),
-        Arc::new(|_, _| {}),
-    ));
-    runner
-}
-
-fn input() -> ToolInput {
-    let Value::Object(map) = json!({ "command": "ls -la", "timeout": 120 }) else {
-        unreachable!()
-    };
-    map.into()
-}
-
-fn tool_call_event() -> ToolCallEvent {
-    ToolCallEvent {
-        tool_name: "bash".to_owned(),
-        tool_call_id: "call-1".to_owned(),
-        input: input(),
-    }
-}
+use fixture::{CWD, Mode, add, bundle, input, now, runner, tool_call_event};
 
 /// Calls the entries in a plain loop: the work every dispatcher has to do at the least.
 async fn floor<E: HookEvent>(
