@@ -53,10 +53,21 @@ impl Parse for Arg {
     }
 }
 
-/// Parses the attribute's arguments.
-pub(crate) fn parse_args(attr: TokenStream) -> syn::Result<Vec<Arg>> {
-    let args = Punctuated::<Arg, Token![,]>::parse_terminated.parse2(attr)?;
-    Ok(args.into_iter().collect())
+/// Parses the attribute's arguments and hands each to `f`; a syntax error is recorded in
+/// `errors` instead.
+pub(crate) fn each_arg(
+    attr: TokenStream,
+    errors: &mut Errors,
+    mut f: impl FnMut(Arg, &mut Errors),
+) {
+    match Punctuated::<Arg, Token![,]>::parse_terminated.parse2(attr) {
+        Ok(args) => {
+            for arg in args {
+                f(arg, errors);
+            }
+        }
+        Err(e) => errors.push(e),
+    }
 }
 
 /// A key that may be given at most once; the second occurrence is an error on its key.

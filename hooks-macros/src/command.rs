@@ -23,34 +23,27 @@ fn parse_args(tokens: TokenStream, errors: &mut Errors) -> Args {
     let mut name = Slot::new("the command name");
     let mut description = Slot::new("description");
     let mut common = Common::new();
-    match attr::parse_args(tokens) {
-        Ok(args) => {
-            for arg in args {
-                match arg {
-                    Arg::Positional(Lit::Str(s)) => {
-                        if name.first(&s, errors) && check_name(&s, errors) {
-                            name.put(s);
-                        }
-                    }
-                    Arg::Positional(other) => name.not_a_string(other, EXAMPLE, errors),
-                    Arg::Key { key, value: None } if !KEYS.contains(&key.to_string().as_str()) => {
-                        name.not_a_string(key, EXAMPLE, errors);
-                    }
-                    Arg::Key { key, value } => {
-                        if key == "description" {
-                            let example = "description = \"what it does\"";
-                            if let Some(s) = attr::string(&key, value.as_ref(), example, errors) {
-                                description.set(&key, s, errors);
-                            }
-                        } else if !common.accept(&key, value.as_ref(), errors) {
-                            attr::unknown_key(&key, KEYS, errors);
-                        }
-                    }
-                }
+    attr::each_arg(tokens, errors, |arg, errors| match arg {
+        Arg::Positional(Lit::Str(s)) => {
+            if name.first(&s, errors) && check_name(&s, errors) {
+                name.put(s);
             }
         }
-        Err(e) => errors.push(e),
-    }
+        Arg::Positional(other) => name.not_a_string(other, EXAMPLE, errors),
+        Arg::Key { key, value: None } if !KEYS.contains(&key.to_string().as_str()) => {
+            name.not_a_string(key, EXAMPLE, errors);
+        }
+        Arg::Key { key, value } => {
+            if key == "description" {
+                let example = "description = \"what it does\"";
+                if let Some(s) = attr::string(&key, value.as_ref(), example, errors) {
+                    description.set(&key, s, errors);
+                }
+            } else if !common.accept(&key, value.as_ref(), errors) {
+                attr::unknown_key(&key, KEYS, errors);
+            }
+        }
+    });
     if !name.seen() {
         errors.push(syn::Error::new(
             attr::attribute_span(),

@@ -23,49 +23,42 @@ fn parse_args(tokens: TokenStream, errors: &mut Errors) -> Args {
     let mut event = Slot::new("event");
     let mut timeout = Slot::new("timeout_ms");
     let mut common = Common::new();
-    match attr::parse_args(tokens) {
-        Ok(args) => {
-            for arg in args {
-                match arg {
-                    Arg::Positional(lit) => {
-                        event.first(&lit, errors);
-                        errors.spanned(
-                            &lit,
-                            "name the event with `event = ...`: `#[hook(event = \"tool_call\")]`",
-                        );
-                    }
-                    Arg::Key { key, value } => {
-                        if key == "event" {
-                            if !event.first(&key, errors) {
-                                continue;
-                            }
-                            let example = "event = \"tool_call\"";
-                            if let Some(lit) = attr::string(&key, value.as_ref(), example, errors) {
-                                match events::lookup(&lit.value()) {
-                                    Ok(ty) => event.put((lit, ty)),
-                                    Err(msg) => errors.spanned(&lit, msg),
-                                }
-                            }
-                        } else if key == "timeout_ms" {
-                            let example = "timeout_ms = 500";
-                            if let Some(n) = attr::integer(&key, value.as_ref(), example, errors) {
-                                match n.base10_parse::<u64>() {
-                                    Ok(0) | Err(_) => errors.spanned(
-                                        &n,
-                                        "`timeout_ms` is a positive number of milliseconds: `timeout_ms = 500`",
-                                    ),
-                                    Ok(_) => timeout.set(&key, (key.clone(), n), errors),
-                                }
-                            }
-                        } else if !common.accept(&key, value.as_ref(), errors) {
-                            attr::unknown_key(&key, KEYS, errors);
-                        }
+    attr::each_arg(tokens, errors, |arg, errors| match arg {
+        Arg::Positional(lit) => {
+            event.first(&lit, errors);
+            errors.spanned(
+                &lit,
+                "name the event with `event = ...`: `#[hook(event = \"tool_call\")]`",
+            );
+        }
+        Arg::Key { key, value } => {
+            if key == "event" {
+                if !event.first(&key, errors) {
+                    return;
+                }
+                let example = "event = \"tool_call\"";
+                if let Some(lit) = attr::string(&key, value.as_ref(), example, errors) {
+                    match events::lookup(&lit.value()) {
+                        Ok(ty) => event.put((lit, ty)),
+                        Err(msg) => errors.spanned(&lit, msg),
                     }
                 }
+            } else if key == "timeout_ms" {
+                let example = "timeout_ms = 500";
+                if let Some(n) = attr::integer(&key, value.as_ref(), example, errors) {
+                    match n.base10_parse::<u64>() {
+                        Ok(0) | Err(_) => errors.spanned(
+                            &n,
+                            "`timeout_ms` is a positive number of milliseconds: `timeout_ms = 500`",
+                        ),
+                        Ok(_) => timeout.set(&key, (key.clone(), n), errors),
+                    }
+                }
+            } else if !common.accept(&key, value.as_ref(), errors) {
+                attr::unknown_key(&key, KEYS, errors);
             }
         }
-        Err(e) => errors.push(e),
-    }
+    });
     if !event.seen() {
         errors.push(syn::Error::new(
             attr::attribute_span(),

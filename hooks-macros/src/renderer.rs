@@ -21,37 +21,30 @@ struct Args {
 fn parse_args(tokens: TokenStream, errors: &mut Errors) -> Args {
     let mut custom_type = Slot::new("the custom type");
     let mut common = Common::new();
-    match attr::parse_args(tokens) {
-        Ok(args) => {
-            for arg in args {
-                match arg {
-                    Arg::Positional(Lit::Str(s)) => {
-                        if !custom_type.first(&s, errors) {
-                            continue;
-                        }
-                        if s.value().trim().is_empty() {
-                            errors.spanned(
-                                &s,
-                                format!("the custom type must not be empty: `{EXAMPLE}`"),
-                            );
-                        } else {
-                            custom_type.put(s);
-                        }
-                    }
-                    Arg::Positional(other) => custom_type.not_a_string(other, EXAMPLE, errors),
-                    Arg::Key { key, value: None } if !KEYS.contains(&key.to_string().as_str()) => {
-                        custom_type.not_a_string(key, EXAMPLE, errors);
-                    }
-                    Arg::Key { key, value } => {
-                        if !common.accept(&key, value.as_ref(), errors) {
-                            attr::unknown_key(&key, KEYS, errors);
-                        }
-                    }
-                }
+    attr::each_arg(tokens, errors, |arg, errors| match arg {
+        Arg::Positional(Lit::Str(s)) => {
+            if !custom_type.first(&s, errors) {
+                return;
+            }
+            if s.value().trim().is_empty() {
+                errors.spanned(
+                    &s,
+                    format!("the custom type must not be empty: `{EXAMPLE}`"),
+                );
+            } else {
+                custom_type.put(s);
             }
         }
-        Err(e) => errors.push(e),
-    }
+        Arg::Positional(other) => custom_type.not_a_string(other, EXAMPLE, errors),
+        Arg::Key { key, value: None } if !KEYS.contains(&key.to_string().as_str()) => {
+            custom_type.not_a_string(key, EXAMPLE, errors);
+        }
+        Arg::Key { key, value } => {
+            if !common.accept(&key, value.as_ref(), errors) {
+                attr::unknown_key(&key, KEYS, errors);
+            }
+        }
+    });
     if !custom_type.seen() {
         errors.push(syn::Error::new(
             attr::attribute_span(),
