@@ -46,6 +46,7 @@ use hooks_core::{EventKind, HookRunner, JsonlSessionStore};
 
 use crate::adapters::input::{self, InputError};
 use crate::adapters::{self, AgentEvent};
+use crate::text::{json_kind, shell_quote};
 
 /// The agent CLI to install into (the adapter's [`adapters::Agent`]).
 pub use crate::adapters::Agent as Target;
@@ -346,18 +347,6 @@ fn read_settings(path: &Path) -> Result<Option<String>, InstallError> {
     }
 }
 
-/// Quotes `s` for a POSIX shell when it needs it.
-fn shell_quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c));
-    if plain {
-        s.to_owned()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
-
 /// The handler entry that runs `binary` for `event`.
 fn handler(target: Target, binary: &str, event: AgentEvent) -> Value {
     match target {
@@ -417,7 +406,12 @@ fn merge(
         .or_insert_with(|| Value::Object(Map::new()));
     let hooks = match hooks {
         Value::Object(map) => map,
-        other => return Err(format!("`hooks` must be an object, found {}", kind(other))),
+        other => {
+            return Err(format!(
+                "`hooks` must be an object, found {}",
+                json_kind(other)
+            ));
+        }
     };
     let mut added = Vec::new();
     for &event in events {
@@ -429,7 +423,7 @@ fn merge(
             other => {
                 return Err(format!(
                     "`hooks.{event}` must be an array, found {}",
-                    kind(other)
+                    json_kind(other)
                 ));
             }
         };
@@ -445,17 +439,6 @@ fn merge(
         }
     }
     Ok(added)
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Writes the backup (when there was a file) and the new content, each atomically. Returns

@@ -35,6 +35,7 @@ pub mod install;
 pub mod list;
 pub mod load;
 pub mod run;
+mod text;
 pub mod tools;
 pub mod trust;
 pub mod ui;

@@ -67,6 +67,7 @@ use hooks_core::loader::path::normalize_lexically;
 use hooks_core::loader::{CapabilityResult, Level, LoadError, LoadHooksResult};
 
 use crate::adapters::input::{self, InputError};
+use crate::text::shell_quote;
 
 /// The environment variable naming the config directory (overrides the XDG rules).
 pub const CONFIG_DIR_ENV: &str = "HOOKS_CONFIG_DIR";
@@ -496,18 +497,6 @@ pub fn shown(path: &Path) -> String {
             escaped
         })
         .collect()
-}
-
-/// `s` quoted for a POSIX shell when it needs it.
-fn shell_quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c));
-    if plain {
-        s.to_owned()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
 }
 
 /// The command that trusts `path`, for hints: `hooks trust '<path>'`.

@@ -29,6 +29,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 use serde_json::Value;
 
+use crate::text::json_kind;
 use crate::tools::BuiltinTool;
 
 /// The largest script accepted, in bytes.
@@ -321,7 +322,7 @@ fn parse_line(line: &str) -> Result<(usize, Action), LineError> {
                 format!(
                     "expected a JSON object with one action key ({}) or a string (a prompt), found {}",
                     ACTION_KEYS.join(", "),
-                    kind_of(&other)
+                    json_kind(&other)
                 ),
             ));
         }
@@ -496,17 +497,6 @@ pub fn split_command(text: &str) -> (&str, &str) {
     match text.find(char::is_whitespace) {
         Some(i) => (&text[..i], text[i..].trim_start()),
         None => (text, ""),
-    }
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
