@@ -45,7 +45,7 @@ use hooks_core::{HookApi, HookContext, HookToolWrapper, Tool, ToolError, ToolOut
 #[path = "fixture/mod.rs"]
 mod fixture;
 
-use fixture::{CWD, Mode, add, bundle, input, now, runner, tool_call_event};
+use fixture::{CWD, Mode, add, bundle, input, now, runner, tool_call_event, tool_result_event};
 
 /// Calls the entries in a plain loop: the work every dispatcher has to do at the least.
 async fn floor<E: HookEvent>(
@@ -114,15 +114,7 @@ fn no_handlers(c: &mut Criterion) {
     // Handlers for another event only: the emitted ones find none.
     let runner = runner(|api| add::<TurnStartEvent>(api, &bundle, Mode::Sync, 1));
     let event = tool_call_event();
-    let result_event = ToolResultEvent {
-        tool_name: "bash".to_owned(),
-        tool_call_id: "call-1".to_owned(),
-        input: input(),
-        content: vec![],
-        details: None,
-        is_error: Some(false),
-        is_warning: None,
-    };
+    let result_event = tool_result_event();
     let mut group = c.benchmark_group("no_handlers");
     group.bench_function("emit_tool_call", |b| {
         b.iter(|| now(runner.emit_tool_call(black_box(&event))));
@@ -229,6 +221,30 @@ fn wrapper(c: &mut Criterion) {
             });
         }
     }
+    group.finish();
+
+    // What a wrapped call with one sync handler of each event cannot avoid, each alone: the
+    // cancellation check before the tool starts, the tool name and call id the events own, and
+    // the two emissions. Their sum is the least `sync/1+1` can cost over `raw_tool`.
+    let mut group = c.benchmark_group("wrapper_parts");
+    group.bench_function("is_cancelled", |b| {
+        b.iter(|| black_box(&cancel).is_cancelled());
+    });
+    group.bench_function("name_and_id", |b| {
+        b.iter(|| (black_box("bash").to_owned(), black_box("call-1").to_owned()));
+    });
+    let runner = runner(|api| {
+        add::<ToolCallEvent>(api, &bundle, Mode::Sync, 1);
+        add::<ToolResultEvent>(api, &bundle, Mode::Sync, 1);
+    });
+    let call = tool_call_event();
+    group.bench_function("emit_tool_call", |b| {
+        b.iter(|| now(runner.emit_tool_call(black_box(&call))));
+    });
+    let result = tool_result_event();
+    group.bench_function("emit_tool_result", |b| {
+        b.iter(|| now(runner.emit_tool_result(black_box(&result))));
+    });
     group.finish();
 }
 
