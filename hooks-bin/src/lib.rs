@@ -106,7 +106,8 @@ pub enum Command {
 pub struct AdapterArgs {
     /// The agent's event name, e.g. `PreToolUse`.
     pub event: String,
-    /// The working directory [default: the input's `cwd`, else the current directory].
+    /// The working directory [default: `CLAUDE_PROJECT_DIR` (claude), else the input's `cwd`,
+    /// else the current directory].
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
 }
@@ -163,8 +164,17 @@ fn serve(agent: adapters::Agent, args: &AdapterArgs) -> ExitCode {
             return ExitCode::from(adapters::EXIT_BLOCK);
         }
     };
+    // Claude Code runs hook commands with the project root in `CLAUDE_PROJECT_DIR`; the
+    // input's `cwd` follows the session's `cd`.
+    let project_dir = match agent {
+        adapters::Agent::Claude => std::env::var_os("CLAUDE_PROJECT_DIR")
+            .filter(|dir| !dir.is_empty())
+            .map(PathBuf::from),
+        _ => None,
+    };
     let options = adapters::AdapterOptions {
         cwd: args.cwd.clone(),
+        project_dir,
         ..adapters::AdapterOptions::default()
     };
     let mut out = std::io::stdout().lock();

@@ -127,6 +127,43 @@ fn cwd_option_overrides_the_input() {
 }
 
 #[test]
+fn project_dir_overrides_the_input_cwd_that_follows_cd() {
+    // Claude Code's `cwd` follows the session's `cd`; its `CLAUDE_PROJECT_DIR` does not. The
+    // hooks are loaded for the project, so a `cd sub` does not lose the project's hook files.
+    let project = workdir();
+    let sub = project.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let (mut opts, log) = canonical_options();
+    opts.project_dir = Some(project.path().to_path_buf());
+    assert_eq!(run("PreToolUse", &bash(&sub, "ls"), &opts).code, 0);
+    assert_eq!(log.lock().unwrap().cwds[0], project.path());
+    // `--cwd` still wins over both.
+    let other = workdir();
+    let opts = opts.cwd(other.path());
+    assert_eq!(run("PreToolUse", &bash(&sub, "ls"), &opts).code, 0);
+    assert_eq!(log.lock().unwrap().cwds[1], other.path());
+}
+
+#[test]
+fn missing_working_directory_fails_closed() {
+    // Hooks loaded for a directory that does not exist would lack its hook files: a gating
+    // event fails closed (exit 2), an observational one reports it (exit 1).
+    let gone = workdir().path().join("gone");
+    let (opts, log) = canonical_options();
+    let c = run("PreToolUse", &bash(&gone, "ls"), &opts);
+    assert_fail_closed(&c);
+    assert!(c.stderr.contains("is not a directory"), "{}", c.stderr);
+    assert!(c.stderr.contains("gone"), "{}", c.stderr);
+    let c = run(
+        "SessionEnd",
+        &input("SessionEnd", &gone, json!({"reason": "other"})),
+        &opts,
+    );
+    assert_eq!(c.code, 1, "{c:?}");
+    assert!(log.lock().unwrap().cwds.is_empty(), "no hooks were loaded");
+}
+
+#[test]
 fn post_tool_use_redacts_bash_output_in_its_shape() {
     let dir = workdir();
     let (opts, log) = canonical_options();
@@ -639,7 +676,48 @@ fn unwritable_stdout_fails_closed() {
 mod binary {
     use serde_json::json;
 
-    use super::common::{hooks, input, workdir};
+    use super::common::{hooks, hooks_env, input, workdir};
+
+    /// Writes an executable file at `path` (and its directories).
+    fn executable(path: &std::path::Path, body: &str) {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    #[test]
+    fn project_hook_files_run_when_the_session_is_in_a_subdirectory() {
+        // A trusted project guard that blocks every bash call, and a session that `cd`ed
+        // into a subdirectory: Claude Code sends the subdirectory as `cwd` and the project
+        // root as `CLAUDE_PROJECT_DIR`.
+        let (project, home, config) = (workdir(), workdir(), workdir());
+        let root = project.path().canonicalize().unwrap();
+        executable(
+            &root.join(".claude/hooks/pre/bash.sh"),
+            "#!/bin/sh\necho 'project guard' >&2\nexit 2\n",
+        );
+        let store = [("HOOKS_CONFIG_DIR", config.path())];
+        let root_arg = root.display().to_string();
+        let trusted = hooks_env(&["trust", "--cwd", &root_arg], b"", home.path(), &store);
+        assert_eq!(trusted.code, Some(0), "{trusted:?}");
+        let sub = root.join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        let call = input(
+            "PreToolUse",
+            &sub,
+            json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"}),
+        );
+        let env = [store[0], ("CLAUDE_PROJECT_DIR", root.as_path())];
+        let r = hooks_env(&["claude", "PreToolUse"], &call, home.path(), &env);
+        assert_eq!(r.code, Some(0), "{r:?}");
+        assert_eq!(
+            r.json()["hookSpecificOutput"]["permissionDecision"],
+            "deny",
+            "{r:?}"
+        );
+        assert!(r.stdout.contains("project guard"), "{r:?}");
+    }
 
     #[test]
     fn pre_tool_use_deny_and_allow() {

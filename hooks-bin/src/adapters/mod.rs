@@ -7,8 +7,9 @@
 //! 1. checks the event name (one of [`AgentEvent`], as the agent spells it);
 //! 2. decodes stdin with the bounded decoder of [`input`] (16 MiB, 64 levels of nesting,
 //!    UTF-8; unknown fields ignored; a field it needs of the wrong type is an error);
-//! 3. loads the hooks for the working directory (`--cwd`, else the input's `cwd`, else the
-//!    process's), builds a [`HookRunner`](hooks_core::HookRunner) on a current-thread tokio runtime, and emits the
+//! 3. loads the hooks for the working directory (`--cwd`, else the agent's project directory
+//!    (Claude Code's `CLAUDE_PROJECT_DIR`), else the input's `cwd`, else the process's; it must
+//!    be a directory), builds a [`HookRunner`](hooks_core::HookRunner) on a current-thread tokio runtime, and emits the
 //!    event(s) of the mapping table below;
 //! 4. writes at most one JSON answer on stdout (nothing when the hooks have no opinion: the
 //!    adapter never prints `allow`), and exits with the code of the table below.
@@ -91,8 +92,12 @@ pub type HookFactory = Arc<dyn Fn(&Path) -> Result<Vec<LoadedHook>, String> + Se
 /// What an adapter run may be told besides the event and the input.
 #[derive(Clone, Default)]
 pub struct AdapterOptions {
-    /// The working directory (`--cwd`); overrides the input's `cwd`.
+    /// The working directory (`--cwd`); overrides the project directory and the input's `cwd`.
     pub cwd: Option<PathBuf>,
+    /// The agent's project directory (Claude Code sets `CLAUDE_PROJECT_DIR` for its hook
+    /// commands); overrides the input's `cwd`, which follows the agent's `cd` into a
+    /// subdirectory, where the project's hook files would not be found.
+    pub project_dir: Option<PathBuf>,
     /// Where the hooks come from; `None` loads the linked bundle with [`load_bundle`].
     pub hooks: Option<HookFactory>,
     /// A timeout for every async handler without its own (`None`: no timeout, as upstream).
@@ -121,6 +126,7 @@ impl fmt::Debug for AdapterOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AdapterOptions")
             .field("cwd", &self.cwd)
+            .field("project_dir", &self.project_dir)
             .field("hooks", &self.hooks.as_ref().map(|_| "<factory>"))
             .field("handler_timeout", &self.handler_timeout)
             .finish()
@@ -432,21 +438,36 @@ fn handle(agent: Agent, event: AgentEvent, bytes: &[u8], opts: &AdapterOptions) 
     runtime.block_on(dispatch::dispatch(agent, event, input, &session))
 }
 
+/// The directory the hooks are loaded for: `--cwd`, else the project directory, else the
+/// input's `cwd`, else the process's (a relative one is taken from the process's). It must be
+/// a directory: hooks loaded for a missing one would silently lack the project's hook files.
 fn working_dir(opts: &AdapterOptions, input: &HookInput) -> Result<PathBuf, String> {
-    let given = opts.cwd.clone().or_else(|| {
-        input
-            .cwd
-            .as_deref()
-            .filter(|c| !c.is_empty())
-            .map(PathBuf::from)
-    });
-    match given {
-        Some(dir) if dir.is_absolute() => Ok(dir),
+    let given = opts
+        .cwd
+        .clone()
+        .or_else(|| opts.project_dir.clone())
+        .or_else(|| {
+            input
+                .cwd
+                .as_deref()
+                .filter(|c| !c.is_empty())
+                .map(PathBuf::from)
+        });
+    let dir = match given {
+        Some(dir) if dir.is_absolute() => dir,
         other => {
             let here = std::env::current_dir()
                 .map_err(|e| format!("cannot determine the working directory: {e}"))?;
-            Ok(other.map_or_else(|| here.clone(), |rel| here.join(rel)))
+            other.map_or_else(|| here.clone(), |rel| here.join(rel))
         }
+    };
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "the working directory {} is not a directory",
+            dir.display()
+        ))
     }
 }
 

@@ -273,12 +273,26 @@ impl Run {
 /// Runs the built `hooks` binary with `args`, `stdin`, and `HOME` set to `home` (so that no
 /// hook files of the real home are discovered).
 pub fn hooks(args: &[&str], stdin: &[u8], home: &Path) -> Run {
+    hooks_env(args, stdin, home, &[])
+}
+
+/// [`hooks`] with the environment variables `env` set besides `HOME` (the agent's and the
+/// trust store's variables are cleared otherwise, so that the caller's do not leak in).
+pub fn hooks_env(args: &[&str], stdin: &[u8], home: &Path, env: &[(&str, &Path)]) -> Run {
     use std::io::Write as _;
     use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hooks"));
+    command
         .args(args)
         .env("HOME", home)
         .env("NO_COLOR", "1")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("HOOKS_CONFIG_DIR")
+        .env_remove("XDG_CONFIG_HOME");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
