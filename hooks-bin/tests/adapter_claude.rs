@@ -687,6 +687,29 @@ mod binary {
     }
 
     #[test]
+    fn hooks_see_the_agent_session_id() {
+        // A hook file that records its stdin: its `session_id` is the agent's, so that what
+        // a hook keeps per session stays together across calls.
+        let (project, home) = (workdir(), workdir());
+        let root = project.path().canonicalize().unwrap();
+        let seen = root.join("seen.json");
+        executable(
+            &root.join(".claude/hooks/pre/bash.sh"),
+            &format!("#!/bin/sh\ncat > '{}'\n", seen.display()),
+        );
+        let call = input(
+            "PreToolUse",
+            &root,
+            json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"}),
+        );
+        let r = hooks(&["--trust-all", "claude", "PreToolUse"], &call, home.path());
+        assert_eq!((r.code, r.stdout.as_str()), (Some(0), ""), "{r:?}");
+        let stdin: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&seen).unwrap()).unwrap();
+        assert_eq!(stdin["session_id"], "abc123");
+    }
+
+    #[test]
     fn project_hook_files_run_when_the_session_is_in_a_subdirectory() {
         // A trusted project guard that blocks every bash call, and a session that `cd`ed
         // into a subdirectory: Claude Code sends the subdirectory as `cwd` and the project

@@ -56,6 +56,35 @@ fn examples_block_rm_rf_and_allow_the_rest() {
 }
 
 #[test]
+fn codex_shell_commands_reach_the_guard_in_every_shape() {
+    // Codex's `shell`/`local_shell` send an argument vector and `exec_command` sends `cmd`;
+    // the guard reads the command line as the string `command` in each case.
+    let dir = workdir();
+    for (tool, tool_input) in [
+        ("shell", json!({"command": ["bash", "-lc", "rm -rf /"]})),
+        ("local_shell", json!({"command": ["rm", "-rf", "/"]})),
+        ("exec_command", json!({"cmd": "rm -rf /"})),
+    ] {
+        let c = call(
+            codex::run,
+            "PreToolUse",
+            &input(
+                "PreToolUse",
+                dir.path(),
+                json!({"tool_name": tool, "tool_input": tool_input}),
+            ),
+            &defaults(dir.path()),
+        );
+        assert_eq!(c.code, 0, "{tool}: {c:?}");
+        assert_eq!(
+            c.json()["hookSpecificOutput"]["permissionDecision"],
+            "deny",
+            "{tool}: {c:?}"
+        );
+    }
+}
+
+#[test]
 fn examples_redact_read_output() {
     let dir = workdir();
     let c = claude_call(

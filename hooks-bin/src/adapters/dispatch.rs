@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use hooks_core::ToolCallHookError;
 use hooks_core::events::{
     AgentEndEvent, AssistantMessage, Content, Extra, Message, SessionBeforeCompactEvent,
-    SessionShutdownEvent, SessionStartEvent, ToolCallEvent, ToolResultEvent,
+    SessionShutdownEvent, SessionStartEvent, ToolCallEvent, ToolInput, ToolResultEvent,
 };
 use hooks_core::handler::HandlerErrorKind;
 
@@ -20,6 +20,8 @@ use super::{Agent, AgentEvent, MAX_REASON_CHARS};
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub(crate) struct HookInput {
+    /// Not needed to decide, so any type is accepted; only a string is used.
+    pub(crate) session_id: Option<Value>,
     pub(crate) cwd: Option<String>,
     pub(crate) hook_event_name: Option<String>,
     pub(crate) tool_name: Option<String>,
@@ -34,6 +36,13 @@ pub(crate) struct HookInput {
 }
 
 impl HookInput {
+    /// The tool call's name, id and input in our terms ([`tools`]), taken out of the input.
+    fn take_tool_call(&mut self, agent: Agent) -> (String, String, ToolInput) {
+        let name = agent.tool_name(self.tool_name.as_deref().unwrap_or_default());
+        let input = tools::canonical_input(&name, self.tool_input.take().unwrap_or_default());
+        (name, self.tool_use_id.take().unwrap_or_default(), input)
+    }
+
     /// Decodes and checks the input for `event`.
     pub(super) fn decode(bytes: &[u8], event: AgentEvent) -> Result<HookInput, InputError> {
         let input: HookInput = input::decode_object(bytes, "stdin")?;
@@ -185,11 +194,12 @@ fn tool_call_failure(e: &ToolCallHookError) -> String {
     }
 }
 
-async fn pre_tool_use(agent: Agent, input: HookInput, s: &Session) -> Reply {
+async fn pre_tool_use(agent: Agent, mut input: HookInput, s: &Session) -> Reply {
+    let (tool_name, tool_call_id, tool_input) = input.take_tool_call(agent);
     let event = ToolCallEvent {
-        tool_name: agent.tool_name(input.tool_name.as_deref().unwrap_or_default()),
-        tool_call_id: input.tool_use_id.unwrap_or_default(),
-        input: tools::canonical_input(input.tool_input.unwrap_or_default()),
+        tool_name,
+        tool_call_id,
+        input: tool_input,
     };
     match s.runner.emit_tool_call(&event).await {
         Ok(Some(result)) if result.is_block() => {
@@ -204,13 +214,14 @@ async fn pre_tool_use(agent: Agent, input: HookInput, s: &Session) -> Reply {
     }
 }
 
-async fn post_tool_use(agent: Agent, input: HookInput, s: &Session) -> Reply {
+async fn post_tool_use(agent: Agent, mut input: HookInput, s: &Session) -> Reply {
+    let (tool_name, tool_call_id, tool_input) = input.take_tool_call(agent);
     let response = input.tool_response.unwrap_or(Value::Null);
     let view = ToolOutputView::new(response);
     let event = ToolResultEvent {
-        tool_name: agent.tool_name(input.tool_name.as_deref().unwrap_or_default()),
-        tool_call_id: input.tool_use_id.unwrap_or_default(),
-        input: tools::canonical_input(input.tool_input.unwrap_or_default()),
+        tool_name,
+        tool_call_id,
+        input: tool_input,
         content: view.content().to_vec(),
         details: Some(view.original().clone()),
         is_error: Some(false),
@@ -234,16 +245,17 @@ async fn post_tool_use(agent: Agent, input: HookInput, s: &Session) -> Reply {
     }
 }
 
-async fn post_tool_use_failure(agent: Agent, input: HookInput, s: &Session) -> Reply {
+async fn post_tool_use_failure(agent: Agent, mut input: HookInput, s: &Session) -> Reply {
+    let (tool_name, tool_call_id, tool_input) = input.take_tool_call(agent);
     let error = match input.error {
         Some(Value::String(text)) => text,
         Some(Value::Null) | None => String::new(),
         Some(other) => other.to_string(),
     };
     let event = ToolResultEvent {
-        tool_name: agent.tool_name(input.tool_name.as_deref().unwrap_or_default()),
-        tool_call_id: input.tool_use_id.unwrap_or_default(),
-        input: tools::canonical_input(input.tool_input.unwrap_or_default()),
+        tool_name,
+        tool_call_id,
+        input: tool_input,
         content: vec![Content::text(error)],
         details: None,
         is_error: Some(true),

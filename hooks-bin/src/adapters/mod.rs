@@ -434,7 +434,13 @@ fn handle(agent: Agent, event: AgentEvent, bytes: &[u8], opts: &AdapterOptions) 
         Ok(rt) => rt,
         Err(e) => return Reply::failure(format!("internal error: cannot start the runtime: {e}")),
     };
-    let session = Session::new(agent, hooks, &cwd, opts.handler_timeout);
+    let session = Session::new(
+        agent,
+        hooks,
+        &cwd,
+        input.session_id.as_ref().and_then(Value::as_str),
+        opts.handler_timeout,
+    );
     runtime.block_on(dispatch::dispatch(agent, event, input, &session))
 }
 

@@ -27,13 +27,19 @@ pub(super) struct Session {
 }
 
 impl Session {
+    /// A runner over `hooks` for a call of the agent's session `session_id` (a fresh id when
+    /// the agent sent none).
     pub(super) fn new(
         agent: Agent,
         hooks: Vec<LoadedHook>,
         cwd: &Path,
+        session_id: Option<&str>,
         timeout: Option<Duration>,
     ) -> Self {
-        let store = Arc::new(JsonlSessionStore::in_memory(cwd));
+        let store = Arc::new(match session_id.filter(|id| !id.is_empty()) {
+            Some(id) => JsonlSessionStore::in_memory_with_id(cwd, id),
+            None => JsonlSessionStore::in_memory(cwd),
+        });
         let runner = HookRunner::new(hooks, cwd, store).with_default_timeout(timeout);
         let errors: Arc<Mutex<Vec<HookError>>> = Arc::default();
         let notes: Arc<Mutex<Vec<String>>> = Arc::default();

@@ -181,6 +181,24 @@ impl JsonlSessionStore {
         Self::with_state(None, new_header(cwd, None), Vec::new(), None, Vec::new(), 0)
     }
 
+    /// A session kept in memory only, under the id `id`: a host serving one call of another
+    /// agent's session (the hook adapters) gives hooks that agent's session id, so that what a
+    /// hook keeps per session stays together across calls.
+    ///
+    /// ```
+    /// use hooks_core::{JsonlSessionStore, SessionManager};
+    ///
+    /// let store = JsonlSessionStore::in_memory_with_id(std::path::Path::new("/p"), "abc123");
+    /// assert_eq!(store.session_id(), "abc123");
+    /// assert_eq!(store.session_file(), None);
+    /// ```
+    #[must_use]
+    pub fn in_memory_with_id(cwd: &Path, id: impl Into<String>) -> Self {
+        let mut header = new_header(cwd, None);
+        header.id = id.into();
+        Self::with_state(None, header, Vec::new(), None, Vec::new(), 0)
+    }
+
     /// Problems found by [`open`](Self::open) that did not prevent loading (a cut last line).
     #[must_use]
     pub fn load_warnings(&self) -> &[String] {
