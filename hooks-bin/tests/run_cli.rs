@@ -377,6 +377,75 @@ fn every_malformed_line_is_reported() {
 }
 
 #[test]
+fn every_problem_is_listed_unknown_commands_included() {
+    // The example of the README.
+    let (stderr, _project) = rejected(
+        "{\"prompt\": \"hi\"}\n{\"tool\": \"bash\", \"input\": {}}\n{\"tool\": \"ls\"}\n{\"command\": \"/nope\"}\n",
+    );
+    assert_eq!(
+        stderr,
+        "s.jsonl:2:27: invalid input for tool `bash`: missing field `command`\n\
+         s.jsonl:4:13: unknown command /nope: expected one of the registered commands (/handoff)\n\
+         hooks run: invalid script (2 errors); nothing was run\n"
+    );
+}
+
+#[test]
+fn a_bash_timeout_out_of_range_is_rejected_with_the_script() {
+    let (stderr, _project) =
+        rejected("{\"tool\": \"bash\", \"input\": {\"command\": \"echo\", \"timeout\": 1e20}}\n");
+    assert_eq!(
+        stderr,
+        "s.jsonl:1:27: invalid input for tool `bash`: invalid timeout 1e+20: expected a number of seconds, at least 1e-9 and below 2^64\n\
+         hooks run: invalid script (1 error); nothing was run\n"
+    );
+}
+
+#[test]
+fn an_invalid_grep_pattern_is_one_line() {
+    let (stderr, _project) = rejected("{\"tool\": \"grep\", \"input\": {\"pattern\": \"(\"}}\n");
+    assert_eq!(
+        stderr,
+        "s.jsonl:1:27: invalid input for tool `grep`: invalid pattern \"(\": unclosed group\n\
+         hooks run: invalid script (1 error); nothing was run\n"
+    );
+}
+
+#[test]
+fn a_session_dir_or_cwd_that_is_not_a_directory_is_invalid_usage() {
+    let project = tempfile::tempdir().expect("tempdir");
+    std::fs::write(project.path().join("s.jsonl"), "\"hi\"\n").expect("write script");
+    std::fs::write(project.path().join("file"), "").expect("write file");
+    let file = project
+        .path()
+        .canonicalize()
+        .expect("canonical")
+        .join("file");
+    for (args, expected) in [
+        (
+            ["--session-dir", "file"],
+            format!("cannot use {} as the session directory", file.display()),
+        ),
+        (
+            ["--cwd", "file"],
+            "cannot use file as the working directory".to_owned(),
+        ),
+    ] {
+        let out = hooks(
+            project.path(),
+            project.path(),
+            &["run", "s.jsonl", args[0], args[1]],
+        );
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            text(&out.stderr),
+            format!("hooks run: {expected}: it is not a directory\n")
+        );
+        assert_eq!(text(&out.stdout), "", "nothing ran");
+    }
+}
+
+#[test]
 fn tools_are_confined_to_the_working_directory() {
     let outer = tempfile::tempdir().expect("tempdir");
     let project = outer.path().join("project");
@@ -1069,6 +1138,65 @@ mod ctrl_c {
             "tool call cancelled"
         );
         assert!(file.iter().any(|l| l["message"]["content"] == "after"));
+    }
+
+    /// A first Ctrl-C cancels a file tool too: its file IO does not hold up the thread that
+    /// handles Ctrl-C. Here a `grep` through 5000 hard links to a 1 MB file, which takes
+    /// seconds.
+    #[test]
+    fn ctrl_c_cancels_a_running_file_tool() {
+        use std::io::BufRead;
+
+        let dir = tempfile::tempdir().expect("tempdir");
+        let big = dir.path().join("big");
+        let line = format!("{}\n", "abcdefghij".repeat(10));
+        std::fs::write(&big, line.repeat(10_000)).expect("write");
+        std::fs::create_dir(dir.path().join("links")).expect("mkdir");
+        for i in 0..5000 {
+            std::fs::hard_link(&big, dir.path().join(format!("links/f{i}"))).expect("link");
+        }
+        let mut child = spawn(
+            dir.path(),
+            &[
+                r#"{"tool": "grep", "input": {"pattern": "zzz", "path": "links"}}"#.to_owned(),
+                r#"{"prompt": "after", "reply": "done"}"#.to_owned(),
+            ],
+        );
+        let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        let mut seen = String::new();
+        while !seen.contains(r#""event":"tool_call""#) {
+            assert_ne!(stdout.read_line(&mut seen).expect("read"), 0, "{seen}");
+        }
+        sigint(child.id());
+        let rest = std::thread::spawn(move || {
+            let mut rest = String::new();
+            std::io::Read::read_to_string(&mut stdout, &mut rest).expect("read");
+            rest
+        });
+        let (out, took) = finish(child, Duration::from_secs(15));
+        assert!(took < Duration::from_secs(10), "took {took:?}");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let rest = rest.join().expect("reader");
+        let records: Vec<Value> = rest
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("json"))
+            .collect();
+        let interrupt = records
+            .iter()
+            .find(|r| r["type"] == "interrupt")
+            .expect("the Ctrl-C is in the transcript");
+        assert_eq!(interrupt["kind"], "cancel");
+        let result = records
+            .iter()
+            .find(|r| r["type"] == "tool_result")
+            .expect("tool result");
+        assert_eq!(result["status"], "cancelled");
+        assert!(
+            records
+                .iter()
+                .any(|r| r["type"] == "action" && r["text"] == "after"),
+            "{records:?}"
+        );
     }
 
     #[test]

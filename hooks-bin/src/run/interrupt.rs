@@ -2,7 +2,9 @@
 //!
 //! - The **first** Ctrl-C cancels the tool call that is running, through the cancellation token
 //!   given to the tool: a `bash` command's whole process group is stopped (SIGTERM, then SIGKILL
-//!   a second later). The call ends with the status `cancelled` (its tool result, an error
+//!   a second later), a `read`, `ls`, `grep` or `find` is abandoned (file tools run off the
+//!   runtime thread, so they never hold up this handling), a `write` or `edit` completes its
+//!   change first. The call ends with the status `cancelled` (its tool result, an error
 //!   `tool call cancelled`, is written to the session like any other) and **the script goes
 //!   on** with its next action; the exit status is unaffected. When no tool call is running,
 //!   the first Ctrl-C instead stops the script cleanly: the current action finishes, the

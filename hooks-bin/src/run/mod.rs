@@ -27,7 +27,7 @@ use crate::load;
 use crate::tools::Workspace;
 use crate::ui::HostUi;
 use driver::{Driver, Shared};
-use script::{Action, ScriptError};
+use script::ScriptError;
 use session::CurrentSession;
 use transcript::{StartInfo, Transcript};
 
@@ -100,41 +100,20 @@ fn prepare(args: &RunArgs) -> Result<ExitCode, String> {
     let workspace = Workspace::new(&cwd)
         .map_err(|e| format!("cannot use {} as the working directory: {e}", cwd.display()))?;
     let cwd = workspace.root().to_path_buf();
-    let script = match script::load(&args.script) {
-        Ok(script) => script,
-        Err(errors) => return Err(errors_text(&errors)),
-    };
-
     let loaded = load::load(&cwd, &args.hooks);
-    let unknown: Vec<ScriptError> = script
-        .steps
+    let commands: Vec<String> = loaded
+        .hooks
         .iter()
-        .filter_map(|step| match &step.action {
-            Action::Command { name, .. }
-                if !loaded.hooks.iter().any(|h| h.commands.contains_key(name)) =>
-            {
-                Some(ScriptError {
-                    path: script.path.clone(),
-                    line: step.line,
-                    column: step.column,
-                    message: format!(
-                        "unknown command /{name}: expected one of the registered commands ({})",
-                        registered_commands(&loaded.hooks)
-                    ),
-                })
-            }
-            _ => None,
-        })
+        .flat_map(|h| h.commands.keys().cloned())
         .collect();
-    if !unknown.is_empty() {
-        return Err(errors_text(&unknown));
-    }
+    let script = script::load(&args.script, &commands).map_err(|errors| errors_text(&errors))?;
 
     let session_dir = match &args.session_dir {
         Some(dir) if dir.is_absolute() => dir.clone(),
         Some(dir) => std::env::current_dir().map_or_else(|_| dir.clone(), |d| d.join(dir)),
         None => default_session_dir(&cwd)?,
     };
+    create_dir(&session_dir, "the session directory")?;
     let store = JsonlSessionStore::create(&session_dir, &cwd, None).map_err(|e| e.to_string())?;
 
     let interactive =
@@ -225,7 +204,7 @@ fn prepare(args: &RunArgs) -> Result<ExitCode, String> {
 /// leave nothing for git to pick up.
 fn default_session_dir(cwd: &Path) -> Result<PathBuf, String> {
     let base = cwd.join(".hooks");
-    std::fs::create_dir_all(&base).map_err(|e| format!("cannot create {}: {e}", base.display()))?;
+    create_dir(&base, "the parent of the default session directory")?;
     let ignore = base.join(".gitignore");
     if !ignore.exists() {
         std::fs::write(
@@ -237,17 +216,18 @@ fn default_session_dir(cwd: &Path) -> Result<PathBuf, String> {
     Ok(cwd.join(DEFAULT_SESSION_DIR))
 }
 
-fn registered_commands(hooks: &[hooks_core::LoadedHook]) -> String {
-    let names: Vec<String> = hooks
-        .iter()
-        .flat_map(|h| h.commands.keys())
-        .map(|n| format!("/{n}"))
-        .collect();
-    if names.is_empty() {
-        "none are registered".to_owned()
-    } else {
-        names.join(", ")
-    }
+/// Creates `dir` and its parents; the error names `dir`, what it was to be used `as`, and what
+/// is wrong with it.
+fn create_dir(dir: &Path, used_as: &str) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        // `create_dir_all` only fails on an existing path when it is not a directory.
+        let reason = if dir.exists() {
+            "it is not a directory".to_owned()
+        } else {
+            e.to_string()
+        };
+        format!("cannot use {} as {used_as}: {reason}", dir.display())
+    })
 }
 
 /// Prints each error on its own `FILE:LINE:COLUMN: message` line (stderr) and returns the

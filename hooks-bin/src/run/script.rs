@@ -1,8 +1,9 @@
 //! Session scripts: parsing and validation.
 //!
 //! A script is a JSON Lines file. Each line is one action; blank lines and lines whose first
-//! non-blank character is `#` are skipped. The whole file is checked before anything runs; every
-//! problem is reported as `FILE:LINE:COLUMN: message`, the message saying what was expected.
+//! non-blank character is `#` are skipped. The whole file is checked before anything runs,
+//! `command` lines against the registered commands too; every problem is reported as
+//! `FILE:LINE:COLUMN: message`, the message saying what was expected.
 //!
 //! | action | line |
 //! | --- | --- |
@@ -54,8 +55,7 @@ pub struct Script {
 pub struct Step {
     /// The 1-based line.
     pub line: usize,
-    /// The 1-based column of the action's value (for errors found later, e.g. an unknown
-    /// command).
+    /// The 1-based column of the action's value (for errors found while it runs).
     pub column: usize,
     /// What to do.
     pub action: Action,
@@ -220,12 +220,13 @@ impl fmt::Display for ScriptError {
 
 impl std::error::Error for ScriptError {}
 
-/// Reads and parses the script at `path`.
+/// Reads and parses the script at `path`; `commands` are the registered command names (without
+/// `/`) a `command` line may name.
 ///
 /// # Errors
 /// Every problem found (the file cannot be read, is too large or not UTF-8, or lines that are
 /// not valid actions), in file order.
-pub fn load(path: &Path) -> Result<Script, Vec<ScriptError>> {
+pub fn load(path: &Path, commands: &[String]) -> Result<Script, Vec<ScriptError>> {
     let whole = |message: String| {
         vec![ScriptError {
             path: path.to_path_buf(),
@@ -242,14 +243,19 @@ pub fn load(path: &Path) -> Result<Script, Vec<ScriptError>> {
         )));
     }
     let bytes = std::fs::read(path).map_err(|e| whole(format!("cannot read script: {e}")))?;
-    parse_bytes(path, &bytes)
+    parse_bytes(path, &bytes, commands)
 }
 
-/// Parses script text (`path` is only used in error messages).
+/// Parses script text (`path` is only used in error messages); `commands` are the registered
+/// command names (without `/`) a `command` line may name.
 ///
 /// # Errors
 /// Every line that is not a valid action, in order.
-pub fn parse_bytes(path: &Path, bytes: &[u8]) -> Result<Script, Vec<ScriptError>> {
+pub fn parse_bytes(
+    path: &Path,
+    bytes: &[u8],
+    commands: &[String],
+) -> Result<Script, Vec<ScriptError>> {
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
@@ -279,7 +285,7 @@ pub fn parse_bytes(path: &Path, bytes: &[u8]) -> Result<Script, Vec<ScriptError>
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        match parse_line(line) {
+        match parse_line(line, commands) {
             Ok((column, action)) => steps.push(Step {
                 line: index + 1,
                 column,
@@ -307,7 +313,7 @@ pub fn parse_bytes(path: &Path, bytes: &[u8]) -> Result<Script, Vec<ScriptError>
 type LineError = (usize, String);
 
 /// Parses one non-blank line into its action and the column of the action's value.
-fn parse_line(line: &str) -> Result<(usize, Action), LineError> {
+fn parse_line(line: &str, commands: &[String]) -> Result<(usize, Action), LineError> {
     let value: Value = serde_json::from_str(line).map_err(|e| json_error(line, &e))?;
     let first = line.len() - line.trim_start().len();
     let first_col = line[..first].chars().count() + 1;
@@ -440,6 +446,9 @@ fn parse_line(line: &str) -> Result<(usize, Action), LineError> {
                     "expected a command like \"/handoff some args\"".to_owned(),
                 ));
             }
+            if !commands.iter().any(|c| c == name) {
+                return Err((column, unknown_command(name, commands)));
+            }
             Action::Command {
                 name: name.to_owned(),
                 args: args.to_owned(),
@@ -487,6 +496,20 @@ fn parse_line(line: &str) -> Result<(usize, Action), LineError> {
         _ => unreachable!("ACTION_KEYS covers every key"),
     };
     Ok((column, action))
+}
+
+/// Says that `/name` is not among the registered `commands`.
+fn unknown_command(name: &str, commands: &[String]) -> String {
+    let expected = if commands.is_empty() {
+        "none are registered".to_owned()
+    } else {
+        commands
+            .iter()
+            .map(|c| format!("/{c}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!("unknown command /{name}: expected one of the registered commands ({expected})")
 }
 
 /// Splits `"/name rest"` (the slash is optional) into name and arguments.
@@ -564,7 +587,7 @@ mod tests {
     use super::*;
 
     fn errors(text: &str) -> Vec<String> {
-        parse_bytes(Path::new("s.jsonl"), text.as_bytes())
+        parse_bytes(Path::new("s.jsonl"), text.as_bytes(), &[])
             .expect_err("should fail")
             .iter()
             .map(ToString::to_string)
@@ -584,7 +607,12 @@ mod tests {
 {"branch": {"entry": -1}}
 {"tree": {"target": "abc", "summarize": true}}
 "#;
-        let script = parse_bytes(Path::new("s.jsonl"), text.as_bytes()).expect("parses");
+        let script = parse_bytes(
+            Path::new("s.jsonl"),
+            text.as_bytes(),
+            &["handoff".to_owned()],
+        )
+        .expect("parses");
         let keys: Vec<_> = script
             .steps
             .iter()
@@ -675,7 +703,7 @@ mod tests {
 
     #[test]
     fn rejects_invalid_utf8_with_position() {
-        let err = parse_bytes(Path::new("s.jsonl"), b"\"ok\"\n\"a\xffb\"").expect_err("utf8");
+        let err = parse_bytes(Path::new("s.jsonl"), b"\"ok\"\n\"a\xffb\"", &[]).expect_err("utf8");
         assert_eq!(
             err[0].to_string(),
             "s.jsonl:2:3: invalid UTF-8: a script must be UTF-8 text"

@@ -5,24 +5,43 @@
 //! stdout followed by stderr, cut to the last [`MAX_LINES`](super::MAX_LINES) lines /
 //! [`MAX_BYTES`](super::MAX_BYTES) bytes. A non-zero exit status is a tool error whose text is
 //! the output plus `Command exited with code N`.
+//!
+//! `timeout` is in seconds, as upstream's bash tool: a positive number from `1e-9` (one
+//! nanosecond) up to, not including, `2^64`. Anything else (`0`, a negative number, `1e20`) is
+//! invalid input, rejected when the script is checked.
 
 use std::time::Duration;
 
 use hooks_core::{ExecOptions, ToolError, ToolOutput, exec_command};
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer, de};
+use serde_json::Number;
 use tokio_util::sync::CancellationToken;
 
 use super::{Workspace, cap_tail};
 
-/// The default timeout of a command, in seconds.
-pub(crate) const DEFAULT_TIMEOUT_SECS: f64 = 120.0;
+/// The default timeout of a command.
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct BashInput {
     command: String,
-    #[serde(default)]
-    timeout: Option<f64>,
+    #[serde(default, deserialize_with = "timeout")]
+    timeout: Option<Duration>,
+}
+
+/// A `timeout`: seconds that fit a non-zero [`Duration`]; the error names the bad value.
+fn timeout<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+    let secs = Number::deserialize(d)?;
+    secs.as_f64()
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .filter(|t| !t.is_zero())
+        .map(Some)
+        .ok_or_else(|| {
+            de::Error::custom(format!(
+                "invalid timeout {secs}: expected a number of seconds, at least 1e-9 and below 2^64"
+            ))
+        })
 }
 
 pub(crate) async fn run(
@@ -30,15 +49,10 @@ pub(crate) async fn run(
     input: BashInput,
     cancel: &CancellationToken,
 ) -> Result<ToolOutput, ToolError> {
-    let secs = input.timeout.unwrap_or(DEFAULT_TIMEOUT_SECS);
-    if !secs.is_finite() || secs <= 0.0 {
-        return Err(ToolError::failed(format!(
-            "invalid input: timeout must be a positive number of seconds, got {secs}"
-        )));
-    }
+    let timeout = input.timeout.unwrap_or(DEFAULT_TIMEOUT);
     let options = ExecOptions {
         cancel: Some(cancel.clone()),
-        timeout: Some(Duration::from_secs_f64(secs)),
+        timeout: Some(timeout),
         cwd: None,
     };
     let args = ["-c".to_owned(), input.command];
@@ -59,7 +73,7 @@ pub(crate) async fn run(
     if result.killed {
         push_line(
             &mut text,
-            &format!("Command timed out after {secs} seconds"),
+            &format!("Command timed out after {} seconds", timeout.as_secs_f64()),
         );
         return Err(ToolError::failed(text));
     }

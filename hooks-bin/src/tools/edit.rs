@@ -6,6 +6,7 @@ use hooks_core::{ToolError, ToolOutput};
 use serde::Deserialize;
 
 use super::Workspace;
+use super::files::ensure_regular;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -15,7 +16,7 @@ pub(crate) struct EditInput {
     new_text: String,
 }
 
-/// Applies the edit; the details carry a unified diff and the first changed line.
+/// Applies the edit to a regular file; the details carry a unified diff and the first changed line.
 pub(crate) fn edit(ws: &Workspace, input: EditInput) -> Result<ToolOutput, ToolError> {
     let path = ws.resolve(&input.path)?;
     if input.old_text.is_empty() {
@@ -23,8 +24,9 @@ pub(crate) fn edit(ws: &Workspace, input: EditInput) -> Result<ToolOutput, ToolE
             "oldText is empty: give the exact text to replace",
         ));
     }
-    let before = fs::read_to_string(&path)
-        .map_err(|e| ToolError::failed(format!("cannot read \"{}\": {e}", input.path)))?;
+    let cannot_read = |e| ToolError::failed(format!("cannot read \"{}\": {e}", input.path));
+    ensure_regular(&input.path, &fs::metadata(&path).map_err(cannot_read)?)?;
+    let before = fs::read_to_string(&path).map_err(cannot_read)?;
     let count = before.matches(&input.old_text).count();
     match count {
         0 => {

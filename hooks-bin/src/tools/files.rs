@@ -1,4 +1,7 @@
 //! `read`, `write` and `ls`.
+//!
+//! `read`, `write` and `edit` work on regular files only (symbolic links are followed by
+//! [`Workspace::resolve`]): a FIFO, a socket or a device could block the tool forever.
 
 use std::fs;
 
@@ -9,6 +12,19 @@ use super::{Workspace, cap_head};
 
 fn io_error(what: &str, path: &str, e: &std::io::Error) -> ToolError {
     ToolError::failed(format!("cannot {what} \"{path}\": {e}"))
+}
+
+/// Fails unless `meta` is that of a regular file; `shown` is the path as the input gave it.
+pub(crate) fn ensure_regular(shown: &str, meta: &fs::Metadata) -> Result<(), ToolError> {
+    if meta.is_file() {
+        Ok(())
+    } else if meta.is_dir() {
+        Err(ToolError::failed(format!("\"{shown}\" is a directory")))
+    } else {
+        Err(ToolError::failed(format!(
+            "\"{shown}\" is not a regular file"
+        )))
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -24,12 +40,14 @@ pub(crate) struct ReadInput {
 /// Reads a UTF-8 text file, optionally from line `offset` (1-based) for `limit` lines.
 pub(crate) fn read(ws: &Workspace, input: ReadInput) -> Result<ToolOutput, ToolError> {
     let path = ws.resolve(&input.path)?;
-    if path.is_dir() {
+    let meta = fs::metadata(&path).map_err(|e| io_error("read", &input.path, &e))?;
+    if meta.is_dir() {
         return Err(ToolError::failed(format!(
             "\"{}\" is a directory: use ls",
             input.path
         )));
     }
+    ensure_regular(&input.path, &meta)?;
     let bytes = fs::read(&path).map_err(|e| io_error("read", &input.path, &e))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| ToolError::failed(format!("\"{}\" is not a UTF-8 text file", input.path)))?;
@@ -63,14 +81,11 @@ pub(crate) struct WriteInput {
     content: String,
 }
 
-/// Creates or overwrites a file, creating missing parent directories.
+/// Creates or overwrites a regular file, creating missing parent directories.
 pub(crate) fn write(ws: &Workspace, input: WriteInput) -> Result<ToolOutput, ToolError> {
     let path = ws.resolve(&input.path)?;
-    if path.is_dir() {
-        return Err(ToolError::failed(format!(
-            "\"{}\" is a directory",
-            input.path
-        )));
+    if let Ok(meta) = fs::metadata(&path) {
+        ensure_regular(&input.path, &meta)?;
     }
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent)

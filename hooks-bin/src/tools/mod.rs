@@ -2,14 +2,16 @@
 //!
 //! Every tool works inside one [`Workspace`] (the `--cwd` of the run): a path that resolves
 //! outside it (through `..`, an absolute path or a symbolic link) is rejected with an error that
-//! names the path and the workspace. Inputs are checked against a typed schema
-//! ([`BuiltinTool::check_input`]) so a script can be validated before any tool runs.
+//! names the path and the workspace; `read`, `write` and `edit` refuse what is not a regular
+//! file (a FIFO or a device could block them forever). Inputs are checked against a typed
+//! schema ([`BuiltinTool::check_input`]) so a script can be validated before any tool runs.
+//! File IO runs on Tokio's blocking pool, never on the runtime thread.
 //!
 //! Input fields (camelCase, unknown fields rejected):
 //!
 //! | tool | input |
 //! | --- | --- |
-//! | `bash` | `command`, `timeout?` (seconds, default 120) |
+//! | `bash` | `command`, `timeout?` (seconds, at least `1e-9` and below `2^64`; default 120) |
 //! | `read` | `path`, `offset?` (first line, 1-based), `limit?` (lines) |
 //! | `write` | `path`, `content` |
 //! | `edit` | `path`, `oldText`, `newText` (exact, unique match) |
@@ -164,16 +166,57 @@ impl Tool for BuiltinTool {
         cancel: &CancellationToken,
         _on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
-        let ws = &*self.workspace;
+        let ws = Arc::clone(&self.workspace);
+        let token = cancel.clone();
+        // Tools that only read are abandoned at a cancel; `write` and `edit` finish their change.
         match self.kind {
-            Kind::Bash => bash::run(ws, parse(input).map_err(bad_input)?, cancel).await,
-            Kind::Read => files::read(ws, parse(input).map_err(bad_input)?),
-            Kind::Write => files::write(ws, parse(input).map_err(bad_input)?),
-            Kind::Edit => edit::edit(ws, parse(input).map_err(bad_input)?),
-            Kind::Ls => files::ls(ws, parse(input).map_err(bad_input)?),
-            Kind::Grep => search::grep(ws, parse(input).map_err(bad_input)?, cancel),
-            Kind::Find => search::find(ws, parse(input).map_err(bad_input)?, cancel),
+            Kind::Bash => bash::run(&ws, parse(input).map_err(bad_input)?, cancel).await,
+            Kind::Read => {
+                let input = parse(input).map_err(bad_input)?;
+                off_thread(Some(cancel), move || files::read(&ws, input)).await
+            }
+            Kind::Write => {
+                let input = parse(input).map_err(bad_input)?;
+                off_thread(None, move || files::write(&ws, input)).await
+            }
+            Kind::Edit => {
+                let input = parse(input).map_err(bad_input)?;
+                off_thread(None, move || edit::edit(&ws, input)).await
+            }
+            Kind::Ls => {
+                let input = parse(input).map_err(bad_input)?;
+                off_thread(Some(cancel), move || files::ls(&ws, input)).await
+            }
+            Kind::Grep => {
+                let input = parse(input).map_err(bad_input)?;
+                off_thread(Some(cancel), move || search::grep(&ws, input, &token)).await
+            }
+            Kind::Find => {
+                let input = parse(input).map_err(bad_input)?;
+                off_thread(Some(cancel), move || search::find(&ws, input, &token)).await
+            }
         }
+    }
+}
+
+/// Runs a file tool on Tokio's blocking thread pool, so slow file IO never stalls the runtime
+/// thread (which also handles Ctrl-C). When `cancel` is given and fires first, the call ends as
+/// [`ToolError::Cancelled`] at once; the abandoned work's result is dropped.
+async fn off_thread<F>(cancel: Option<&CancellationToken>, work: F) -> Result<ToolOutput, ToolError>
+where
+    F: FnOnce() -> Result<ToolOutput, ToolError> + Send + 'static,
+{
+    let cancelled = async {
+        match cancel {
+            Some(token) => token.cancelled().await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        joined = tokio::task::spawn_blocking(work) => {
+            joined.map_err(|e| ToolError::failed(format!("the tool failed: {e}")))?
+        }
+        () = cancelled => Err(ToolError::Cancelled),
     }
 }
 
@@ -183,7 +226,7 @@ fn schema(kind: Kind) -> Value {
         Kind::Bash => (
             serde_json::json!({
                 "command": {"type": "string", "description": "The command line."},
-                "timeout": {"type": "number", "description": "Seconds before the command is killed (default 120)."}
+                "timeout": {"type": "number", "exclusiveMinimum": 0, "description": "Seconds before the command is killed (default 120)."}
             }),
             &["command"],
         ),

@@ -47,7 +47,7 @@ impl GrepInput {
         RegexBuilder::new(&pattern)
             .case_insensitive(self.ignore_case)
             .build()
-            .map_err(|e| format!("invalid pattern: {e}"))
+            .map_err(|e| format!("invalid pattern {:?}: {}", self.pattern, one_line(&e)))
     }
 
     /// Checks the pattern and glob compile.
@@ -77,12 +77,24 @@ impl FindInput {
     }
 }
 
+/// A regex error on one line: the parser's `error: ...` line, without the picture of the
+/// pattern it draws over several lines.
+fn one_line(e: &regex::Error) -> String {
+    let text = e.to_string();
+    text.lines()
+        .find_map(|line| line.strip_prefix("error: "))
+        .map_or_else(
+            || text.split_whitespace().collect::<Vec<_>>().join(" "),
+            str::to_owned,
+        )
+}
+
 fn matcher(glob: &str) -> Result<GlobMatcher, String> {
     GlobBuilder::new(glob)
         .literal_separator(false)
         .build()
         .map(|g: Glob| g.compile_matcher())
-        .map_err(|e| format!("invalid glob: {e}"))
+        .map_err(|e| format!("invalid glob {glob:?}: {}", e.kind()))
 }
 
 /// The files under `root` (or `root` itself when it is a file), sorted by path.
@@ -126,6 +138,9 @@ pub(crate) fn grep(
     let mut matches = 0usize;
     let mut limited = false;
     'files: for file in files(&root, cancel)? {
+        if cancel.is_cancelled() {
+            return Err(ToolError::Cancelled);
+        }
         let shown = ws.display(&file);
         if let Some(glob) = &glob
             && !glob.is_match(&shown)

@@ -298,3 +298,96 @@ fn outputs_are_capped() {
         assert_eq!(out, "2999\n3000\n");
     });
 }
+
+#[test]
+fn bash_timeout_must_be_seconds_a_duration_can_hold() {
+    let (_dir, ws) = setup();
+    let input = |v: Value| ToolInput::try_from(v).expect("an object");
+    for (timeout, shown) in [
+        (json!(1e20), "1e+20"),
+        (json!(u64::MAX), "18446744073709551615"),
+        (json!(0), "0"),
+        (json!(-1), "-1"),
+        (json!(1e-12), "1e-12"),
+    ] {
+        let expected = format!(
+            "invalid timeout {shown}: expected a number of seconds, at least 1e-9 and below 2^64"
+        );
+        let line = json!({"command": "echo ran", "timeout": timeout});
+        let err = BuiltinTool::check_input("bash", &input(line.clone())).expect_err("checked");
+        assert_eq!(err, expected);
+        let err = rt().block_on(call(&ws, "bash", line)).expect_err("not run");
+        assert_eq!(err.to_string(), format!("invalid input: {expected}"));
+    }
+    let ok = rt().block_on(call(
+        &ws,
+        "bash",
+        json!({"command": "echo ran", "timeout": 1e18}),
+    ));
+    assert_eq!(ok.expect("a huge timeout is fine"), "ran\n");
+}
+
+/// Runs `tool` on `input` on its own thread; fails if it does not answer within 10 s.
+fn call_within_10s(
+    ws: &Arc<Workspace>,
+    tool: &'static str,
+    input: Value,
+) -> Result<String, ToolError> {
+    let ws = Arc::clone(ws);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(rt().block_on(call(&ws, tool, input)));
+    });
+    rx.recv_timeout(Duration::from_secs(10))
+        .unwrap_or_else(|_| panic!("{tool} blocked"))
+}
+
+#[cfg(unix)]
+#[test]
+fn file_tools_refuse_what_is_not_a_regular_file() {
+    let (_dir, ws) = setup();
+    let status = std::process::Command::new("mkfifo")
+        .arg(ws.root().join("fifo"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+    std::os::unix::fs::symlink("fifo", ws.root().join("link")).expect("symlink");
+    for path in ["fifo", "link"] {
+        for (tool, input) in [
+            ("read", json!({"path": path})),
+            ("write", json!({"path": path, "content": "x"})),
+            (
+                "edit",
+                json!({"path": path, "oldText": "a", "newText": "b"}),
+            ),
+        ] {
+            let err = call_within_10s(&ws, tool, input).expect_err("refused");
+            assert_eq!(err.to_string(), format!("\"{path}\" is not a regular file"));
+        }
+    }
+}
+
+#[test]
+fn an_invalid_pattern_or_glob_is_reported_on_one_line() {
+    let input = |v: Value| ToolInput::try_from(v).expect("an object");
+    for (tool, line, expected) in [
+        (
+            "grep",
+            json!({"pattern": "("}),
+            "invalid pattern \"(\": unclosed group",
+        ),
+        (
+            "grep",
+            json!({"pattern": "a\n("}),
+            "invalid pattern \"a\\n(\": unclosed group",
+        ),
+        (
+            "grep",
+            json!({"pattern": "a", "glob": "[a\nb"}),
+            "invalid glob \"[a\\nb\": unclosed character class; missing ']'",
+        ),
+    ] {
+        let err = BuiltinTool::check_input(tool, &input(line)).expect_err("invalid");
+        assert_eq!(err, expected);
+    }
+}

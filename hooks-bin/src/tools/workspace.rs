@@ -17,14 +17,20 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// The workspace rooted at `root` (which must exist; it is canonicalized).
+    /// The workspace rooted at `root` (which must be an existing directory; it is
+    /// canonicalized).
     ///
     /// # Errors
-    /// When `root` does not exist or cannot be resolved.
+    /// When `root` does not exist, cannot be resolved or is not a directory.
     pub fn new(root: &Path) -> io::Result<Self> {
-        Ok(Workspace {
-            root: root.canonicalize()?,
-        })
+        let root = root.canonicalize()?;
+        if !root.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotADirectory,
+                "it is not a directory",
+            ));
+        }
+        Ok(Workspace { root })
     }
 
     /// The canonical root.
