@@ -4,9 +4,13 @@
 //! | target | scope | file | entry added per event |
 //! | --- | --- | --- | --- |
 //! | `claude` | project | `<cwd>/.claude/settings.json` | `{"hooks":[{"type":"command","command":BINARY,"args":["claude",EVENT]}]}` |
-//! | `claude` | user | `<home>/.claude/settings.json` | the same |
+//! | `claude` | user | `$HOME/.claude/settings.json` | the same |
 //! | `codex` | project | `<cwd>/.codex/hooks.json` | `{"hooks":[{"type":"command","command":"'BINARY' codex EVENT"}]}` |
-//! | `codex` | user | `<home>/.codex/hooks.json` | the same |
+//! | `codex` | user | `$CODEX_HOME/hooks.json` (`CODEX_HOME` as Codex reads it), else `$HOME/.codex/hooks.json` | the same |
+//!
+//! The working directory (`--cwd`) must exist. A user-level install needs an absolute `HOME`
+//! (or, for Codex, an absolute `CODEX_HOME`): without one it fails and writes nothing, rather
+//! than writing into the working directory.
 //!
 //! Events come from what the loaded hooks really handle ([`events_for`]): `tool_call` →
 //! `PreToolUse`; `tool_result` → `PostToolUse` (and `PostToolUseFailure` for Claude);
@@ -16,22 +20,45 @@
 //!
 //! Guarantees:
 //!
-//! - **Merge, never drop.** The file is parsed and only appended to: every other key, every
-//!   other tool's hooks and every other entry stay, in order. An entry that already runs this
-//!   binary for the event (exec or shell form) is not added again.
+//! - **Merge, never drop another tool's hook.** The file is parsed and only extended: every
+//!   other key, every other tool's hooks and every other entry stay, in order. An entry that
+//!   already runs this binary for the event (exec or shell form) is not added again.
+//! - **A moved binary is replaced, not added twice.** An entry that this tool installed from
+//!   another path (see below) is pointed at this binary in place, keeping its position and its
+//!   other fields; if the event already has an entry for this binary, the old entry is removed
+//!   instead (with its group, when the group held nothing else), so each event runs one `hooks`.
+//!   The output names the old path.
 //! - **Idempotent.** When nothing is missing, nothing is written (no backup either) and the
 //!   output says so.
 //! - **Backup.** Before changing an existing file, its old content is written next to it as
 //!   `settings.json.bak` / `hooks.json.bak`.
 //! - **Atomic.** The new content goes to a temporary file in the same directory, which is
 //!   flushed and renamed over the old one (a symlinked settings file is written through to its
-//!   target), keeping the old file's permissions.
+//!   target), keeping the old file's permissions; a new file gets the usual `0666` minus the
+//!   umask (`0644` mostly), like any file the user creates.
 //! - **Dry run** (`--dry-run`) prints a unified diff and writes nothing.
+//! - **Lenient where it is safe.** An empty (or whitespace-only) file counts as `{}`; a leading
+//!   UTF-8 byte order mark is accepted and kept on write.
 //! - **Bad files are errors, untouched.** A settings file that is not UTF-8, larger than 16 MiB,
-//!   nested deeper than 64 levels, empty, malformed, or whose `hooks` (or `hooks.EVENT`) has the
-//!   wrong type gives a one-line error naming `file:line:column` (or the key), and nothing is
-//!   written.
+//!   nested deeper than 64 levels, malformed, or whose `hooks` (or `hooks.EVENT`) has the wrong
+//!   type gives a one-line error naming `file:line:column` (or the key), and nothing is
+//!   written; so does a settings path that is a symlink to a missing file (the error names
+//!   both).
+//!
+//! # Which entries are this tool's
+//!
+//! An entry counts as one this tool installed, and may be replaced, only when all of this
+//! holds; anything else is another tool's and is never changed:
+//!
+//! - it is a handler (`"type": "command"`) under `hooks.EVENT`, for an event being installed;
+//! - it runs exactly `PATH TARGET EVENT`: exec form (`"command": PATH, "args": [TARGET, EVENT]`)
+//!   or shell form (`"command": "PATH TARGET EVENT"`, `PATH` plain or single-quoted as
+//!   `install` writes it), with `TARGET` the agent of this file (`claude` / `codex`) and `EVENT`
+//!   the key it is under: no other arguments, no pipes, no wrapper;
+//! - `PATH` is absolute and its file name is this binary's (`hooks`, or the name of an
+//!   author's own binary).
 
+use std::ffi::OsStr;
 use std::fmt;
 use std::fs;
 use std::io::{self, Write};
@@ -42,6 +69,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 use similar::TextDiff;
 
+use hooks_core::loader::path::normalize_lexically;
 use hooks_core::{EventKind, HookRunner, JsonlSessionStore};
 
 use crate::adapters::input::{self, InputError};
@@ -50,6 +78,12 @@ use crate::text::{json_kind, shell_quote};
 
 /// The agent CLI to install into (the adapter's [`adapters::Agent`]).
 pub use crate::adapters::Agent as Target;
+
+/// The environment variable Codex reads its config directory from (default `~/.codex`).
+pub const CODEX_HOME_ENV: &str = "CODEX_HOME";
+
+/// A UTF-8 byte order mark, accepted at the start of a settings file and kept on write.
+const BOM: char = '\u{feff}';
 
 /// Where to install.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -93,6 +127,49 @@ pub enum InstallError {
         /// Which key, and what it should be.
         message: String,
     },
+    /// The working directory does not exist or is not a directory.
+    #[error("cannot use {} as the working directory: {source}", path.display())]
+    WorkingDir {
+        /// The directory given.
+        path: PathBuf,
+        /// Why it cannot be used.
+        #[source]
+        source: io::Error,
+    },
+    /// A user-level install without a usable home directory: the variables to set, e.g.
+    /// `HOME` or `CODEX_HOME or HOME`.
+    #[error(
+        "cannot find the user's {target} config directory (no absolute HOME): set {vars} to an \
+         absolute path, or install with --project"
+    )]
+    NoHome {
+        /// The agent.
+        target: Target,
+        /// The environment variables that would name the directory.
+        vars: &'static str,
+    },
+    /// An environment variable naming a config directory holds a relative path.
+    #[error("{var} must be an absolute path, not `{}`", value.display())]
+    RelativeDir {
+        /// The variable.
+        var: &'static str,
+        /// Its value.
+        value: PathBuf,
+    },
+    /// The settings path (or a directory on the way to it) is a symlink whose target does not
+    /// exist.
+    #[error(
+        "{} is a symlink to {}, which does not exist; create the target or remove the link, \
+         then try again",
+        link.display(),
+        target.display()
+    )]
+    DanglingSymlink {
+        /// The symlink.
+        link: PathBuf,
+        /// Where it points (resolved against the link's directory).
+        target: PathBuf,
+    },
     /// Reading the settings file failed.
     #[error("cannot read {}: {source}", path.display())]
     Read {
@@ -122,17 +199,79 @@ pub enum InstallError {
     Output(#[source] io::Error),
 }
 
-/// The settings file of `target` in `scope`.
+impl InstallError {
+    /// The exit status of `hooks install` failing with this error: 2 for invalid usage (a
+    /// working directory that does not exist), else 1.
+    #[must_use]
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            InstallError::WorkingDir { .. } => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// The settings file's name in the agent's config directory.
+fn file_name(target: Target) -> &'static str {
+    match target {
+        Target::Claude => "settings.json",
+        Target::Codex => "hooks.json",
+    }
+}
+
+/// The agent's config directory under a project or home directory.
+fn dir_name(target: Target) -> &'static str {
+    match target {
+        Target::Claude => ".claude",
+        Target::Codex => ".codex",
+    }
+}
+
+/// The settings file of `target` in `scope`, with `home` as the user's home directory and no
+/// `CODEX_HOME` (see [`user_settings_path`] for the user-level file as the agent finds it).
 #[must_use]
 pub fn settings_path(target: Target, scope: Scope, cwd: &Path, home: &Path) -> PathBuf {
     let base = match scope {
         Scope::Project => cwd,
         Scope::User => home,
     };
-    match target {
-        Target::Claude => base.join(".claude").join("settings.json"),
-        Target::Codex => base.join(".codex").join("hooks.json"),
+    base.join(dir_name(target)).join(file_name(target))
+}
+
+/// The user-level settings file of `target`, from the environment values given: for Codex
+/// `$CODEX_HOME/hooks.json` when `codex_home` is non-empty; else the file under `home` (see
+/// [`settings_path`]).
+///
+/// # Errors
+/// [`InstallError::RelativeDir`] for a relative `codex_home`; [`InstallError::NoHome`] when
+/// `home` is needed and is empty or relative (it would put the file under the working
+/// directory).
+pub fn user_settings_path(
+    target: Target,
+    codex_home: Option<&OsStr>,
+    home: &Path,
+) -> Result<PathBuf, InstallError> {
+    if target == Target::Codex
+        && let Some(dir) = codex_home.filter(|d| !d.is_empty()).map(Path::new)
+    {
+        if !dir.is_absolute() {
+            return Err(InstallError::RelativeDir {
+                var: CODEX_HOME_ENV,
+                value: dir.to_path_buf(),
+            });
+        }
+        return Ok(dir.join(file_name(target)));
     }
+    if !home.is_absolute() {
+        return Err(InstallError::NoHome {
+            target,
+            vars: match target {
+                Target::Claude => "HOME",
+                Target::Codex => "CODEX_HOME or HOME",
+            },
+        });
+    }
+    Ok(settings_path(target, Scope::User, home, home))
 }
 
 /// The events of `target` that the hooks of `runner` handle (see the [module docs](self)).
@@ -167,7 +306,9 @@ pub fn events_for(target: Target, runner: &HookRunner) -> Vec<AgentEvent> {
 }
 
 /// Installs `binary` as the hook of `target` in `scope` for the events the linked bundle
-/// handles in `cwd` (loaded with [`adapters::load_bundle`]); reports to `out`.
+/// handles in `cwd` (loaded with [`adapters::load_bundle`]); reports to `out`. `home` is the
+/// user's home directory; a user-level Codex install also reads `CODEX_HOME` from the
+/// environment ([`user_settings_path`]).
 ///
 /// # Errors
 /// See [`InstallError`]; nothing is written on error.
@@ -180,12 +321,26 @@ pub fn run(
     home: &Path,
     out: &mut dyn Write,
 ) -> Result<(), InstallError> {
-    let hooks = adapters::load_bundle(cwd).map_err(InstallError::Load)?;
-    let runner = HookRunner::new(hooks, cwd, Arc::new(JsonlSessionStore::in_memory(cwd)));
+    let working_dir = |source| InstallError::WorkingDir {
+        path: cwd.to_path_buf(),
+        source,
+    };
+    let cwd = cwd.canonicalize().map_err(working_dir)?;
+    if !cwd.is_dir() {
+        return Err(working_dir(io::Error::from(io::ErrorKind::NotADirectory)));
+    }
+    let path = match scope {
+        Scope::Project => settings_path(target, scope, &cwd, home),
+        Scope::User => {
+            user_settings_path(target, std::env::var_os(CODEX_HOME_ENV).as_deref(), home)?
+        }
+    };
+    let hooks = adapters::load_bundle(&cwd).map_err(InstallError::Load)?;
+    let runner = HookRunner::new(hooks, &cwd, Arc::new(JsonlSessionStore::in_memory(&cwd)));
     let events = events_for(target, &runner);
     let plan = Install {
         target,
-        path: settings_path(target, scope, cwd, home),
+        path,
         binary: if binary.is_absolute() {
             binary.to_path_buf()
         } else {
@@ -209,19 +364,45 @@ pub struct Install {
     pub dry_run: bool,
 }
 
+/// An entry this tool had installed from another binary path, found by [`Install::apply`]
+/// (see the [module docs](self#which-entries-are-this-tools)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replaced {
+    /// The event the entry is for.
+    pub event: AgentEvent,
+    /// The binary path the entry ran.
+    pub old_binary: String,
+    /// `false`: the entry now runs this binary, in the same place; `true`: it was removed,
+    /// because the event already had an entry for this binary.
+    pub removed: bool,
+}
+
 /// What [`Install::apply`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InstallReport {
     /// The events whose entries were (or, in a dry run, would be) added.
     pub added: Vec<AgentEvent>,
+    /// The entries for another path of this binary that were (or would be) pointed at this
+    /// binary or removed.
+    pub replaced: Vec<Replaced>,
     /// The backup written, if any.
     pub backup: Option<PathBuf>,
     /// Whether the settings file was written.
     pub written: bool,
 }
 
+/// `PreToolUse, Stop`.
+fn names(events: impl IntoIterator<Item = AgentEvent>) -> String {
+    events
+        .into_iter()
+        .map(AgentEvent::as_str)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl Install {
-    /// Adds the entries for `events` that are missing, reporting to `out`.
+    /// Adds the entries for `events` that are missing and points this tool's entries for
+    /// another binary path at this binary, reporting to `out`.
     ///
     /// # Errors
     /// See [`InstallError`]; nothing is written on error.
@@ -236,26 +417,30 @@ impl Install {
             .ok_or_else(|| InstallError::BinaryPath(self.binary.clone()))?;
         let shown = self.path.display().to_string();
         let old_text = read_settings(&self.path)?;
-        let mut root: Map<String, Value> = match &old_text {
-            Some(text) => input::decode_object(text.as_bytes(), &shown)?,
-            None => Map::new(),
+        let (bom, body) = match old_text.as_deref().map(|t| (t.strip_prefix(BOM), t)) {
+            Some((Some(body), _)) => (true, body),
+            Some((None, text)) => (false, text),
+            None => (false, ""),
         };
-        let added = merge(&mut root, self.target, binary, events).map_err(|message| {
-            InstallError::Shape {
+        let mut root: Map<String, Value> = if body.bytes().all(|b| b.is_ascii_whitespace()) {
+            Map::new()
+        } else {
+            input::decode_object(body.as_bytes(), &shown)?
+        };
+        let ours = Ours {
+            target: self.target,
+            binary,
+            file_name: self.binary.file_name().unwrap_or_default(),
+        };
+        let (added, replaced) =
+            merge(&mut root, &ours, events).map_err(|message| InstallError::Shape {
                 path: self.path.clone(),
                 message,
-            }
-        })?;
-        let names = |events: &[AgentEvent]| {
-            events
-                .iter()
-                .map(|e| e.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+            })?;
         let o = |r: io::Result<()>| r.map_err(InstallError::Output);
         let mut report = InstallReport {
-            added: added.clone(),
+            added,
+            replaced,
             backup: None,
             written: false,
         };
@@ -267,35 +452,37 @@ impl Install {
             ))?;
             return Ok(report);
         }
-        if added.is_empty() {
+        if report.added.is_empty() && report.replaced.is_empty() {
             o(writeln!(
                 out,
                 "{shown} is up to date ({} already installed); nothing changed.",
-                names(events)
+                names(events.iter().copied())
             ))?;
             return Ok(report);
         }
         let mut new_text = serde_json::to_string_pretty(&Value::Object(root))
             .map_err(|e| InstallError::Output(io::Error::other(e)))?;
         new_text.push('\n');
+        if bom {
+            new_text.insert(0, BOM);
+        }
         if self.dry_run {
             let old = old_text.as_deref().unwrap_or("");
+            // `a/` + the path without its root, as `git diff --no-index` names absolute paths.
+            let name = shown.trim_start_matches('/');
             let diff = TextDiff::from_lines(old, &new_text)
                 .unified_diff()
                 .context_radius(3)
-                .header(&format!("a/{shown}"), &format!("b/{shown}"))
+                .header(&format!("a/{name}"), &format!("b/{name}"))
                 .to_string();
             o(write!(out, "{diff}"))?;
-            o(writeln!(
-                out,
-                "Dry run: would add {} to {shown}; nothing written.",
-                names(&added)
-            ))?;
+            o(self.summary(&report, true, out))?;
+            o(writeln!(out, "Dry run: nothing written."))?;
             return Ok(report);
         }
         report.backup = write_settings(&self.path, old_text.as_deref(), &new_text)?;
         report.written = true;
-        o(writeln!(out, "Added {} hooks to {shown}.", names(&added)))?;
+        o(self.summary(&report, false, out))?;
         if let Some(backup) = &report.backup {
             o(writeln!(
                 out,
@@ -311,6 +498,58 @@ impl Install {
         }
         Ok(report)
     }
+
+    /// One line per kind of change: what was (`done`) or would be added, replaced, removed.
+    fn summary(
+        &self,
+        report: &InstallReport,
+        dry_run: bool,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let shown = self.path.display();
+        let (add, replace, remove) = if dry_run {
+            ("Would add", "Would replace", "Would remove")
+        } else {
+            ("Added", "Replaced", "Removed")
+        };
+        if !report.added.is_empty() {
+            writeln!(
+                out,
+                "{add} {} hooks to {shown}.",
+                names(report.added.iter().copied())
+            )?;
+        }
+        // One line per old path and kind, in the order found.
+        let mut lines: Vec<(bool, &str, Vec<AgentEvent>)> = Vec::new();
+        for r in &report.replaced {
+            match lines
+                .iter_mut()
+                .find(|(removed, old, _)| *removed == r.removed && *old == r.old_binary)
+            {
+                Some((_, _, events)) if events.contains(&r.event) => {}
+                Some((_, _, events)) => events.push(r.event),
+                None => lines.push((r.removed, &r.old_binary, vec![r.event])),
+            }
+        }
+        for (removed, old, events) in lines {
+            let events = names(events);
+            if removed {
+                writeln!(
+                    out,
+                    "{remove} the {events} entries running {old} from {shown}: {} already runs \
+                     for them.",
+                    self.binary.display()
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{replace} {old} with {} in the {events} entries of {shown}.",
+                    self.binary.display()
+                )?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The file's text, `None` when it does not exist. Bounded like every other input.
@@ -321,7 +560,10 @@ fn read_settings(path: &Path) -> Result<Option<String>, InstallError> {
     };
     let mut file = match fs::File::open(path) {
         Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            dangling_symlink(path)?;
+            return Ok(None);
+        }
         Err(e) => return Err(read_err(e)),
     };
     let bytes = input::read_bounded(&mut file).map_err(read_err)?;
@@ -345,6 +587,24 @@ fn read_settings(path: &Path) -> Result<Option<String>, InstallError> {
             .into())
         }
     }
+}
+
+/// For a `path` that does not exist: the error naming `path`, or the directory on the way to
+/// it, that is a symlink to nothing.
+fn dangling_symlink(path: &Path) -> Result<(), InstallError> {
+    for p in path.ancestors().filter(|p| !p.as_os_str().is_empty()) {
+        if fs::metadata(p).is_ok() {
+            break;
+        }
+        if let Ok(target) = fs::read_link(p) {
+            let dir = p.parent().unwrap_or(Path::new(""));
+            return Err(InstallError::DanglingSymlink {
+                link: p.to_path_buf(),
+                target: normalize_lexically(&dir.join(target)),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The handler entry that runs `binary` for `event`.
@@ -371,35 +631,92 @@ fn shell_command(target: Target, binary: &str, event: AgentEvent) -> String {
     )
 }
 
-/// Whether `entry` (one handler object) already runs `binary` for `event`, in exec or shell
-/// form.
-fn runs_us(entry: &Value, target: Target, binary: &str, event: AgentEvent) -> bool {
-    let Some(command) = entry.get("command").and_then(Value::as_str) else {
-        return false;
+/// `word` with the quoting of [`shell_quote`] undone, when it is exactly what
+/// [`shell_quote`] makes of some string (plain, or single-quoted with `'\''` for `'`).
+fn shell_unquote(word: &str) -> Option<String> {
+    let unquoted = match word.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')) {
+        Some(inner) => inner.replace(r"'\''", "'"),
+        None => word.to_owned(),
     };
-    let args: Option<Vec<&str>> = entry
-        .get("args")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).collect());
-    match args {
-        Some(args) => command == binary && args == [target.as_str(), event.as_str()],
-        None => {
-            command == shell_command(target, binary, event)
-                || command == format!("{binary} {} {}", target.as_str(), event.as_str())
+    (shell_quote(&unquoted) == word).then_some(unquoted)
+}
+
+/// What makes a handler this tool's (see the [module docs](self#which-entries-are-this-tools)).
+struct Ours<'a> {
+    target: Target,
+    /// This binary's path.
+    binary: &'a str,
+    /// This binary's file name.
+    file_name: &'a OsStr,
+}
+
+/// How a handler of this tool runs its binary.
+enum Form {
+    /// `"command": PATH, "args": [TARGET, EVENT]`.
+    Exec,
+    /// `"command": "PATH TARGET EVENT"`.
+    Shell,
+}
+
+impl Ours<'_> {
+    /// Whether `entry` already runs this binary for `event`, in exec or shell form.
+    fn runs_us(&self, entry: &Value, event: AgentEvent) -> bool {
+        let (target, binary) = (self.target, self.binary);
+        let Some(command) = entry.get("command").and_then(Value::as_str) else {
+            return false;
+        };
+        let args: Option<Vec<&str>> = entry
+            .get("args")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect());
+        match args {
+            Some(args) => command == binary && args == [target.as_str(), event.as_str()],
+            None => {
+                command == shell_command(target, binary, event)
+                    || command == format!("{binary} {} {}", target.as_str(), event.as_str())
+            }
         }
+    }
+
+    /// The binary path and form of `entry` when it is a handler this tool installed for
+    /// `event`, from any path with this binary's file name.
+    fn installed_by_us(&self, entry: &Value, event: AgentEvent) -> Option<(String, Form)> {
+        if entry.get("type").and_then(Value::as_str) != Some("command") {
+            return None;
+        }
+        let command = entry.get("command")?.as_str()?;
+        let (path, form) = match entry.get("args") {
+            Some(args) => {
+                let args = args.as_array()?;
+                let expected = [self.target.as_str(), event.as_str()];
+                let matches = args.len() == expected.len()
+                    && args
+                        .iter()
+                        .zip(expected)
+                        .all(|(a, e)| a.as_str() == Some(e));
+                (matches.then(|| command.to_owned())?, Form::Exec)
+            }
+            None => {
+                let suffix = format!(" {} {}", self.target.as_str(), event.as_str());
+                let word = command.strip_suffix(&suffix)?;
+                (shell_unquote(word)?, Form::Shell)
+            }
+        };
+        let p = Path::new(&path);
+        (p.is_absolute() && p.file_name() == Some(self.file_name)).then_some((path, form))
     }
 }
 
-/// Appends the missing entries to `root`; returns the events added, or which key has the
-/// wrong type.
+/// Adds the missing entries to `root` and points (or, when the event already has one for this
+/// binary, removes) this tool's entries for other paths of the binary. Returns the events added
+/// and the entries replaced, or which key has the wrong type.
 fn merge(
     root: &mut Map<String, Value>,
-    target: Target,
-    binary: &str,
+    ours: &Ours<'_>,
     events: &[AgentEvent],
-) -> Result<Vec<AgentEvent>, String> {
+) -> Result<(Vec<AgentEvent>, Vec<Replaced>), String> {
     if events.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     let hooks = root
         .entry("hooks")
@@ -414,6 +731,7 @@ fn merge(
         }
     };
     let mut added = Vec::new();
+    let mut replaced = Vec::new();
     for &event in events {
         let groups = hooks
             .entry(event.as_str())
@@ -427,18 +745,49 @@ fn merge(
                 ));
             }
         };
-        let present = groups.iter().any(|group| {
+        let mut present = groups.iter().any(|group| {
             group
                 .get("hooks")
                 .and_then(Value::as_array)
-                .is_some_and(|hs| hs.iter().any(|h| runs_us(h, target, binary, event)))
+                .is_some_and(|hs| hs.iter().any(|h| ours.runs_us(h, event)))
+        });
+        groups.retain_mut(|group| {
+            let Some(list) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
+                return true;
+            };
+            let before = list.len();
+            list.retain_mut(|h| {
+                if ours.runs_us(h, event) {
+                    return true;
+                }
+                let Some((old_binary, form)) = ours.installed_by_us(h, event) else {
+                    return true;
+                };
+                replaced.push(Replaced {
+                    event,
+                    old_binary,
+                    removed: present,
+                });
+                if present {
+                    return false;
+                }
+                h["command"] = Value::String(match form {
+                    Form::Exec => ours.binary.to_owned(),
+                    Form::Shell => shell_command(ours.target, ours.binary, event),
+                });
+                present = true;
+                true
+            });
+            let emptied = list.is_empty() && list.len() < before;
+            // A group that held nothing but the removed entry goes with it.
+            !(emptied && group.as_object().is_some_and(|g| g.len() == 1))
         });
         if !present {
-            groups.push(json!({ "hooks": [handler(target, binary, event)] }));
+            groups.push(json!({ "hooks": [handler(ours.target, ours.binary, event)] }));
             added.push(event);
         }
     }
-    Ok(added)
+    Ok((added, replaced))
 }
 
 /// Writes the backup (when there was a file) and the new content, each atomically. Returns
@@ -478,6 +827,8 @@ fn write_settings(
     Ok(backup)
 }
 
+/// Writes `text` to `path` through a temporary file in its directory, with `permissions`
+/// (a new file: `0666` minus the umask, as for any file the user creates).
 fn atomic_write(
     path: &Path,
     text: &str,
@@ -488,11 +839,15 @@ fn atomic_write(
         source,
     };
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".hooks-install-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(err)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".hooks-install-").suffix(".tmp");
+    #[cfg(unix)]
+    if permissions.is_none() {
+        use std::os::unix::fs::PermissionsExt;
+        // Applied at creation, so the umask narrows it (tempfile's default is 0600).
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(err)?;
     tmp.write_all(text.as_bytes()).map_err(err)?;
     if let Some(permissions) = permissions {
         fs::set_permissions(tmp.path(), permissions).map_err(err)?;
@@ -519,10 +874,28 @@ impl FromStr for Scope {
 mod tests {
     use super::*;
 
+    fn ours(binary: &str) -> Ours<'_> {
+        Ours {
+            target: Target::Claude,
+            binary,
+            file_name: Path::new(binary).file_name().unwrap(),
+        }
+    }
+
     #[test]
     fn quoting() {
         assert_eq!(shell_quote("/usr/bin/hooks"), "/usr/bin/hooks");
         assert_eq!(shell_quote("/a b/it's"), r"'/a b/it'\''s'");
+    }
+
+    #[test]
+    fn shell_unquote_undoes_exactly_our_quoting() {
+        for s in ["/usr/bin/hooks", "/a b/it's", "/x/'q'", ""] {
+            assert_eq!(shell_unquote(&shell_quote(s)).as_deref(), Some(s), "{s}");
+        }
+        assert_eq!(shell_unquote("/a b/hooks"), None, "unquoted space");
+        assert_eq!(shell_unquote("\"/a b/hooks\""), None, "double quotes");
+        assert_eq!(shell_unquote("'/usr/bin/hooks'"), None, "needless quotes");
     }
 
     #[test]
@@ -531,13 +904,38 @@ mod tests {
             r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"/x/hooks claude PreToolUse"}]}]}}"#,
         )
         .unwrap();
-        let added = merge(
-            &mut root,
-            Target::Claude,
-            "/x/hooks",
-            &[AgentEvent::PreToolUse],
-        )
-        .unwrap();
+        let (added, replaced) =
+            merge(&mut root, &ours("/x/hooks"), &[AgentEvent::PreToolUse]).unwrap();
         assert!(added.is_empty());
+        assert!(replaced.is_empty());
+    }
+
+    #[test]
+    fn only_exact_commands_of_a_binary_with_our_name_count_as_ours() {
+        let o = ours("/new/hooks");
+        let event = AgentEvent::PreToolUse;
+        let ours_of = |entry: Value| o.installed_by_us(&entry, event).map(|(p, _)| p);
+        let old = "/old/hooks";
+        assert_eq!(
+            ours_of(json!({"type": "command", "command": old, "args": ["claude", "PreToolUse"]})),
+            Some(old.to_owned())
+        );
+        assert_eq!(
+            ours_of(json!({"type": "command", "command": "'/o ld/hooks' claude PreToolUse"})),
+            Some("/o ld/hooks".to_owned())
+        );
+        for other in [
+            json!({"type": "command", "command": old, "args": ["claude", "Stop"]}),
+            json!({"type": "command", "command": old, "args": ["codex", "PreToolUse"]}),
+            json!({"type": "command", "command": old, "args": ["claude", "PreToolUse", "-v"]}),
+            json!({"type": "command", "command": "/old/other-hooks", "args": ["claude", "PreToolUse"]}),
+            json!({"type": "command", "command": "hooks", "args": ["claude", "PreToolUse"]}),
+            json!({"type": "command", "command": "bin/hooks claude PreToolUse"}),
+            json!({"type": "command", "command": "/old/hooks claude PreToolUse | tee log"}),
+            json!({"type": "command", "command": "nice /old/hooks claude PreToolUse"}),
+            json!({"type": "prompt", "command": old, "args": ["claude", "PreToolUse"]}),
+        ] {
+            assert_eq!(ours_of(other.clone()), None, "{other}");
+        }
     }
 }

@@ -17,12 +17,13 @@
 //! | `hooks list [--json] [--cwd DIR]` | the hooks that load, in dispatch order ([`list`]) | 0; 1 when a hook failed to load |
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude EVENT` / `hooks codex EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0, or 2 to block |
-//! | `hooks install claude\|codex [--project\|--user] [--dry-run]` | register this binary with the agent ([`install`]) | 0; 1 on failure |
+//! | `hooks install claude\|codex [--project\|--user] [--dry-run]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
-//! ([`trust`]); the global `--trust-all` flag (for `list`, `run`, `claude`, `codex`) skips that
-//! check, e.g. in CI. Usage errors (an unknown option, a missing argument) exit with 2.
+//! ([`trust`]); `--trust-all` (an option of `list`, `run`, `claude`, `codex`, also accepted
+//! before them: `hooks --trust-all run ...`) skips that check, e.g. in CI. Usage errors (an
+//! unknown option, a missing argument) exit with 2.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -54,7 +55,7 @@ pub mod ui;
 pub struct Cli {
     /// Run project-level hook files without checking that they are trusted (for `list`,
     /// `run`, `claude`, `codex`; e.g. in CI).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub trust_all: bool,
     /// What to do.
     #[command(subcommand)]
@@ -67,10 +68,24 @@ pub enum Command {
     /// List the hooks that load, in dispatch order: handlers per event, commands, renderers,
     /// discovered hook files, load errors.
     #[command(after_help = list::LIST_HELP)]
-    List(list::ListArgs),
+    List {
+        /// The options of `hooks list`.
+        #[command(flatten)]
+        args: list::ListArgs,
+        /// `--trust-all`.
+        #[command(flatten)]
+        trust: TrustAllArgs,
+    },
     /// Drive one agent session through the hooks, with real tools and no model.
     #[command(after_help = run::RUN_HELP)]
-    Run(run::RunArgs),
+    Run {
+        /// The options of `hooks run`.
+        #[command(flatten)]
+        args: run::RunArgs,
+        /// `--trust-all`.
+        #[command(flatten)]
+        trust: TrustAllArgs,
+    },
     /// Serve one Claude Code hook call: read its JSON from stdin, answer on stdout.
     #[command(after_help = "EVENT is PreToolUse, PostToolUse, PostToolUseFailure, \
         UserPromptSubmit, SessionStart, SessionEnd, PreCompact or Stop.\n\nExit status: 0 \
@@ -89,7 +104,8 @@ pub enum Command {
     /// handle (merging; a backup is kept; idempotent).
     #[command(
         after_help = "Exit status: 0 installed (or nothing to do); 1 the settings \
-        file could not be read, parsed or written (nothing was changed)."
+        file could not be read, parsed or written, or no home directory for --user (nothing \
+        was changed); 2 invalid usage, e.g. a --cwd that does not exist."
     )]
     Install(InstallArgs),
     /// Trust project hook files: record the SHA-256 of each (default: every project hook file
@@ -101,6 +117,15 @@ pub enum Command {
     Untrust(trust::UntrustArgs),
 }
 
+/// `--trust-all`, an option of the commands that load hook files (`list`, `run`, `claude`,
+/// `codex`).
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct TrustAllArgs {
+    /// Run project-level hook files without checking that they are trusted (e.g. in CI).
+    #[arg(long)]
+    pub trust_all: bool,
+}
+
 /// Options of `hooks claude` and `hooks codex`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct AdapterArgs {
@@ -110,6 +135,9 @@ pub struct AdapterArgs {
     /// else the current directory].
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// `--trust-all`.
+    #[command(flatten)]
+    pub trust: TrustAllArgs,
 }
 
 /// Options of `hooks install`.
@@ -142,10 +170,21 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    load::set_trust_all(cli.trust_all);
+    let trust_all = match &cli.command {
+        Command::List { trust, .. } | Command::Run { trust, .. } => trust.trust_all,
+        Command::Claude(args) | Command::Codex(args) => args.trust.trust_all,
+        Command::Install(_) | Command::Trust(_) | Command::Untrust(_) => {
+            if cli.trust_all {
+                eprintln!("hooks: --trust-all is an option of list, run, claude and codex only");
+                return ExitCode::from(2);
+            }
+            false
+        }
+    };
+    load::set_trust_all(cli.trust_all || trust_all);
     match cli.command {
-        Command::List(args) => list::run(&args),
-        Command::Run(args) => run::run(&args),
+        Command::List { args, .. } => list::run(&args),
+        Command::Run { args, .. } => run::run(&args),
         Command::Claude(args) => serve(adapters::Agent::Claude, &args),
         Command::Codex(args) => serve(adapters::Agent::Codex, &args),
         Command::Install(args) => install_cmd(&args),
@@ -223,7 +262,7 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("hooks install: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(e.exit_code())
         }
     }
 }

@@ -648,8 +648,8 @@ pub const TRUST_HELP: &str = "\
 Project hook files (discovered under the working directory, or --hook paths under it) run only
 when trusted: their SHA-256 is recorded in $HOOKS_CONFIG_DIR/trusted.json (else
 $XDG_CONFIG_HOME/hooks/trusted.json, else ~/.config/hooks/trusted.json). A file that changes must
-be trusted again. User-level hook files and compiled-in hooks are always trusted; --trust-all
-skips the check.
+be trusted again. User-level hook files and compiled-in hooks are always trusted. To skip the
+check (e.g. in CI), pass --trust-all to list, run, claude or codex.
 
 Exit status: 0 done; 1 a file or the trust store cannot be read or written (nothing was
 changed); 2 invalid usage, or the trust store is malformed (it is left as it is).";

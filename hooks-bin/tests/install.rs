@@ -1,4 +1,5 @@
-//! `hooks install`: merging into existing settings, idempotence, backup, dry run, bad files.
+//! `hooks install`: merging into existing settings, idempotence, backup, dry run, bad files,
+//! replacing the entries of a moved binary.
 
 mod common;
 
@@ -241,6 +242,41 @@ fn user_scope_uses_the_home_directory() {
     );
 }
 
+#[test]
+fn user_scope_needs_an_absolute_home_or_codex_home() {
+    use std::ffi::OsStr;
+    let home = Path::new("/home/u");
+    let path = |target, codex_home: Option<&str>, home: &Path| {
+        install::user_settings_path(target, codex_home.map(OsStr::new), home)
+    };
+    assert_eq!(
+        path(Target::Codex, Some("/srv/codex"), Path::new("")).unwrap(),
+        Path::new("/srv/codex/hooks.json")
+    );
+    assert_eq!(
+        path(Target::Codex, Some(""), home).unwrap(),
+        home.join(".codex/hooks.json"),
+        "an empty CODEX_HOME is unset"
+    );
+    assert_eq!(
+        path(Target::Claude, Some("/srv/codex"), home).unwrap(),
+        home.join(".claude/settings.json"),
+        "CODEX_HOME is Codex's only"
+    );
+    let error = |target, codex_home, home: &str| {
+        path(target, codex_home, Path::new(home))
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(error(Target::Claude, None, "").contains("set HOME to an absolute path"));
+    assert!(error(Target::Claude, None, "relative").contains("set HOME"));
+    assert!(error(Target::Codex, None, "").contains("set CODEX_HOME or HOME"));
+    assert!(
+        error(Target::Codex, Some("rel"), "/home/u")
+            .contains("CODEX_HOME must be an absolute path, not `rel`")
+    );
+}
+
 fn assert_untouched(path: &Path, text: &[u8]) {
     assert_eq!(fs::read(path).unwrap(), text, "the file is untouched");
     assert_eq!(
@@ -270,8 +306,6 @@ fn malformed_settings_are_an_error_naming_file_line_column_and_untouched() {
 #[test]
 fn bad_settings_files_are_errors_and_untouched() {
     let cases: &[(&[u8], &str)] = &[
-        (b"", "empty"),
-        (b"  \n", "empty"),
         (b"{\"model\": \"op\xffus\"}", "UTF-8"),
         (b"[1, 2]", "expected a JSON object"),
         (
@@ -359,6 +393,250 @@ fn install_writes_through_a_symlink_and_keeps_permissions() {
     assert_eq!(
         fs::metadata(&real).unwrap().permissions().mode() & 0o777,
         0o600
+    );
+}
+
+#[test]
+fn empty_or_blank_settings_count_as_an_empty_object() {
+    for text in ["", "  \n\t\r\n"] {
+        let dir = common::workdir();
+        let path = settings_file(dir.path(), text);
+        let (result, _) = apply(&plan(Target::Claude, &path, false), &claude_events());
+        assert_eq!(result.unwrap().added, claude_events(), "{text:?}");
+        assert_eq!(
+            read_json(&path)["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+            BINARY
+        );
+        assert_eq!(
+            fs::read_to_string(path.with_file_name("settings.json.bak")).unwrap(),
+            text,
+            "the old file is still backed up"
+        );
+    }
+}
+
+#[test]
+fn a_leading_byte_order_mark_is_accepted_and_kept() {
+    let dir = common::workdir();
+    let text = "\u{feff}{\"model\": \"opus\"}\n";
+    let path = settings_file(dir.path(), text);
+    let (result, _) = apply(&plan(Target::Claude, &path, false), &claude_events());
+    result.unwrap();
+    let new = fs::read_to_string(&path).unwrap();
+    let body = new.strip_prefix('\u{feff}').expect("the BOM is kept");
+    let value: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(value["model"], "opus");
+    assert!(value["hooks"]["PreToolUse"].is_array());
+
+    let (result, out) = apply(&plan(Target::Claude, &path, false), &claude_events());
+    assert!(!result.unwrap().written, "idempotent with a BOM: {out}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_dangling_settings_symlink_is_an_error_naming_the_link_and_its_target() {
+    let dir = common::workdir();
+    let link_dir = dir.path().join(".claude");
+    fs::create_dir_all(&link_dir).unwrap();
+    let link = link_dir.join("settings.json");
+    std::os::unix::fs::symlink("../dotfiles/settings.json", &link).unwrap();
+    for dry_run in [true, false] {
+        let (result, out) = apply(&plan(Target::Claude, &link, dry_run), &claude_events());
+        let message = result.unwrap_err().to_string();
+        let target = dir.path().join("dotfiles/settings.json");
+        assert!(
+            message.contains(&format!(
+                "{} is a symlink to {}, which does not exist",
+                link.display(),
+                target.display()
+            )),
+            "{message}"
+        );
+        assert_eq!(out, "");
+    }
+    assert!(!dir.path().join("dotfiles").exists(), "nothing created");
+    assert_eq!(dir_entries(&link_dir), ["settings.json"]);
+
+    // A dangling symlink on the way: the `.claude` directory itself.
+    let dir = common::workdir();
+    std::os::unix::fs::symlink(dir.path().join("missing"), dir.path().join(".claude")).unwrap();
+    let path = dir.path().join(".claude/settings.json");
+    let (result, _) = apply(&plan(Target::Claude, &path, false), &claude_events());
+    let message = result.unwrap_err().to_string();
+    assert!(
+        message.contains(&format!(
+            "{} is a symlink to {}",
+            dir.path().join(".claude").display(),
+            dir.path().join("missing").display()
+        )),
+        "{message}"
+    );
+}
+
+#[test]
+fn dry_run_diff_names_the_file_without_a_double_slash() {
+    let dir = common::workdir();
+    let path = settings_file(dir.path(), EXISTING);
+    assert!(path.is_absolute());
+    let (result, out) = apply(&plan(Target::Claude, &path, true), &claude_events());
+    result.unwrap();
+    let name = path.display().to_string();
+    let name = name.trim_start_matches('/');
+    assert!(out.contains(&format!("--- a/{name}\n")), "{out}");
+    assert!(out.contains(&format!("+++ b/{name}\n")), "{out}");
+    assert!(!out.contains("a//") && !out.contains("b//"), "{out}");
+}
+
+/// This process's umask, from a shell (which inherits it).
+#[cfg(unix)]
+fn umask() -> u32 {
+    let out = std::process::Command::new("sh")
+        .args(["-c", "umask"])
+        .output()
+        .unwrap();
+    u32::from_str_radix(String::from_utf8(out.stdout).unwrap().trim(), 8).unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_settings_file_gets_the_permissions_of_any_new_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = common::workdir();
+    let path = dir.path().join(".claude").join("settings.json");
+    apply(&plan(Target::Claude, &path, false), &claude_events())
+        .0
+        .unwrap();
+    let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o666 & !umask(), "not the 0600 of a temporary file");
+}
+
+/// A settings file holding this tool's entries for `old` (exec form) and another tool's hook.
+fn installed_from(old: &str) -> String {
+    json!({
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "other-guard"}]},
+                {"hooks": [{"type": "command", "command": old, "args": ["claude", "PreToolUse"], "timeout": 30}]},
+                {"hooks": [{"type": "command", "command": "/usr/bin/other-hooks", "args": ["claude", "PreToolUse"]}]}
+            ],
+            "Stop": [
+                {"hooks": [{"type": "command", "command": old, "args": ["claude", "Stop"]}]}
+            ]
+        }
+    })
+    .to_string()
+}
+
+#[test]
+fn reinstalling_from_another_path_replaces_our_entries_in_place() {
+    let dir = common::workdir();
+    let old = "/home/u/src/hooks/target/debug/hooks";
+    let path = settings_file(dir.path(), &installed_from(old));
+    let events = [AgentEvent::PreToolUse, AgentEvent::PostToolUse];
+    let (result, out) = apply(&plan(Target::Claude, &path, false), &events);
+    let report = result.unwrap();
+    assert_eq!(report.added, [AgentEvent::PostToolUse]);
+    assert_eq!(
+        report.replaced,
+        [install::Replaced {
+            event: AgentEvent::PreToolUse,
+            old_binary: old.to_owned(),
+            removed: false,
+        }]
+    );
+    assert!(
+        out.contains(&format!(
+            "Replaced {old} with {BINARY} in the PreToolUse entries"
+        )),
+        "{out}"
+    );
+    let new = read_json(&path);
+    let pre = new["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(pre.len(), 3, "replaced, not added: {new}");
+    assert_eq!(pre[0]["hooks"][0]["command"], "other-guard");
+    assert_eq!(
+        pre[1],
+        json!({"hooks": [{"type": "command", "command": BINARY, "args": ["claude", "PreToolUse"], "timeout": 30}]}),
+        "same place, other fields kept"
+    );
+    assert_eq!(
+        pre[2]["hooks"][0]["command"], "/usr/bin/other-hooks",
+        "another binary's name is not ours"
+    );
+    assert_eq!(
+        new["hooks"]["Stop"][0]["hooks"][0]["command"], old,
+        "events not being installed are left alone"
+    );
+
+    let (result, out) = apply(&plan(Target::Claude, &path, false), &events);
+    assert!(!result.unwrap().written, "idempotent: {out}");
+}
+
+#[test]
+fn reinstalling_from_another_path_replaces_the_codex_shell_form() {
+    let dir = common::workdir();
+    let path = dir.path().join("hooks.json");
+    let old = "/opt/old dir/hooks";
+    let text = json!({"hooks": {"PreToolUse": [
+        {"hooks": [{"type": "command", "command": "'/opt/old dir/hooks' codex PreToolUse"}]},
+        {"hooks": [{"type": "command", "command": "/opt/x/hooks codex PreToolUse --verbose"}]}
+    ]}})
+    .to_string();
+    fs::write(&path, &text).unwrap();
+    let (result, _) = apply(
+        &plan(Target::Codex, &path, false),
+        &[AgentEvent::PreToolUse],
+    );
+    let report = result.unwrap();
+    assert!(report.added.is_empty());
+    assert_eq!(report.replaced[0].old_binary, old);
+    let new = read_json(&path);
+    assert_eq!(
+        new["hooks"]["PreToolUse"],
+        json!([
+            {"hooks": [{"type": "command", "command": format!("{BINARY} codex PreToolUse")}]},
+            {"hooks": [{"type": "command", "command": "/opt/x/hooks codex PreToolUse --verbose"}]}
+        ])
+    );
+}
+
+#[test]
+fn an_entry_of_another_path_next_to_ours_is_removed_as_a_duplicate() {
+    let dir = common::workdir();
+    let old = "/usr/local/bin/hooks";
+    let text = json!({"hooks": {"PreToolUse": [
+        {"hooks": [{"type": "command", "command": old, "args": ["claude", "PreToolUse"]}]},
+        {"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "other-guard"},
+            {"type": "command", "command": old, "args": ["claude", "PreToolUse"]}
+        ]},
+        {"hooks": [{"type": "command", "command": BINARY, "args": ["claude", "PreToolUse"]}]}
+    ]}})
+    .to_string();
+    let path = settings_file(dir.path(), &text);
+    let (result, out) = apply(
+        &plan(Target::Claude, &path, false),
+        &[AgentEvent::PreToolUse],
+    );
+    let report = result.unwrap();
+    assert_eq!(report.replaced.len(), 2);
+    assert!(
+        report
+            .replaced
+            .iter()
+            .all(|r| r.removed && r.old_binary == old)
+    );
+    assert!(
+        out.contains(&format!("Removed the PreToolUse entries running {old}")),
+        "{out}"
+    );
+    assert_eq!(
+        read_json(&path)["hooks"]["PreToolUse"],
+        json!([
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "other-guard"}]},
+            {"hooks": [{"type": "command", "command": BINARY, "args": ["claude", "PreToolUse"]}]}
+        ]),
+        "one entry runs hooks; the other tool's group stays"
     );
 }
 
@@ -514,8 +792,112 @@ mod binary {
 
     use serde_json::Value;
 
+    use std::path::Path;
+    use std::process::{Command, Output};
+
     use super::{EXISTING, settings_file};
     use crate::common::{hooks, workdir};
+
+    /// `hooks ARGS` in `cwd` with `HOME` set to `home` (`None`: unset) and nothing else of the
+    /// caller's configuration, plus `env`.
+    fn hooks_in(cwd: &Path, home: Option<&str>, env: &[(&str, &Path)], args: &[&str]) -> Output {
+        let config = workdir();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hooks"));
+        command
+            .args(args)
+            .current_dir(cwd)
+            .env_remove("HOME")
+            .env_remove("CODEX_HOME")
+            .env_remove("XDG_CONFIG_HOME")
+            .env("HOOKS_CONFIG_DIR", config.path())
+            .env("NO_COLOR", "1");
+        if let Some(home) = home {
+            command.env("HOME", home);
+        }
+        command.envs(env.iter().copied());
+        command.output().expect("the hooks binary runs")
+    }
+
+    fn text(bytes: &[u8]) -> String {
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+
+    #[test]
+    fn install_user_without_a_home_fails_and_writes_nothing() {
+        let cwd = workdir();
+        for (target, home, set) in [
+            ("codex", None, "set CODEX_HOME or HOME"),
+            ("claude", None, "set HOME"),
+            ("claude", Some(""), "set HOME"),
+            ("codex", Some("relative/home"), "set CODEX_HOME or HOME"),
+        ] {
+            let out = hooks_in(cwd.path(), home, &[], &["install", target, "--user"]);
+            assert_eq!(out.status.code(), Some(1), "{target} {home:?}: {out:?}");
+            assert!(text(&out.stderr).contains(set), "{}", text(&out.stderr));
+            assert_eq!(
+                fs::read_dir(cwd.path()).unwrap().count(),
+                0,
+                "nothing written in the working directory"
+            );
+        }
+    }
+
+    #[test]
+    fn install_codex_user_writes_into_codex_home() {
+        let (cwd, home, codex_home) = (workdir(), workdir(), workdir());
+        let out = hooks_in(
+            cwd.path(),
+            home.path().to_str(),
+            &[("CODEX_HOME", codex_home.path())],
+            &["install", "codex", "--user"],
+        );
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        assert!(codex_home.path().join("hooks.json").exists());
+        assert!(!home.path().join(".codex").exists());
+    }
+
+    #[test]
+    fn install_rejects_a_missing_working_directory_and_creates_nothing() {
+        let (dir, home) = (workdir(), workdir());
+        let missing = dir.path().join("missing/project");
+        let out = hooks_in(
+            dir.path(),
+            home.path().to_str(),
+            &[],
+            &["install", "claude", "--cwd", missing.to_str().unwrap()],
+        );
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(
+            text(&out.stderr).contains("as the working directory"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(!dir.path().join("missing").exists(), "nothing created");
+    }
+
+    #[test]
+    fn install_from_a_new_path_keeps_one_entry_per_event() {
+        let (dir, home) = (workdir(), workdir());
+        let ours = Path::new(env!("CARGO_BIN_EXE_hooks"));
+        let old = Path::new("/opt/old-build/bin").join(ours.file_name().unwrap());
+        let old = old.to_str().unwrap();
+        let text = serde_json::json!({"hooks": {"PreToolUse": [
+            {"hooks": [{"type": "command", "command": old, "args": ["claude", "PreToolUse"]}]}
+        ]}});
+        let path = settings_file(dir.path(), &text.to_string());
+        let cwd = dir.path().to_str().unwrap();
+        let r = hooks(&["install", "claude", "--cwd", cwd], b"", home.path());
+        assert_eq!(r.code, Some(0), "{r:?}");
+        assert!(
+            r.stdout.contains(&format!("Replaced {old} with")),
+            "{}",
+            r.stdout
+        );
+        let new: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        let pre = new["hooks"]["PreToolUse"].as_array().unwrap();
+        assert_eq!(pre.len(), 1, "{new}");
+        assert_eq!(pre[0]["hooks"][0]["command"], env!("CARGO_BIN_EXE_hooks"));
+    }
 
     #[test]
     fn install_claude_merges_and_is_idempotent() {
@@ -570,12 +952,14 @@ mod binary {
     fn install_user_scope_and_malformed_settings() {
         let (dir, home) = (workdir(), workdir());
         let cwd = dir.path().to_str().unwrap();
-        let r = hooks(
+        // Without the caller's CODEX_HOME, which would take precedence over HOME.
+        let out = hooks_in(
+            dir.path(),
+            home.path().to_str(),
+            &[],
             &["install", "codex", "--user", "--cwd", cwd],
-            b"",
-            home.path(),
         );
-        assert_eq!(r.code, Some(0), "{r:?}");
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
         assert!(home.path().join(".codex/hooks.json").exists());
 
         let bad = settings_file(dir.path(), "{\"hooks\": {\n");

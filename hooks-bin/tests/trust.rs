@@ -297,7 +297,11 @@ fn trust_all_skips_the_check() {
     assert_eq!(file_hooks(&list).len(), 1);
 
     let run = env.hooks(&["--trust-all", "list"], b"");
-    assert_eq!(run.status.code(), Some(0), "the flag is global");
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "also accepted before the command"
+    );
 
     env.run(&["--trust-all"]);
     assert!(env.marker("project").exists(), "run --trust-all ran it");
@@ -307,6 +311,39 @@ fn trust_all_skips_the_check() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(env.marker("project").exists(), "claude --trust-all ran it");
     assert!(!env.store().exists(), "--trust-all records nothing");
+}
+
+#[test]
+fn trust_all_is_offered_only_by_the_commands_that_load_hook_files() {
+    let env = Env::new();
+    let offers = |command: &str| {
+        let out = env.hooks(&[command, "--help"], b"");
+        assert_eq!(out.status.code(), Some(0));
+        text(&out.stdout)
+            .lines()
+            .any(|l| l.trim_start().starts_with("--trust-all"))
+    };
+    for command in ["list", "run", "claude", "codex"] {
+        assert!(offers(command), "{command} --help offers --trust-all");
+    }
+    for command in ["install", "trust", "untrust"] {
+        assert!(
+            !offers(command),
+            "{command} --help does not offer --trust-all"
+        );
+    }
+    for args in [
+        &["install", "claude", "--trust-all"][..],
+        &["--trust-all", "install", "claude"],
+        &["trust", "--trust-all"],
+        &["--trust-all", "untrust", "x.sh"],
+    ] {
+        let out = env.hooks(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: a usage error");
+        assert!(text(&out.stderr).contains("--trust-all"), "{args:?}");
+    }
+    assert!(!env.project().join(".claude").exists(), "nothing installed");
+    assert!(!env.store().exists(), "nothing trusted");
 }
 
 #[test]
