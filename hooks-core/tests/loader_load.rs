@@ -298,6 +298,24 @@ fn disabled_compiled_hooks_load_only_when_configured() {
 }
 
 #[test]
+fn a_configured_unknown_id_is_reported_as_an_id_after_discovery_too() {
+    // `--hook crate::name` with no such compiled-in hook: the error says so and lists the
+    // known ids, whichever loader saw it (not just "no such file").
+    let env = Env::new();
+    let options = env.options().with_compiled(compiled(&["a::one"]));
+    let result = discover_and_load_hooks(&["a::nope"], &env.cwd, &options);
+    let errors = errors(&result);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0]
+            .1
+            .contains("no compiled-in hook has the id a::nope (known ids: a::one)"),
+        "{}",
+        errors[0].1
+    );
+}
+
+#[test]
 fn discovered_files_that_cannot_run_are_absolute_error_entries() {
     let env = Env::new();
     let module = env.file(".codex/hooks/pre-bash.ts");

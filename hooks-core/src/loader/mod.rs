@@ -75,11 +75,21 @@ pub struct LoadHooksResult {
 enum Entry {
     Compiled(String),
     File {
+        /// What errors are filed under.
         given: String,
         resolved: PathBuf,
         /// Pre or post and the tool, when discovery knows them.
         role: Option<(bool, String)>,
+        /// Whether the path was given as something that looks like a compiled-in hook id
+        /// (`crate::name`), so that a missing file is reported as a missing id too.
+        id_like: bool,
     },
+}
+
+/// Whether a configured path looks like a compiled-in hook id (`crate::name`) rather than a
+/// file path.
+fn looks_like_id(given: &str) -> bool {
+    given.contains("::") && !given.contains('/')
 }
 
 /// Loads each of `paths` in order (no de-duplication: an entry given twice loads twice).
@@ -102,6 +112,7 @@ pub fn load_hooks<S: AsRef<str>>(
                     given: given.to_owned(),
                     resolved: resolve_path(given, cwd, &options.home),
                     role: None,
+                    id_like: looks_like_id(given),
                 }
             }
         })
@@ -145,6 +156,7 @@ pub fn discover_and_load_hooks<S: AsRef<str>>(
                 given: item.path.to_string_lossy().into_owned(),
                 resolved: item.path.clone(),
                 role: Some((pre, item.tool.clone())),
+                id_like: false,
             });
         }
     }
@@ -161,6 +173,7 @@ pub fn discover_and_load_hooks<S: AsRef<str>>(
                 given: resolved.to_string_lossy().into_owned(),
                 resolved,
                 role: None,
+                id_like: looks_like_id(given),
             });
         }
     }
@@ -213,8 +226,9 @@ fn load_entries(entries: Vec<Entry>, cwd: &Path, options: &DiscoveryOptions) -> 
                 given,
                 resolved,
                 role,
+                id_like,
             } => {
-                let loaded = load_file(&given, resolved, role, cwd, options);
+                let loaded = load_file(&given, resolved, role, id_like, cwd, options);
                 (given, loaded)
             }
         };
@@ -230,6 +244,7 @@ fn load_file(
     given: &str,
     resolved: PathBuf,
     role: Option<(bool, String)>,
+    id_like: bool,
     cwd: &Path,
     options: &DiscoveryOptions,
 ) -> Result<LoadedHook, String> {
@@ -237,7 +252,7 @@ fn load_file(
     let meta = match fs::metadata(&resolved) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(not_found(given, &resolved, options));
+            return Err(not_found(&resolved, id_like, options));
         }
         Err(e) => return Err(format!("Failed to load hook: cannot read {shown}: {e}")),
     };
@@ -282,11 +297,16 @@ fn load_file(
     Ok(shell_hook(given.to_owned(), pre, hook))
 }
 
-fn not_found(given: &str, resolved: &Path, options: &DiscoveryOptions) -> String {
-    let looks_like_id = given.contains("::") && !given.contains('/');
-    if !looks_like_id {
+/// The error for a configured path with no file; one given as an id (`id_like`) also says
+/// that no compiled-in hook has that id (its file name: the id as given).
+fn not_found(resolved: &Path, id_like: bool, options: &DiscoveryOptions) -> String {
+    if !id_like {
         return format!("Failed to load hook: no such file: {}", resolved.display());
     }
+    let given = resolved.file_name().map_or_else(
+        || resolved.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     let ids = options.compiled.ids();
     let known = if ids.is_empty() {
         "none are linked into this binary".to_owned()
