@@ -279,12 +279,40 @@ pub enum RegistryError {
         "link-time registration is not supported on this target: no registration was collected"
     )]
     Unsupported,
+    /// No compiled-in hook has this id.
+    #[error("no compiled-in hook has the id {0}")]
+    UnknownHook(String),
+}
+
+impl RegistryError {
+    /// The id of the one hook this error is about (a duplicate inside it), if any.
+    #[must_use]
+    pub fn hook(&self) -> Option<&str> {
+        match self {
+            RegistryError::DuplicateCommand { hook, .. }
+            | RegistryError::DuplicateRenderer { hook, .. } => Some(hook),
+            RegistryError::Unsupported | RegistryError::UnknownHook(_) => None,
+        }
+    }
 }
 
 struct Registry {
     /// Every registration but the sentinel, sorted.
     sorted: Vec<&'static Registration>,
-    error: Option<RegistryError>,
+    /// No registration was collected at all (not even the sentinel).
+    unsupported: bool,
+    /// The first duplicate of each hook that has one, in hook order.
+    duplicates: Vec<RegistryError>,
+}
+
+impl Registry {
+    /// The first error of the registry, if any.
+    fn first_error(&self) -> Option<RegistryError> {
+        if self.unsupported {
+            return Some(RegistryError::Unsupported);
+        }
+        self.duplicates.first().cloned()
+    }
 }
 
 fn registry() -> &'static Registry {
@@ -304,27 +332,30 @@ fn build(registrations: impl IntoIterator<Item = &'static Registration>) -> Regi
         }
     }
     sorted.sort_by(|a, b| a.order(b));
-    let error = if sentinel {
-        find_duplicate(&sorted)
-    } else {
-        Some(RegistryError::Unsupported)
-    };
-    Registry { sorted, error }
+    let duplicates = find_duplicates(&sorted);
+    Registry {
+        sorted,
+        unsupported: !sentinel,
+        duplicates,
+    }
 }
 
 /// Builds one [`LoadedHook`] per hook of the sorted `registrations`.
 fn hooks_of(registrations: &[&'static Registration], cwd: &Path) -> Vec<LoadedHook> {
     registrations
         .chunk_by(|a, b| a.hook == b.hook)
-        .map(|regs| {
-            let id = regs[0].hook;
-            let mut api = HookApi::new(id, cwd).with_resolved_path(id);
-            for reg in regs {
-                reg.install(&mut api);
-            }
-            api.finish()
-        })
+        .map(|regs| build_hook(regs, cwd))
         .collect()
+}
+
+/// Builds the hook of `regs` (the registrations of one hook, sorted).
+fn build_hook(regs: &[&'static Registration], cwd: &Path) -> LoadedHook {
+    let id = regs[0].hook;
+    let mut api = HookApi::new(id, cwd).with_resolved_path(id);
+    for reg in regs {
+        reg.install(&mut api);
+    }
+    api.finish()
 }
 
 /// What [`compiled_hooks`] does at a process's first use of the registry, over `registrations`
@@ -344,7 +375,7 @@ pub fn build_hooks_from(
             .copied()
             .chain(std::iter::once(&SENTINEL)),
     );
-    match registry.error {
+    match registry.first_error() {
         Some(error) => Err(error),
         None => Ok(hooks_of(&registry.sorted, cwd)),
     }
@@ -362,34 +393,41 @@ static SENTINEL: Registration = Registration {
     payload: Payload::Sentinel,
 };
 
-fn find_duplicate(sorted: &[&'static Registration]) -> Option<RegistryError> {
-    for hook in sorted.chunk_by(|a, b| a.hook == b.hook) {
-        for (i, second) in hook.iter().enumerate() {
-            let kind = second.kind();
-            if kind == RegistrationKind::Handler {
-                continue;
-            }
-            let first = hook[..i]
-                .iter()
-                .find(|r| r.kind() == kind && r.target() == second.target());
-            if let Some(first) = first {
-                let (hook, target) = (second.hook, second.target());
-                let (first, second) = (first.location, second.location);
-                return Some(match kind {
-                    RegistrationKind::Command => RegistryError::DuplicateCommand {
-                        hook,
-                        name: target,
-                        first,
-                        second,
-                    },
-                    _ => RegistryError::DuplicateRenderer {
-                        hook,
-                        custom_type: target,
-                        first,
-                        second,
-                    },
-                });
-            }
+/// The first duplicate command (or renderer) of each hook of `sorted` that has one.
+fn find_duplicates(sorted: &[&'static Registration]) -> Vec<RegistryError> {
+    sorted
+        .chunk_by(|a, b| a.hook == b.hook)
+        .filter_map(find_duplicate)
+        .collect()
+}
+
+/// The first duplicate command (or renderer) among `hook`'s sorted registrations.
+fn find_duplicate(hook: &[&'static Registration]) -> Option<RegistryError> {
+    for (i, second) in hook.iter().enumerate() {
+        let kind = second.kind();
+        if kind == RegistrationKind::Handler {
+            continue;
+        }
+        let first = hook[..i]
+            .iter()
+            .find(|r| r.kind() == kind && r.target() == second.target());
+        if let Some(first) = first {
+            let (hook, target) = (second.hook, second.target());
+            let (first, second) = (first.location, second.location);
+            return Some(match kind {
+                RegistrationKind::Command => RegistryError::DuplicateCommand {
+                    hook,
+                    name: target,
+                    first,
+                    second,
+                },
+                _ => RegistryError::DuplicateRenderer {
+                    hook,
+                    custom_type: target,
+                    first,
+                    second,
+                },
+            });
         }
     }
     None
@@ -415,15 +453,44 @@ pub fn compiled_hook_ids() -> Vec<&'static str> {
 /// runs.
 ///
 /// # Errors
-/// [`RegistryError::DuplicateCommand`] (or `DuplicateRenderer`) when one hook registers the
+/// [`RegistryError::DuplicateCommand`] (or `DuplicateRenderer`) when a hook registers the
 /// same command name (custom type) twice; [`RegistryError::Unsupported`] when link-time
-/// registration does not work on this target.
+/// registration does not work on this target. To load the other hooks when one is broken,
+/// build them one by one with [`compiled_hook`] (the loader does).
 pub fn compiled_hooks(cwd: &Path) -> Result<Vec<LoadedHook>, RegistryError> {
     let registry = registry();
-    if let Some(error) = &registry.error {
+    match registry.first_error() {
+        Some(error) => Err(error),
+        None => Ok(hooks_of(&registry.sorted, cwd)),
+    }
+}
+
+/// Builds the hook `id` collected at link time, as [`compiled_hooks`] does: a mistake inside
+/// one hook fails that hook alone.
+///
+/// # Errors
+/// [`RegistryError::DuplicateCommand`] (or `DuplicateRenderer`) when this hook registers the
+/// same command name (custom type) twice; [`RegistryError::UnknownHook`] when no hook has the
+/// id; [`RegistryError::Unsupported`] when link-time registration does not work here.
+pub fn compiled_hook(id: &str, cwd: &Path) -> Result<LoadedHook, RegistryError> {
+    hook_of(registry(), id, cwd)
+}
+
+/// [`compiled_hook`] over `registry`.
+fn hook_of(registry: &Registry, id: &str, cwd: &Path) -> Result<LoadedHook, RegistryError> {
+    if registry.unsupported {
+        return Err(RegistryError::Unsupported);
+    }
+    if let Some(error) = registry.duplicates.iter().find(|e| e.hook() == Some(id)) {
         return Err(error.clone());
     }
-    Ok(hooks_of(&registry.sorted, cwd))
+    let sorted = registry.sorted.as_slice();
+    let start = sorted.partition_point(|r| r.hook < id);
+    let end = sorted.partition_point(|r| r.hook <= id);
+    if start == end {
+        return Err(RegistryError::UnknownHook(id.to_owned()));
+    }
+    Ok(build_hook(&sorted[start..end], cwd))
 }
 
 #[cfg(test)]
@@ -497,18 +564,15 @@ mod tests {
             line,
             column: 1,
         };
+        assert_eq!(find_duplicates(&sorted(vec![cmd("a", 1), cmd("b", 2)])), []);
         assert_eq!(
-            find_duplicate(&sorted(vec![cmd("a", 1), cmd("b", 2)])),
-            None
-        );
-        assert_eq!(
-            find_duplicate(&sorted(vec![cmd("a", 7), cmd("a", 3)])),
-            Some(RegistryError::DuplicateCommand {
+            find_duplicates(&sorted(vec![cmd("a", 7), cmd("a", 3)])),
+            [RegistryError::DuplicateCommand {
                 hook: "a",
                 name: "go",
                 first: at(3),
                 second: at(7),
-            })
+            }]
         );
         assert_eq!(
             find_duplicate(&sorted(vec![cmd("a", 1), rnd("a", 2)])),
@@ -524,6 +588,37 @@ mod tests {
             leak(handler("a", "x.rs", 2, 1)),
         ]);
         assert_eq!(find_duplicate(&same_handler_twice), None);
+    }
+
+    #[test]
+    fn a_duplicate_fails_its_own_hook_alone() {
+        // One hook's mistake must not take the others (a guard, say) down with it.
+        let cmd = |hook, line| {
+            leak(__private::command(
+                "go", None, "f", hook, "x.rs", line, 1, run,
+            ))
+        };
+        let registry = build([
+            cmd("broken", 1),
+            cmd("broken", 2),
+            leak(handler("guard", "g.rs", 1, 1)),
+            &SENTINEL,
+        ]);
+        let cwd = Path::new(".");
+        assert!(matches!(
+            hook_of(&registry, "broken", cwd),
+            Err(RegistryError::DuplicateCommand { hook: "broken", .. })
+        ));
+        assert_eq!(hook_of(&registry, "guard", cwd).unwrap().path, "guard");
+        assert_eq!(
+            hook_of(&registry, "nope", cwd).unwrap_err(),
+            RegistryError::UnknownHook("nope".into())
+        );
+        // The whole-registry build still reports the mistake.
+        assert!(matches!(
+            registry.first_error(),
+            Some(RegistryError::DuplicateCommand { hook: "broken", .. })
+        ));
     }
 
     #[test]

@@ -66,15 +66,11 @@ impl CompiledHookSource for Compiled {
         ids.sort();
         ids
     }
-    fn load(&self, cwd: &Path) -> Result<Vec<LoadedHook>, String> {
-        if self.fail {
-            return Err("duplicate hook id a::one".into());
+    fn load(&self, id: &str, cwd: &Path) -> Result<LoadedHook, String> {
+        if self.fail && id == "a::one" {
+            return Err("hook `a::one` registers the command `/go` twice".into());
         }
-        Ok(self
-            .ids
-            .iter()
-            .map(|id| HookApi::new(*id, cwd).finish())
-            .collect())
+        Ok(HookApi::new(id, cwd).finish())
     }
 }
 
@@ -231,21 +227,23 @@ fn compiled_hooks_are_named_by_id() {
 }
 
 #[test]
-fn a_failing_registry_is_an_error_entry_per_id() {
+fn a_broken_compiled_hook_fails_alone() {
+    // A command registered twice in one hook fails that hook; the other compiled-in hooks
+    // (a guard, say) and the hook files still load.
     let env = Env::new();
     let options = env.options().with_compiled(Compiled {
         ids: vec!["a::one", "b::two"],
         fail: true,
     });
-    env.file(".claude/hooks/pre/bash.sh");
+    let file = env.file(".claude/hooks/pre/bash.sh");
     let result = discover_and_load_hooks::<&str>(&[], &env.cwd, &options);
-    assert_eq!(paths(&result).len(), 1);
+    assert_eq!(paths(&result), ["b::two", file.to_str().unwrap()]);
     assert_eq!(
         errors(&result),
-        [
-            ("a::one", "Failed to load hook: duplicate hook id a::one"),
-            ("b::two", "Failed to load hook: duplicate hook id a::one"),
-        ]
+        [(
+            "a::one",
+            "Failed to load hook: hook `a::one` registers the command `/go` twice"
+        )]
     );
 }
 

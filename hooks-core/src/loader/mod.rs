@@ -183,43 +183,15 @@ pub fn discover_and_load_hooks<S: AsRef<str>>(
     result
 }
 
-/// Fresh compiled-in hooks, built on first use and again when an id is taken twice.
-struct CompiledPool<'a> {
-    options: &'a DiscoveryOptions,
-    cwd: &'a Path,
-    pool: Vec<LoadedHook>,
-}
-
-impl CompiledPool<'_> {
-    fn take(&mut self, id: &str) -> Result<LoadedHook, String> {
-        if let Some(i) = self.pool.iter().position(|h| h.path == id) {
-            return Ok(self.pool.swap_remove(i));
-        }
-        self.pool = self
-            .options
-            .compiled
-            .load(self.cwd)
-            .map_err(|e| format!("Failed to load hook: {e}"))?;
-        match self.pool.iter().position(|h| h.path == id) {
-            Some(i) => Ok(self.pool.swap_remove(i)),
-            None => Err(format!(
-                "Failed to load hook: the compiled-in hooks have no hook with the id {id}"
-            )),
-        }
-    }
-}
-
 fn load_entries(entries: Vec<Entry>, cwd: &Path, options: &DiscoveryOptions) -> LoadHooksResult {
-    let mut pool = CompiledPool {
-        options,
-        cwd,
-        pool: Vec::new(),
-    };
     let mut result = LoadHooksResult::default();
     for entry in entries {
         let (path, loaded) = match entry {
             Entry::Compiled(id) => {
-                let loaded = pool.take(&id);
+                let loaded = options
+                    .compiled
+                    .load(&id, cwd)
+                    .map_err(|e| format!("Failed to load hook: {e}"));
                 (id, loaded)
             }
             Entry::File {

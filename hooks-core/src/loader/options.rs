@@ -14,11 +14,12 @@ use crate::api::LoadedHook;
 pub trait CompiledHookSource: Send + Sync {
     /// The ids of the compiled-in hooks, sorted (e.g. `examples::block_rm`).
     fn ids(&self) -> Vec<String>;
-    /// Builds a fresh instance of every compiled-in hook for `cwd`, each with its id as path.
+    /// Builds a fresh instance of the compiled-in hook `id` for `cwd`, with its id as path.
     ///
     /// # Errors
-    /// The registrations are inconsistent; the text says why.
-    fn load(&self, cwd: &Path) -> Result<Vec<LoadedHook>, String>;
+    /// No hook has the id, or its registrations are inconsistent (a command registered twice);
+    /// the text says why. A broken hook fails alone: the others still load.
+    fn load(&self, id: &str, cwd: &Path) -> Result<LoadedHook, String>;
 }
 
 /// The hooks linked into this binary (the `#[hook]` registry).
@@ -33,8 +34,8 @@ impl CompiledHookSource for LinkedHooks {
             .collect()
     }
 
-    fn load(&self, cwd: &Path) -> Result<Vec<LoadedHook>, String> {
-        crate::registry::compiled_hooks(cwd).map_err(|e| e.to_string())
+    fn load(&self, id: &str, cwd: &Path) -> Result<LoadedHook, String> {
+        crate::registry::compiled_hook(id, cwd).map_err(|e| e.to_string())
     }
 }
 
@@ -47,8 +48,8 @@ impl CompiledHookSource for NoCompiledHooks {
         Vec::new()
     }
 
-    fn load(&self, _cwd: &Path) -> Result<Vec<LoadedHook>, String> {
-        Ok(Vec::new())
+    fn load(&self, id: &str, _cwd: &Path) -> Result<LoadedHook, String> {
+        Err(format!("no compiled-in hook has the id {id}"))
     }
 }
 
