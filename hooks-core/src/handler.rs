@@ -54,6 +54,14 @@ impl HandlerError {
         }
     }
 
+    /// The error a handler (or command) returned as `Err(error)`: its text with its causes
+    /// (`{:#}`), so that an `anyhow::Error` built with `.context("reading config")` reads
+    /// `reading config: No such file or directory (os error 2)`, not just `reading config`.
+    /// For other error types `{:#}` is their usual text.
+    pub fn returned(error: impl fmt::Display) -> Self {
+        HandlerError::new(format_args!("{error:#}"))
+    }
+
     /// The error of a handler that panicked with `payload`.
     #[must_use]
     pub fn from_panic(payload: &(dyn Any + Send)) -> Self {
@@ -129,7 +137,7 @@ where
     fn into_handler_result(self) -> HandlerResult<R> {
         match self {
             Ok(t) => t.into_handler_result(),
-            Err(e) => Err(HandlerError::new(e)),
+            Err(e) => Err(HandlerError::returned(e)),
         }
     }
 }
@@ -700,7 +708,7 @@ impl IntoCommandResult for () {
 
 impl<E: fmt::Display> IntoCommandResult for Result<(), E> {
     fn into_command_result(self) -> Result<(), HandlerError> {
-        self.map_err(HandlerError::new)
+        self.map_err(HandlerError::returned)
     }
 }
 

@@ -50,6 +50,31 @@ fn slow_info(timeout: Option<Duration>) -> HandlerInfo {
 }
 
 #[tokio::test]
+async fn a_returned_error_keeps_its_causes() {
+    // `.context(..)` on an `anyhow` error: the reported text is the whole chain, so the cause
+    // (here the I/O error) is not lost.
+    use anyhow::Context as _;
+    let runner = runner(vec![hook("hooks/config.rs", |api| {
+        api.on(|_e: &TurnStartEvent, _c: &HookContext| {
+            std::fs::read_to_string("/nonexistent/hooks-config.toml")
+                .map(drop)
+                .context("reading config")
+        });
+    })]);
+    let errors = record_errors(&runner);
+    let _ = runner.emit(&TurnStartEvent::default()).await;
+    let errors = errors_of(&errors);
+    assert_eq!(errors.len(), 1);
+    assert!(
+        errors[0]
+            .error
+            .starts_with("reading config: No such file or directory"),
+        "{}",
+        errors[0].error
+    );
+}
+
+#[tokio::test]
 async fn emit_err_is_reported_as_hook_error_and_dispatch_continues() {
     let count = Counter::new();
     let c = count.clone();
