@@ -607,19 +607,12 @@ impl fmt::Debug for HandlerTable {
 // ---------------------------------------------------------------------------------------------
 
 mod sealed {
-    pub trait Sealed {}
+    /// The parameter of each trait's hidden `sealed` method: public but unnameable outside
+    /// this crate, so no other crate can implement the traits. (A supertrait would seal them
+    /// too, but a wrong parameter would then get a second error about the supertrait.)
+    #[derive(Debug)]
+    pub struct Token;
 }
-
-impl<E: HookEvent> sealed::Sealed for &E {}
-impl sealed::Sealed for &HookContext {}
-impl sealed::Sealed for &str {}
-impl sealed::Sealed for &crate::context::CommandContext {}
-impl sealed::Sealed for &crate::events::CustomMessage {}
-impl sealed::Sealed for crate::api::RenderOptions {}
-impl sealed::Sealed for &crate::ui::Theme {}
-impl sealed::Sealed for Option<Vec<String>> {}
-impl sealed::Sealed for () {}
-impl<E: fmt::Display> sealed::Sealed for Result<(), E> {}
 
 /// The event parameter of a `#[hook]` handler of `E`: `&E`.
 #[diagnostic::on_unimplemented(
@@ -627,12 +620,15 @@ impl<E: fmt::Display> sealed::Sealed for Result<(), E> {}
     label = "expected `&{E}`",
     note = "a `#[hook]` handler takes its event by reference as the first parameter: `event: &{E}`"
 )]
-pub trait EventArg<'a, E: HookEvent>: sealed::Sealed {
+pub trait EventArg<'a, E: HookEvent> {
+    #[doc(hidden)]
+    fn sealed(_: sealed::Token);
     /// The parameter value.
     fn from_event(event: &'a E) -> Self;
 }
 
 impl<'a, E: HookEvent> EventArg<'a, E> for &'a E {
+    fn sealed(_: sealed::Token) {}
     fn from_event(event: &'a E) -> Self {
         event
     }
@@ -644,12 +640,15 @@ impl<'a, E: HookEvent> EventArg<'a, E> for &'a E {
     label = "expected `&HookContext`",
     note = "the optional second parameter of a `#[hook]` handler is `ctx: &HookContext`"
 )]
-pub trait ContextArg<'a>: sealed::Sealed {
+pub trait ContextArg<'a> {
+    #[doc(hidden)]
+    fn sealed(_: sealed::Token);
     /// The parameter value.
     fn from_context(ctx: &'a HookContext) -> Self;
 }
 
 impl<'a> ContextArg<'a> for &'a HookContext {
+    fn sealed(_: sealed::Token) {}
     fn from_context(ctx: &'a HookContext) -> Self {
         ctx
     }
@@ -661,12 +660,15 @@ impl<'a> ContextArg<'a> for &'a HookContext {
     label = "expected `&str`",
     note = "a `#[command]` function takes the text after `/name ` as `args: &str`"
 )]
-pub trait CommandArgsArg<'a>: sealed::Sealed {
+pub trait CommandArgsArg<'a> {
+    #[doc(hidden)]
+    fn sealed(_: sealed::Token);
     /// The parameter value.
     fn from_args(args: &'a str) -> Self;
 }
 
 impl<'a> CommandArgsArg<'a> for &'a str {
+    fn sealed(_: sealed::Token) {}
     fn from_args(args: &'a str) -> Self {
         args
     }
@@ -678,12 +680,15 @@ impl<'a> CommandArgsArg<'a> for &'a str {
     label = "expected `&CommandContext`",
     note = "the optional second parameter of a `#[command]` function is `ctx: &CommandContext`"
 )]
-pub trait CommandContextArg<'a>: sealed::Sealed {
+pub trait CommandContextArg<'a> {
+    #[doc(hidden)]
+    fn sealed(_: sealed::Token);
     /// The parameter value.
     fn from_context(ctx: &'a crate::context::CommandContext) -> Self;
 }
 
 impl<'a> CommandContextArg<'a> for &'a crate::context::CommandContext {
+    fn sealed(_: sealed::Token) {}
     fn from_context(ctx: &'a crate::context::CommandContext) -> Self {
         ctx
     }
@@ -695,18 +700,22 @@ impl<'a> CommandContextArg<'a> for &'a crate::context::CommandContext {
     label = "expected `()` or `Result<(), E>`",
     note = "a `#[command]` function returns `()` or `Result<(), E>` with `E: Display` (an `Err` is the command's error)"
 )]
-pub trait IntoCommandResult: sealed::Sealed {
+pub trait IntoCommandResult {
+    #[doc(hidden)]
+    fn sealed(_: sealed::Token);
     /// Performs the conversion.
     fn into_command_result(self) -> Result<(), HandlerError>;
 }
 
 impl IntoCommandResult for () {
+    fn sealed(_: sealed::Token) {}
     fn into_command_result(self) -> Result<(), HandlerError> {
         Ok(())
     }
 }
 
 impl<E: fmt::Display> IntoCommandResult for Result<(), E> {
+    fn sealed(_: sealed::Token) {}
     fn into_command_result(self) -> Result<(), HandlerError> {
         self.map_err(HandlerError::returned)
     }
@@ -718,12 +727,15 @@ impl<E: fmt::Display> IntoCommandResult for Result<(), E> {
     label = "expected `&CustomMessage`",
     note = "a `#[renderer]` takes `(message: &CustomMessage, options: RenderOptions, theme: &Theme)`"
 )]
-pub trait RenderMessageArg<'a>: sealed::Sealed {
+pub trait RenderMessageArg<'a> {
+    #[doc(hidden)]
+    fn sealed(_: sealed::Token);
     /// The parameter value.
     fn from_message(message: &'a crate::events::CustomMessage) -> Self;
 }
 
 impl<'a> RenderMessageArg<'a> for &'a crate::events::CustomMessage {
+    fn sealed(_: sealed::Token) {}
     fn from_message(message: &'a crate::events::CustomMessage) -> Self {
         message
     }
@@ -735,12 +747,15 @@ impl<'a> RenderMessageArg<'a> for &'a crate::events::CustomMessage {
     label = "expected `RenderOptions`",
     note = "a `#[renderer]` takes `(message: &CustomMessage, options: RenderOptions, theme: &Theme)`"
 )]
-pub trait RenderOptionsArg: sealed::Sealed {
+pub trait RenderOptionsArg {
+    #[doc(hidden)]
+    fn sealed(_: sealed::Token);
     /// The parameter value.
     fn from_options(options: crate::api::RenderOptions) -> Self;
 }
 
 impl RenderOptionsArg for crate::api::RenderOptions {
+    fn sealed(_: sealed::Token) {}
     fn from_options(options: crate::api::RenderOptions) -> Self {
         options
     }
@@ -752,12 +767,15 @@ impl RenderOptionsArg for crate::api::RenderOptions {
     label = "expected `&Theme`",
     note = "a `#[renderer]` takes `(message: &CustomMessage, options: RenderOptions, theme: &Theme)`"
 )]
-pub trait RenderThemeArg<'a>: sealed::Sealed {
+pub trait RenderThemeArg<'a> {
+    #[doc(hidden)]
+    fn sealed(_: sealed::Token);
     /// The parameter value.
     fn from_theme(theme: &'a crate::ui::Theme) -> Self;
 }
 
 impl<'a> RenderThemeArg<'a> for &'a crate::ui::Theme {
+    fn sealed(_: sealed::Token) {}
     fn from_theme(theme: &'a crate::ui::Theme) -> Self {
         theme
     }
@@ -769,12 +787,15 @@ impl<'a> RenderThemeArg<'a> for &'a crate::ui::Theme {
     label = "expected `Option<Vec<String>>`",
     note = "a `#[renderer]` returns the rendered lines, or `None` for the default rendering"
 )]
-pub trait IntoRenderOutput: sealed::Sealed {
+pub trait IntoRenderOutput {
+    #[doc(hidden)]
+    fn sealed(_: sealed::Token);
     /// Performs the conversion.
     fn into_render_output(self) -> Option<Vec<String>>;
 }
 
 impl IntoRenderOutput for Option<Vec<String>> {
+    fn sealed(_: sealed::Token) {}
     fn into_render_output(self) -> Option<Vec<String>> {
         self
     }
