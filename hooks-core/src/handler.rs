@@ -115,8 +115,8 @@ impl std::error::Error for HandlerError {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a valid return type for a handler whose event result is `{R}`",
     label = "this return type does not fit the event",
-    note = "a handler returns `()`, `{R}`, `Option<{R}>`, or `Result<_, E>` of one of these (with `E: Display`)",
-    note = "the handlers of an event whose results are ignored (`NoResult`) return `()` or `Result<(), E>`"
+    note = "a handler returns `()` or `Result<(), E>` with `E: Display`",
+    note = "unless the event's results are ignored (its result type is then `NoResult`; this event's is `{R}`), it may also return `{R}`, `Option<{R}>`, or `Result<_, E>` of either"
 )]
 pub trait IntoHandlerResult<R> {
     /// Performs the conversion.
