@@ -246,7 +246,11 @@ pub(crate) fn integer(
 /// The error for a key no macro accepts: lists the valid keys, suggests the closest.
 pub(crate) fn unknown_key(key: &Ident, valid: &[&str], errors: &mut Errors) {
     let mut msg = format!("unknown key `{key}`");
-    if let Some(best) = crate::events::closest(&key.unraw().to_string(), valid) {
+    let name = key.unraw().to_string();
+    // A key that starts a valid one (`timeout` for `timeout_ms`) is the likeliest slip.
+    let best = crate::events::closest(&name, valid)
+        .or_else(|| valid.iter().copied().find(|k| k.starts_with(name.as_str())));
+    if let Some(best) = best {
         msg.push_str(&format!("; did you mean `{best}`?"));
     }
     let list: Vec<String> = valid.iter().map(|k| format!("`{k}`")).collect();

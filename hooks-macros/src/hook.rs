@@ -51,7 +51,12 @@ fn parse_args(tokens: TokenStream, errors: &mut Errors) -> Args {
                             &n,
                             "`timeout_ms` is a positive number of milliseconds: `timeout_ms = 500`",
                         ),
-                        Ok(_) => timeout.set(&key, (key.clone(), n), errors),
+                        // Re-emitted without a suffix (`500u8` is 500 milliseconds too).
+                        Ok(ms) => timeout.set(
+                            &key,
+                            (key.clone(), LitInt::new(&ms.to_string(), n.span())),
+                            errors,
+                        ),
                     }
                 }
             } else if !common.accept(&key, value.as_ref(), errors) {

@@ -1,4 +1,4 @@
-//! `hook = "id"`, `crate = path` and `timeout_ms = N`; handlers in nested modules, raw
+//! `hook = "id"`, `crate = path` and `timeout_ms = N` (`250u8` too); handlers in nested modules, raw
 //! identifiers, other attributes on the function; the function stays callable.
 
 use std::time::Duration;
@@ -20,7 +20,8 @@ pub fn first(event: &ToolCallEvent) -> Option<ToolCallEventResult> {
 #[hook(event = "tool_call", hook = "zz_named", crate = ::hooks_core)]
 fn r#type(_event: &ToolCallEvent) {}
 
-#[hook(crate = facade::hooks_core, event = "turn_end", timeout_ms = 250, hook = "zz_named")]
+// A suffixed literal is milliseconds too.
+#[hook(crate = facade::hooks_core, event = "turn_end", timeout_ms = 250u8, hook = "zz_named")]
 async fn slow(_event: &TurnEndEvent, _ctx: &HookContext) {}
 
 /// Compiled out: so is its registration.
