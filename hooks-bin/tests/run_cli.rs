@@ -604,6 +604,45 @@ fn run_json(project: &Path, script: &[&str]) -> (Output, Vec<Value>) {
     (out, records)
 }
 
+#[test]
+fn json_records_of_a_run_carry_the_lines_of_its_block() {
+    // The run of line 1 (with its tool call on line 2) closes when line 3 starts: its last
+    // turn and `agent_end` belong to lines 1-2, not to line 3, which starts with its action.
+    let project = tempfile::tempdir().expect("tempdir");
+    let (out, records) = run_json(
+        project.path(),
+        &[
+            r#"{"prompt": "first", "reply": "r1"}"#,
+            r#"{"tool": "bash", "input": {"command": "echo hi"}}"#,
+            r#"{"prompt": "second"}"#,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let first_of_line_3 = records
+        .iter()
+        .find(|r| r["line"] == 3)
+        .expect("records of line 3");
+    assert_eq!(first_of_line_3["type"], "action", "{records:?}");
+    let agent_end = records
+        .iter()
+        .find(|r| r["type"] == "event" && r["event"] == "agent_end")
+        .expect("agent_end");
+    assert_eq!(agent_end["line"], 2, "{records:?}");
+}
+
+#[test]
+fn a_script_that_is_not_a_regular_file_is_refused() {
+    // A FIFO or a device would block or never end (`/dev/zero` reports no size).
+    let project = tempfile::tempdir().expect("tempdir");
+    let out = hooks(project.path(), project.path(), &["run", "/dev/null"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 fn records_of<'a>(records: &'a [Value], kind: &str) -> Vec<&'a Value> {
     records.iter().filter(|r| r["type"] == kind).collect()
 }
@@ -1082,6 +1121,40 @@ mod ctrl_c {
             .expect("start");
         // Every line parses: nothing half-written.
         lines(Path::new(start["sessionFile"].as_str().expect("file")))
+    }
+
+    #[test]
+    fn ctrl_c_between_tools_stops_the_script() {
+        // Prompts never wait on anything; a Ctrl-C while they run must still stop the script
+        // after the current action, with `session_shutdown`, and exit 130.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut script = vec![
+            r#"{"tool": "bash", "input": {"command": "echo 1 > started.tmp && mv started.tmp started"}}"#
+                .to_owned(),
+        ];
+        script.extend((0..5000).map(|i| format!(r#""prompt {i}""#)));
+        let child = spawn(dir.path(), &script);
+        wait_for_pid(dir.path(), "started");
+        sigint(child.id());
+        let (out, took) = finish(child, Duration::from_secs(15));
+        assert!(took < Duration::from_secs(10), "took {took:?}");
+        assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+        let records = records(&out);
+        assert!(
+            records
+                .iter()
+                .any(|r| r["type"] == "interrupt" && r["kind"] == "stop"),
+            "{records:?}"
+        );
+        assert!(
+            records
+                .iter()
+                .any(|r| r["type"] == "event" && r["event"] == "session_shutdown"),
+        );
+        let end = records.last().expect("records");
+        assert_eq!(end["type"], "end");
+        let ran = end["actions"].as_u64().expect("actions");
+        assert!(ran < 5001, "the actions that ran, not the script's: {ran}");
     }
 
     #[test]

@@ -777,7 +777,11 @@ impl Driver {
     pub(crate) async fn drive(&mut self, script: &Script) -> usize {
         self.shared.emit(&SessionStartEvent {}).await;
         self.shared.flush_pending();
+        let mut ran = 0;
         for (done, step) in script.steps.iter().enumerate() {
+            // Steps without a tool never wait on anything: give the Ctrl-C listener (a task
+            // of this single-threaded runtime) its turn, or a Ctrl-C between tools goes unseen.
+            tokio::task::yield_now().await;
             if self.shared.interrupts.stop_requested() {
                 let left = script.steps.len() - done;
                 let s = if left == 1 { "" } else { "s" };
@@ -788,6 +792,7 @@ impl Driver {
                 break;
             }
             self.step(step).await;
+            ran += 1;
         }
         self.end_run().await;
         self.shared.out.set_line(0);
@@ -795,22 +800,21 @@ impl Driver {
         self.shared.flush_pending();
         self.shared.out.flush();
         let failed = self.shared.failures.load(Ordering::Relaxed);
-        self.shared.out.end(
-            script.steps.len(),
-            failed,
-            self.shared.session.file_string().as_deref(),
-        );
+        self.shared
+            .out
+            .end(ran, failed, self.shared.session.file_string().as_deref());
         failed
     }
 
     async fn step(&mut self, step: &Step) {
         let out = Arc::clone(&self.shared.out);
-        out.set_line(step.line);
         if !matches!(step.action, Action::Tool { .. }) {
             // Everything but a tool call happens while the agent is idle: close the open run
-            // first (its records belong to the block of the lines before).
+            // first (its records belong to the block of the lines before, so this comes
+            // before the line changes).
             self.end_run().await;
         }
+        out.set_line(step.line);
         match &step.action {
             Action::Prompt { text, reply } => {
                 out.action(
@@ -1006,15 +1010,16 @@ impl Driver {
         let before = messages.len();
         let sent = self.runner.emit_context(messages.clone()).await;
         let mut removed: Vec<String> = Vec::new();
-        let mut remaining = sent.clone();
-        for message in &messages {
-            if let Some(i) = remaining.iter().position(|m| m == message) {
-                remaining.remove(i);
-            } else {
-                removed.push(message_label(message));
-            }
-        }
         if sent != messages {
+            // Which messages the handlers took out (quadratic: only when they changed any).
+            let mut remaining = sent.clone();
+            for message in &messages {
+                if let Some(i) = remaining.iter().position(|m| m == message) {
+                    remaining.remove(i);
+                } else {
+                    removed.push(message_label(message));
+                }
+            }
             self.shared.out.result(
                 "context",
                 &hooks_core::events::ContextEventResult {

@@ -236,13 +236,29 @@ pub fn load(path: &Path, commands: &[String]) -> Result<Script, Vec<ScriptError>
         }]
     };
     let meta = std::fs::metadata(path).map_err(|e| whole(format!("cannot read script: {e}")))?;
-    if meta.len() > MAX_SCRIPT_BYTES {
-        return Err(whole(format!(
-            "script is {} bytes; the limit is {MAX_SCRIPT_BYTES} bytes",
-            meta.len()
-        )));
+    // A FIFO or a device would block or never end (`/dev/zero` reports no size).
+    if !meta.is_file() && !meta.is_dir() {
+        return Err(whole("cannot read script: not a regular file".to_owned()));
     }
-    let bytes = std::fs::read(path).map_err(|e| whole(format!("cannot read script: {e}")))?;
+    let too_large = |len: u64| {
+        whole(format!(
+            "script is {len} bytes; the limit is {MAX_SCRIPT_BYTES} bytes"
+        ))
+    };
+    if meta.len() > MAX_SCRIPT_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| {
+            use std::io::Read as _;
+            file.take(MAX_SCRIPT_BYTES + 1).read_to_end(&mut bytes)
+        })
+        .map_err(|e| whole(format!("cannot read script: {e}")))?;
+    if bytes.len() as u64 > MAX_SCRIPT_BYTES {
+        // It grew while read.
+        return Err(too_large(bytes.len() as u64));
+    }
     parse_bytes(path, &bytes, commands)
 }
 

@@ -32,7 +32,7 @@
 //! | `tree` | `line`, `cancelled`, `oldLeafId`, `targetId`, `newLeafId` (the leaf afterwards: the target, or the summary entry written under it), `summaryEntryId` |
 //! | `interrupt` | `line`, `kind` (`cancel`: the running tool call is cancelled, `stop`: the script stops after the current action, `exit`: exiting now), `message` |
 //! | `error` | `line`, `message` (an action that could not be carried out) |
-//! | `end` | `actions`, `failed`, `sessionFile` |
+//! | `end` | `actions` (how many ran: fewer than the script's after a Ctrl-C), `failed`, `sessionFile` |
 
 use std::io::Write;
 use std::sync::Mutex;
