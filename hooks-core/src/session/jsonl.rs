@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -48,9 +48,12 @@ struct Header {
 /// leaf to an earlier entry without writing anything, and the next append becomes a child of it.
 /// [`branch_entries`](SessionManager::branch_entries) is the path from the root to the leaf.
 ///
-/// Opening a file whose last line was cut by a crash keeps every earlier entry and reports the
-/// cut line in [`load_warnings`](Self::load_warnings); the first append afterwards removes the
-/// cut bytes (they hold no complete entry) before writing.
+/// Opening a file whose last line was cut by a crash (it has no newline and is not a complete
+/// entry) keeps every earlier entry and reports the cut line in
+/// [`load_warnings`](Self::load_warnings); the first append afterwards removes the cut bytes
+/// (they hold no complete entry) before writing. Any other line that is not an entry, the last
+/// one included when it ends with a newline, is an error naming the file and the line, and
+/// nothing is removed.
 ///
 /// ```
 /// use hooks_core::session::{JsonlSessionStore, SessionManager, SessionWriter};
@@ -138,27 +141,41 @@ impl JsonlSessionStore {
     /// Opens an existing session file and reads its entries; later appends go to its end, and
     /// the leaf is the last entry (a leaf moved by [`set_leaf`](Self::set_leaf) is not saved).
     ///
-    /// A last line that is cut or unparsable (what a crash during a write leaves) is skipped and
-    /// reported in [`load_warnings`](Self::load_warnings); every earlier entry is kept. Blank
-    /// lines are skipped.
+    /// A cut last line (no newline at its end and not a valid entry: what a crash during a
+    /// write leaves) is skipped and reported in [`load_warnings`](Self::load_warnings); every
+    /// earlier entry is kept, and the first append removes the cut bytes. A last line that ends
+    /// with a newline was written whole, so it must be a valid entry like every other line.
+    /// Blank lines are skipped.
+    ///
+    /// Only a regular file (symbolic links are followed) is read, and no more of it than its
+    /// size when opened: a FIFO or a device is refused before it is opened or read.
     ///
     /// # Errors
     ///
-    /// [`SessionError::Open`] if the file cannot be opened or read (the message names the path),
+    /// [`SessionError::Open`] if the file cannot be opened or read, or is not a regular file
+    /// (the message names the path),
     /// [`SessionError::InvalidHeader`] if it does not start with a session header,
-    /// [`SessionError::Parse`] if a line before the last one is not a valid entry (the message
-    /// names `file:line`).
+    /// [`SessionError::Parse`] if a line other than a cut last line is not a valid entry (the
+    /// message names `file:line`; the file is left as it is).
     pub fn open(path: &Path) -> Result<Self, SessionError> {
         let open_err = |source| SessionError::Open {
             path: path.to_path_buf(),
             source,
         };
-        let bytes = std::fs::read(path).map_err(open_err)?;
+        // Checked before opening: opening a FIFO waits for a writer, and a device such as
+        // `/dev/zero` never ends.
+        ensure_regular(&std::fs::metadata(path).map_err(open_err)?).map_err(open_err)?;
+        let mut options = OpenOptions::new();
+        options.read(true).append(true);
+        // Should the path be replaced by a FIFO after the check, opening it does not block.
+        // The flag has no effect on a regular file.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, nix::libc::O_NONBLOCK);
+        let mut file = options.open(path).map_err(open_err)?;
+        let meta = file.metadata().map_err(open_err)?;
+        ensure_regular(&meta).map_err(open_err)?;
+        let bytes = read_at_most(&mut file, meta.len()).map_err(open_err)?;
         let loaded = parse_file(path, &bytes)?;
-        let file = OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(open_err)?;
         let store = Self::with_state(
             Some(path.to_path_buf()),
             loaded.header,
@@ -199,7 +216,8 @@ impl JsonlSessionStore {
         Self::with_state(None, header, Vec::new(), None, Vec::new(), 0)
     }
 
-    /// Problems found by [`open`](Self::open) that did not prevent loading (a cut last line).
+    /// Problems found by [`open`](Self::open) that did not prevent loading (a cut last line,
+    /// removed by the first append).
     #[must_use]
     pub fn load_warnings(&self) -> &[String] {
         &self.warnings
@@ -459,6 +477,56 @@ struct Loaded {
     needs_newline: bool,
 }
 
+/// Fails unless `meta` is that of a regular file, saying what it is instead.
+fn ensure_regular(meta: &std::fs::Metadata) -> std::io::Result<()> {
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    let what = if kind.is_dir() {
+        "a directory"
+    } else {
+        special_file_kind(kind)
+    };
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("not a regular file (it is {what})"),
+    ))
+}
+
+/// What a file that is neither regular nor a directory is.
+#[cfg(unix)]
+fn special_file_kind(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else {
+        "a special file"
+    }
+}
+
+/// What a file that is neither regular nor a directory is.
+#[cfg(not(unix))]
+fn special_file_kind(_: std::fs::FileType) -> &'static str {
+    "a special file"
+}
+
+/// Reads `reader` to its end, but no more than `limit` bytes: the file's size when it was
+/// checked, so a file that grows while it is read cannot make the read run away.
+pub(super) fn read_at_most(reader: impl Read, limit: u64) -> std::io::Result<Vec<u8>> {
+    // The size is only a hint for the buffer: a sparse file can claim far more than it holds.
+    const MAX_RESERVE: u64 = 64 << 20;
+    let mut bytes = Vec::with_capacity(usize::try_from(limit.min(MAX_RESERVE)).unwrap_or(0));
+    reader.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// Parses a session file's bytes.
 fn parse_file(path: &Path, bytes: &[u8]) -> Result<Loaded, SessionError> {
     // (1-based line number, byte offset, content without '\n', terminated by '\n')
@@ -503,10 +571,11 @@ fn parse_file(path: &Path, bytes: &[u8]) -> Result<Loaded, SessionError> {
                 loaded.good_len = (offset + content.len() + usize::from(terminated)) as u64;
                 loaded.needs_newline = !terminated;
             }
-            Err(e) if i == last => {
-                let how = if terminated { "unparsable" } else { "cut" };
+            // Only a write cut short leaves a last line without its newline. A complete line
+            // that does not parse is not one: it is reported below, like any other line.
+            Err(e) if i == last && !terminated => {
                 loaded.warnings.push(format!(
-                    "{}:{line}: ignored the {how} last line ({} bytes): {e}",
+                    "{}:{line}: ignored the cut last line ({} bytes): {e}",
                     path.display(),
                     content.len()
                 ));

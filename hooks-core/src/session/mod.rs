@@ -5,7 +5,9 @@
 //! A session file is upstream-compatible JSON Lines. The first line is a header
 //! `{"type":"session","version":3,"id":...,"timestamp":...,"cwd":...,"parentSession":...?}`;
 //! every later line is one entry `{"type":...,"id":...,"parentId":...,"timestamp":...,...}`.
-//! Entries are only ever appended, one complete line per write, never rewritten.
+//! Entries are only ever appended, one complete line per write, never rewritten. The one
+//! repair is of a last line cut by a crash (no newline at its end, no complete entry): the
+//! first append after reopening removes it. A complete line that is not an entry is an error.
 //!
 //! # A session is a tree
 //!
@@ -141,7 +143,8 @@ pub enum SessionError {
         #[source]
         source: std::io::Error,
     },
-    /// The session file could not be opened or read (for example, it does not exist).
+    /// The session file could not be opened or read (for example, it does not exist, or is not
+    /// a regular file).
     #[error("cannot open session file {}: {source}", path.display())]
     Open {
         /// The file.
@@ -159,7 +162,8 @@ pub enum SessionError {
         #[source]
         source: std::io::Error,
     },
-    /// A line other than the last one is not a valid entry.
+    /// A line is not a valid entry (a cut last line, one without its newline, is only a load
+    /// warning instead).
     #[error("{}:{line}: invalid session entry: {source}", path.display())]
     Parse {
         /// The file.

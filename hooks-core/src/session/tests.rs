@@ -661,3 +661,121 @@ fn session_append_copy_keeps_ids_and_rechains() {
     let reopened = JsonlSessionStore::open(&file_of(&copy)).unwrap();
     assert_eq!(reopened.entries(), copy.entries());
 }
+
+/// Runs `open` on a thread and waits at most 10 seconds for it, so a regression that blocks
+/// fails the test instead of hanging it.
+fn open_with_timeout(path: &Path) -> Result<Result<JsonlSessionStore, SessionError>, String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let owned = path.to_path_buf();
+    std::thread::spawn(move || {
+        let _ = tx.send(JsonlSessionStore::open(&owned));
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(10))
+        .map_err(|e| format!("open did not return: {e}"))
+}
+
+fn assert_not_a_regular_file(path: &Path, result: Result<JsonlSessionStore, SessionError>) {
+    let err = result.expect_err("opening a non-regular file must fail");
+    assert!(matches!(err, SessionError::Open { .. }), "{err:?}");
+    let message = err.to_string();
+    assert!(
+        message.contains(&path.display().to_string()) && message.contains("not a regular file"),
+        "{message}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn session_open_refuses_a_fifo_without_blocking() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("s.jsonl");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(status.success(), "mkfifo failed");
+    match open_with_timeout(&fifo) {
+        Ok(result) => assert_not_a_regular_file(&fifo, result),
+        Err(timeout) => {
+            // Release the blocked open (a writer pairs with it) before failing.
+            drop(std::fs::OpenOptions::new().write(true).open(&fifo));
+            panic!("{timeout}");
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn session_open_refuses_a_device() {
+    let null = Path::new("/dev/null");
+    assert_not_a_regular_file(null, open_with_timeout(null).unwrap());
+}
+
+#[test]
+fn session_open_refuses_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_not_a_regular_file(dir.path(), open_with_timeout(dir.path()).unwrap());
+}
+
+const HEADER_LINE: &str = r#"{"type":"session","version":3,"id":"s1","timestamp":"t","cwd":"/c"}"#;
+const ENTRY_LINE: &str = r#"{"type":"custom","id":"aaaa0001","parentId":null,"customType":"x"}"#;
+
+#[test]
+fn session_complete_unparsable_last_line_is_an_error_naming_file_and_line() {
+    for bad in [r#"{"not":"an entry"}"#, "garbage"] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let content = format!("{HEADER_LINE}\n{ENTRY_LINE}\n{bad}\n");
+        std::fs::write(&path, &content).unwrap();
+
+        let err = JsonlSessionStore::open(&path).unwrap_err();
+        assert!(
+            matches!(err, SessionError::Parse { line: 3, .. }),
+            "{bad}: {err:?}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with(&format!("{}:3: ", path.display())),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            content.as_bytes(),
+            "{bad}: the file is left as it was"
+        );
+    }
+}
+
+#[test]
+fn session_cut_last_line_is_repaired_on_the_first_append() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.jsonl");
+    for cut in [r#"{"type":"custom","id":"#, "garbage"] {
+        std::fs::write(&path, format!("{HEADER_LINE}\n{ENTRY_LINE}\n{cut}")).unwrap();
+        let store = JsonlSessionStore::open(&path).unwrap();
+        let warnings = store.load_warnings();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with(&format!("{}:3: ", path.display()))
+                && warnings[0].contains("cut last line"),
+            "{warnings:?}"
+        );
+        assert_eq!(ids(&store.entries()), ["aaaa0001"]);
+        let next = store.append_custom_entry("after", None).unwrap();
+        assert_eq!(next.parent_id.as_deref(), Some("aaaa0001"));
+        let all = lines(&path);
+        assert_eq!(all.len(), 3, "the cut bytes are gone");
+        assert_eq!(all[2]["id"], next.id.as_str());
+    }
+}
+
+#[test]
+fn session_open_reads_no_more_than_the_size_it_checked() {
+    // A reader holding more than the limit stands for a file that grew while it was read
+    // (finite, so that a regression fails instead of exhausting memory).
+    let grown = [b'x'; 4096];
+    let bytes = jsonl::read_at_most(&grown[..], 10).unwrap();
+    assert_eq!(bytes, b"xxxxxxxxxx");
+    let bytes = jsonl::read_at_most(&b"short"[..], 10).unwrap();
+    assert_eq!(bytes, b"short");
+}
