@@ -631,6 +631,31 @@ fn json_records_of_a_run_carry_the_lines_of_its_block() {
 }
 
 #[test]
+fn a_compaction_sees_the_previous_one_and_keeps_its_summary() {
+    // `session_before_compact` carries the branch's last compaction (`previousSummary`), and
+    // the built-in summary keeps the earlier one's text instead of dropping it.
+    let project = tempfile::tempdir().expect("tempdir");
+    let (out, records) = run_json(
+        project.path(),
+        &[
+            r#"{"prompt": "one", "reply": "r1"}"#,
+            r#"{"prompt": "two", "reply": "r2"}"#,
+            r#"{"compact": {"summary": "S1"}}"#,
+            r#"{"prompt": "three", "reply": "r3"}"#,
+            r#"{"compact": {"summary": "S2"}}"#,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let first = event_payload(&records, "session_before_compact", 3);
+    assert!(first["preparation"].get("previousSummary").is_none());
+    let second = event_payload(&records, "session_before_compact", 5);
+    assert_eq!(second["preparation"]["previousSummary"], "S1", "{second}");
+    let compactions = records_of(&records, "compaction");
+    let last = compactions.last().expect("compaction records");
+    assert_eq!(last["summary"], "S2\n\nPrevious summary:\nS1", "{last}");
+}
+
+#[test]
 fn a_script_that_is_not_a_regular_file_is_refused() {
     // A FIFO or a device would block or never end (`/dev/zero` reports no size).
     let project = tempfile::tempdir().expect("tempdir");

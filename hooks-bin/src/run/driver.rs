@@ -530,6 +530,17 @@ impl Shared {
             .iter()
             .map(|e| serde_json::to_string(&e.extra).map_or(0, |s| s.len() as u64 / 4))
             .sum();
+        // The branch's last compaction: hooks get its summary and preserved data (upstream's
+        // `previousSummary`, `previousPreserveData`), and the built-in summary keeps its text.
+        let previous = branch.iter().rev().find(|e| e.entry_type == "compaction");
+        let previous_summary = previous
+            .and_then(|e| e.extra.get("summary"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let previous_preserve_data = previous
+            .and_then(|e| e.extra.get("preserveData"))
+            .and_then(Value::as_object)
+            .cloned();
         let before = SessionBeforeCompactEvent {
             preparation: CompactionPreparation {
                 first_kept_entry_id: first_kept.clone(),
@@ -538,8 +549,8 @@ impl Shared {
                 recent_messages: recent,
                 is_split_turn: false,
                 tokens_before,
-                previous_summary: None,
-                previous_preserve_data: None,
+                previous_summary: previous_summary.clone(),
+                previous_preserve_data,
                 file_ops: json!({}),
                 settings: json!({}),
                 extra: Extra::new(),
@@ -567,6 +578,10 @@ impl Shared {
                         to_summarize.len()
                     )
                 });
+                if let Some(previous) = previous_summary {
+                    text.push_str("\n\nPrevious summary:\n");
+                    text.push_str(&previous);
+                }
                 if let Some(lines) = extra.context.filter(|l| !l.is_empty()) {
                     text.push_str("\n\nAdditional context:\n");
                     text.push_str(
