@@ -31,7 +31,9 @@ pub struct Model {
 /// What `new_session`, `branch` and `navigate_tree` answer.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionActionResult {
-    /// Whether a hook (or the user) cancelled the action.
+    /// Whether the action did not happen: a hook (or the user) cancelled it, or the host
+    /// could not carry it out (a session file that cannot be written, say; the host reports
+    /// why).
     pub cancelled: bool,
 }
 

@@ -79,6 +79,10 @@ pub(crate) struct Shared {
     pub(crate) interrupts: Arc<Interrupts>,
 }
 
+/// The answer of a session action that failed (reported with [`Shared::fail`]): it did not
+/// happen, so the hook that asked for it is told so (`cancelled`), not that it succeeded.
+const NOT_DONE: SessionActionResult = SessionActionResult { cancelled: true };
+
 impl Shared {
     pub(crate) fn new(
         session: Arc<CurrentSession>,
@@ -198,7 +202,7 @@ impl Shared {
             Ok(store) => store,
             Err(e) => {
                 self.fail(&e);
-                return SessionActionResult::default();
+                return NOT_DONE;
             }
         };
         let file = store
@@ -358,7 +362,7 @@ impl Shared {
             Ok(store) => store,
             Err(e) => {
                 self.fail(&e);
-                return SessionActionResult::default();
+                return NOT_DONE;
             }
         };
         let file = store
@@ -450,7 +454,7 @@ impl Shared {
         }
         if let Err(e) = current.set_leaf(Some(&target_id)) {
             self.fail(&e.to_string());
-            return SessionActionResult::default();
+            return NOT_DONE;
         }
         let hook_summary = result.and_then(|r| r.summary).filter(|_| options.summarize);
         let mut summary_entry = None;

@@ -118,7 +118,17 @@ impl JsonlSessionStore {
             path: path.clone(),
             source,
         };
-        std::fs::create_dir_all(dir).map_err(create_err)?;
+        std::fs::create_dir_all(dir).map_err(|e| {
+            // `create_dir_all` says only "File exists" when something else holds the name.
+            if dir.exists() && !dir.is_dir() {
+                create_err(std::io::Error::new(
+                    std::io::ErrorKind::NotADirectory,
+                    format!("the session directory {} is not a directory", dir.display()),
+                ))
+            } else {
+                create_err(e)
+            }
+        })?;
         let mut line = serde_json::to_string(&header).map_err(SessionError::Serialize)?;
         line.push('\n');
         let mut file = OpenOptions::new()

@@ -63,6 +63,23 @@ fn session_create_writes_a_header_line_and_names_the_file_after_it() {
 }
 
 #[test]
+fn session_create_in_a_directory_that_is_a_file_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sessions");
+    std::fs::write(&file, "").unwrap();
+    let error = JsonlSessionStore::create(&file, Path::new("/work"), None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains(&format!(
+            "the session directory {} is not a directory",
+            file.display()
+        )),
+        "{error}"
+    );
+}
+
+#[test]
 fn session_create_then_open_round_trips() {
     let dir = tempfile::tempdir().unwrap();
     let store = JsonlSessionStore::create(dir.path(), Path::new("/project"), None).unwrap();
