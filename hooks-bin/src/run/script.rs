@@ -115,7 +115,11 @@ impl Action {
 
 /// `{"compact": {...}}`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "camelCase",
+    expecting = "an object: {\"summary\"?: \"...\", \"customInstructions\"?: \"...\"}"
+)]
 pub struct CompactSpec {
     /// Instructions for the summary (passed to `session_before_compact`).
     #[serde(default)]
@@ -127,7 +131,10 @@ pub struct CompactSpec {
 
 /// `{"switch": {...}}`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object: {\"reason\": \"new\" | \"resume\" | \"fork\", \"session\"?: \"file.jsonl\"}"
+)]
 pub struct SwitchSpec {
     /// `new`, `resume` or `fork`.
     pub reason: SwitchReason,
@@ -138,7 +145,10 @@ pub struct SwitchSpec {
 
 /// `{"branch": {...}}`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object: {\"entry\": an entry id or index}"
+)]
 pub struct BranchSpec {
     /// The entry to branch from.
     pub entry: EntryRef,
@@ -146,7 +156,10 @@ pub struct BranchSpec {
 
 /// `{"tree": {...}}`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object: {\"target\": an entry id or index, \"summarize\"?: true}"
+)]
 pub struct TreeSpec {
     /// The entry to navigate to.
     pub target: EntryRef,
@@ -272,6 +285,8 @@ pub fn parse_bytes(
     bytes: &[u8],
     commands: &[String],
 ) -> Result<Script, Vec<ScriptError>> {
+    // A leading byte order mark (some editors write one) is not part of the first line.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
@@ -491,6 +506,14 @@ fn parse_line(line: &str, commands: &[String]) -> Result<(usize, Action), LineEr
                     "a `resume` switch needs \"session\": the session file to resume".to_owned(),
                 ));
             }
+            if spec.reason != SwitchReason::Resume && spec.session.is_some() {
+                return Err((
+                    column,
+                    "\"session\" names the file of a `resume` switch; a `new` or `fork` switch \
+                     creates its own"
+                        .to_owned(),
+                ));
+            }
             Action::Switch(spec)
         }
         "branch" => {
@@ -608,6 +631,37 @@ mod tests {
             .iter()
             .map(ToString::to_string)
             .collect()
+    }
+
+    #[test]
+    fn session_action_errors_say_what_is_expected_not_the_rust_type() {
+        let errors = errors(
+            "{\"compact\": true}\n{\"switch\": {\"reason\": \"new\", \"session\": \"x.jsonl\"}}\n{\"branch\": 5}",
+        );
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert!(
+            errors[0].contains("expected an object: {\"summary\"?"),
+            "{}",
+            errors[0]
+        );
+        assert!(
+            errors[1].contains("names the file of a `resume` switch"),
+            "{}",
+            errors[1]
+        );
+        assert!(
+            errors[2].contains("expected an object: {\"entry\""),
+            "{}",
+            errors[2]
+        );
+        assert!(!errors.iter().any(|e| e.contains("Spec")), "{errors:?}");
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_not_part_of_the_first_line() {
+        let script =
+            parse_bytes(Path::new("s.jsonl"), b"\xEF\xBB\xBF\"hello\"\n", &[]).expect("parses");
+        assert_eq!(script.steps.len(), 1);
     }
 
     #[test]
