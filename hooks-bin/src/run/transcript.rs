@@ -14,7 +14,7 @@
 //! | `start` | `script`, `cwd`, `sessionDir`, `sessionFile`, `sessionId`, `hooks` (ids in load order), `hasUi` |
 //! | `load_error` | `path`, `error` |
 //! | `warning` | `message` |
-//! | `action` | `line`, `action` (`prompt`, `tool`, `command`, `compact`, `switch`, `branch`, `tree`, `end`), plus the action's fields |
+//! | `action` | `line`, `action` (`prompt`, `tool`, `command`, `compact`, `switch`, `branch`, `tree`), plus the action's fields |
 //! | `event` | `line`, `event`, `handled` (whether any handler exists), `payload` (the event's wire JSON) |
 //! | `result` | `line`, `event`, `result` (the combined handler result, when there is one) |
 //! | `context` | `line`, `before`, `after` (message counts), `removed` (`role` or `custom:<customType>` of each dropped message) |
