@@ -58,7 +58,7 @@ fn parse_args(tokens: TokenStream, errors: &mut Errors) -> Args {
     }
 }
 
-/// Name rules: non-empty, no whitespace, no leading `/`.
+/// Name rules: non-empty, no whitespace or invisible characters, no leading `/`.
 fn check_name(name: &LitStr, errors: &mut Errors) -> bool {
     let value = name.value();
     let problem = if value.is_empty() {
@@ -73,11 +73,27 @@ fn check_name(name: &LitStr, errors: &mut Errors) -> bool {
             "the command name must not contain whitespace: `{value}` would be typed as `/{}`",
             value.split_whitespace().collect::<Vec<_>>().join("-")
         )
+    } else if let Some(c) = value.chars().find(|&c| is_invisible(c)) {
+        format!(
+            "the command name must not contain invisible characters (it has U+{:04X}): no one \
+             could type it",
+            u32::from(c)
+        )
     } else {
         return true;
     };
     errors.spanned(name, format!("{problem}; {SHAPE_NAME}"));
     false
+}
+
+/// A control character, or a format character that renders as nothing (zero-width space,
+/// joiners, direction marks, the byte order mark, the soft hyphen).
+fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{feff}'
+        )
 }
 
 const SHAPE_NAME: &str = "a command name is one word, e.g. `#[command(\"handoff\")]`";
