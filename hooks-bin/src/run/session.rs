@@ -5,6 +5,7 @@ use std::sync::{Arc, RwLock};
 
 use hooks_core::events::{CustomMessage, Message, SessionEntry};
 use hooks_core::{JsonlSessionStore, SessionManager};
+use serde::Deserialize as _;
 use serde_json::{Value, json};
 
 /// The current session. Handlers get it as their [`SessionManager`]; it follows every switch
@@ -78,7 +79,8 @@ impl SessionManager for CurrentSession {
 #[must_use]
 pub fn entry_message(entry: &SessionEntry) -> Option<Message> {
     match entry.entry_type.as_str() {
-        "message" => serde_json::from_value(entry.extra.get("message")?.clone()).ok(),
+        // Read from the borrowed value: no copy of it per message and turn.
+        "message" => Message::deserialize(entry.extra.get("message")?).ok(),
         "custom_message" => {
             let mut fields = entry.extra.clone();
             fields.remove("timestamp");
