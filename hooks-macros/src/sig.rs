@@ -2,7 +2,7 @@
 //! and return type can be named in generated code.
 
 use proc_macro2::{TokenStream, TokenTree};
-use quote::{ToTokens, quote};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::{Attribute, FnArg, Item, ItemFn, ReturnType, Safety, Type};
 
 use crate::attr::Errors;
@@ -107,7 +107,9 @@ pub(crate) fn parse(
         }
     }
     let ret = match &sig.output {
-        ReturnType::Default => quote!(()),
+        // Spanned where a return type would go, so that "`()` is not a valid return type"
+        // points at the signature, not at the attribute.
+        ReturnType::Default => quote_spanned!(sig.paren_token.span.close()=> ()),
         ReturnType::Type(_, ty) => {
             if contains_impl(ty.to_token_stream()) {
                 errors.spanned(
