@@ -2,7 +2,7 @@
 //! and return type can be named in generated code.
 
 use proc_macro2::{TokenStream, TokenTree};
-use quote::{ToTokens, quote, quote_spanned};
+use quote::{ToTokens, quote_spanned};
 use syn::{Attribute, FnArg, Item, ItemFn, ReturnType, Safety, Type};
 
 use crate::attr::Errors;
