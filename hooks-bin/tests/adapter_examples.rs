@@ -22,6 +22,10 @@ fn claude_call(event: &str, cwd: &std::path::Path, extra: serde_json::Value) -> 
     )
 }
 
+fn codex_call(event: &str, cwd: &std::path::Path, extra: serde_json::Value) -> Call {
+    call(codex::run, event, &input(event, cwd, extra), &defaults(cwd))
+}
+
 #[test]
 fn examples_block_rm_rf_and_allow_the_rest() {
     let dir = workdir();
@@ -42,15 +46,10 @@ fn examples_block_rm_rf_and_allow_the_rest() {
     );
     assert_eq!((c.code, c.stdout.as_str(), c.stderr.as_str()), (0, "", ""));
 
-    let c = call(
-        codex::run,
+    let c = codex_call(
         "PreToolUse",
-        &input(
-            "PreToolUse",
-            dir.path(),
-            json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
-        ),
-        &defaults(dir.path()),
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
     );
     assert_eq!(c.json()["hookSpecificOutput"]["permissionDecision"], "deny");
 }
@@ -65,15 +64,10 @@ fn codex_shell_commands_reach_the_guard_in_every_shape() {
         ("local_shell", json!({"command": ["rm", "-rf", "/"]})),
         ("exec_command", json!({"cmd": "rm -rf /"})),
     ] {
-        let c = call(
-            codex::run,
+        let c = codex_call(
             "PreToolUse",
-            &input(
-                "PreToolUse",
-                dir.path(),
-                json!({"tool_name": tool, "tool_input": tool_input}),
-            ),
-            &defaults(dir.path()),
+            dir.path(),
+            json!({"tool_name": tool, "tool_input": tool_input}),
         );
         assert_eq!(c.code, 0, "{tool}: {c:?}");
         assert_eq!(

@@ -169,43 +169,33 @@ impl Tool for BuiltinTool {
         let ws = Arc::clone(&self.workspace);
         let token = cancel.clone();
         // Tools that only read are abandoned at a cancel; `write` and `edit` finish their change.
+        let reading = Some(cancel);
         match self.kind {
             Kind::Bash => bash::run(&ws, parse(input).map_err(bad_input)?, cancel).await,
-            Kind::Read => {
-                let input = parse(input).map_err(bad_input)?;
-                off_thread(Some(cancel), move || files::read(&ws, input)).await
-            }
-            Kind::Write => {
-                let input = parse(input).map_err(bad_input)?;
-                off_thread(None, move || files::write(&ws, input)).await
-            }
-            Kind::Edit => {
-                let input = parse(input).map_err(bad_input)?;
-                off_thread(None, move || edit::edit(&ws, input)).await
-            }
-            Kind::Ls => {
-                let input = parse(input).map_err(bad_input)?;
-                off_thread(Some(cancel), move || files::ls(&ws, input)).await
-            }
-            Kind::Grep => {
-                let input = parse(input).map_err(bad_input)?;
-                off_thread(Some(cancel), move || search::grep(&ws, input, &token)).await
-            }
-            Kind::Find => {
-                let input = parse(input).map_err(bad_input)?;
-                off_thread(Some(cancel), move || search::find(&ws, input, &token)).await
-            }
+            Kind::Read => off_thread(input, reading, move |i| files::read(&ws, i)).await,
+            Kind::Write => off_thread(input, None, move |i| files::write(&ws, i)).await,
+            Kind::Edit => off_thread(input, None, move |i| edit::edit(&ws, i)).await,
+            Kind::Ls => off_thread(input, reading, move |i| files::ls(&ws, i)).await,
+            Kind::Grep => off_thread(input, reading, move |i| search::grep(&ws, i, &token)).await,
+            Kind::Find => off_thread(input, reading, move |i| search::find(&ws, i, &token)).await,
         }
     }
 }
 
-/// Runs a file tool on Tokio's blocking thread pool, so slow file IO never stalls the runtime
-/// thread (which also handles Ctrl-C). When `cancel` is given and fires first, the call ends as
-/// [`ToolError::Cancelled`] at once; the abandoned work's result is dropped.
-async fn off_thread<F>(cancel: Option<&CancellationToken>, work: F) -> Result<ToolOutput, ToolError>
+/// Parses `input` and runs a file tool on it on Tokio's blocking thread pool, so slow file IO
+/// never stalls the runtime thread (which also handles Ctrl-C). When `cancel` is given and
+/// fires first, the call ends as [`ToolError::Cancelled`] at once; the abandoned work's result
+/// is dropped.
+async fn off_thread<I, F>(
+    input: &ToolInput,
+    cancel: Option<&CancellationToken>,
+    work: F,
+) -> Result<ToolOutput, ToolError>
 where
-    F: FnOnce() -> Result<ToolOutput, ToolError> + Send + 'static,
+    I: DeserializeOwned + Send + 'static,
+    F: FnOnce(I) -> Result<ToolOutput, ToolError> + Send + 'static,
 {
+    let input: I = parse(input).map_err(bad_input)?;
     let cancelled = async {
         match cancel {
             Some(token) => token.cancelled().await,
@@ -213,7 +203,7 @@ where
         }
     };
     tokio::select! {
-        joined = tokio::task::spawn_blocking(work) => {
+        joined = tokio::task::spawn_blocking(move || work(input)) => {
             joined.map_err(|e| ToolError::failed(format!("the tool failed: {e}")))?
         }
         () = cancelled => Err(ToolError::Cancelled),
