@@ -80,6 +80,63 @@ fn apply_patch_keeps_its_name() {
 }
 
 #[test]
+fn bash_command_is_the_string_command_whatever_shape_the_agent_sent() {
+    // Every shell tool of both agents, with the command line in every shape an agent sends:
+    // the hooks see tool `bash` with the line as the string `command` (a vector kept as
+    // `argv`), so the guard blocks each.
+    let script = "rm -rf build";
+    let argv = json!(["bash", "-lc", script]);
+    let shapes = [
+        ("command string", json!({"command": script}), None),
+        ("command argv", json!({"command": argv}), Some(&argv)),
+        ("cmd string", json!({"cmd": script, "workdir": "/p"}), None),
+        (
+            "cmd argv",
+            json!({"cmd": argv, "workdir": "/p"}),
+            Some(&argv),
+        ),
+    ];
+    let tools = [
+        ("codex", "exec_command"),
+        ("codex", "shell"),
+        ("codex", "local_shell"),
+        ("claude", "Bash"),
+    ];
+    let dir = workdir();
+    for (agent, tool) in tools {
+        for (shape, tool_input, kept_argv) in &shapes {
+            let (opts, log) = canonical_options();
+            let extra = json!({"tool_name": tool, "tool_input": tool_input});
+            let c = match agent {
+                "codex" => run(
+                    "PreToolUse",
+                    &codex_input("PreToolUse", dir.path(), extra),
+                    &opts,
+                ),
+                _ => call(
+                    hooks_bin::adapters::claude::run,
+                    "PreToolUse",
+                    &input("PreToolUse", dir.path(), extra),
+                    &opts,
+                ),
+            };
+            let case = format!("{agent} {tool}, {shape}");
+            let seen = log.lock().unwrap();
+            let event = &seen.tool_calls[0];
+            assert_eq!(event.tool_name, "bash", "{case}");
+            assert_eq!(event.input_str("command"), Some(script), "{case}");
+            assert_eq!(event.input.get("argv"), *kept_argv, "{case}");
+            assert_eq!(c.code, 0, "{case}: {c:?}");
+            assert_eq!(
+                c.json()["hookSpecificOutput"]["permissionDecision"],
+                "deny",
+                "{case}: {c:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn post_tool_use_redaction_replaces_the_result_with_the_reason() {
     let dir = workdir();
     let (opts, _log) = canonical_options();

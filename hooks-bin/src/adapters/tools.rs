@@ -22,9 +22,10 @@
 //!
 //! A `bash` call always has its command line as the string `command`, the way a guard reads it
 //! (`event.input_str("command")`), whatever shape the agent sent: Codex's `exec_command` sends
-//! it as `cmd`, and its `shell` tools as an argument vector (`["bash", "-lc", "rm -rf /"]`).
-//! An argument vector that runs a shell with `-c` (or `-lc`, ...) gives that script; any other
-//! gives the arguments joined as a shell would read them. The vector itself stays, as `argv`.
+//! it as `cmd`, and its `shell` tools as an argument vector (`["bash", "-lc", "rm -rf /"]`);
+//! either field may hold either shape. An argument vector that runs a shell with `-c` (or
+//! `-lc`, ...) gives that script; any other gives the arguments joined as a shell would read
+//! them. The vector itself stays, as `argv`.
 //!
 //! # Outputs
 //!
@@ -112,11 +113,12 @@ pub fn canonical_input(tool: &str, tool_input: Map<String, Value>) -> ToolInput 
 /// Shells whose `-c` argument is the script a `bash` call runs.
 const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "ksh"];
 
-/// Makes `command` the command line as a string: from `cmd` when `command` is absent, from an
-/// argument vector (kept as `argv`) when it is one.
+/// Makes `command` the command line as a string: taken from `cmd` (a string or an argument
+/// vector) when `command` is absent, and from an argument vector (kept as `argv`) when it is
+/// one.
 fn command_as_string(input: &mut Map<String, Value>) {
     if !input.contains_key("command")
-        && let Some(cmd @ Value::String(_)) = input.get("cmd").cloned()
+        && let Some(cmd @ (Value::String(_) | Value::Array(_))) = input.get("cmd").cloned()
     {
         input.insert("command".to_owned(), cmd);
     }
