@@ -23,9 +23,9 @@
 //! Project-level hook files (found under the working directory) run only when trusted
 //! ([`trust`]); `--trust-all` (an option of `list`, `run`, `claude`, `codex`, also accepted
 //! before them: `hooks --trust-all run ...`) skips that check, e.g. in CI. Usage errors (an
-//! unknown option, a missing argument) exit with 2.
+//! unknown option, a missing argument) exit with 2, except for `hooks claude|codex EVENT` on an
+//! observational event, where every failure exits 1 ([`adapters::Agent::failure_code`]).
 
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -167,7 +167,11 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return ExitCode::from(if e.use_stderr() {
+                usage_error_code()
+            } else {
+                0
+            });
         }
     };
     let trust_all = match &cli.command {
@@ -193,16 +197,26 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// `hooks claude|codex EVENT`: stdin in, one answer out.
-fn serve(agent: adapters::Agent, args: &AdapterArgs) -> ExitCode {
-    adapters::silence_panic_output();
-    let input = match adapters::read_input(&mut std::io::stdin().lock()) {
-        Ok(input) => input,
-        Err(e) => {
-            eprintln!("hooks {agent} {}: cannot read stdin: {e}", args.event);
-            return ExitCode::from(adapters::EXIT_BLOCK);
-        }
+/// The exit code of invalid usage: 2, except on an adapter call for an observational event
+/// (`hooks claude Stop --bogus`), which fails like any other failure of that call, with 1
+/// ([`adapters::Agent::failure_code`]): exit 2 on `Stop` would make the agent go on.
+fn usage_error_code() -> u8 {
+    use clap::CommandFactory as _;
+    // What clap can make of the arguments despite the error.
+    let Ok(matches) = Cli::command().ignore_errors(true).try_get_matches() else {
+        return 2;
     };
+    let (agent, args) = match matches.subcommand() {
+        Some(("claude", args)) => (adapters::Agent::Claude, args),
+        Some(("codex", args)) => (adapters::Agent::Codex, args),
+        _ => return 2,
+    };
+    let event = args.get_one::<String>("event").map_or("", String::as_str);
+    agent.failure_code(event)
+}
+
+/// `hooks claude|codex EVENT`: stdin in, one answer out ([`adapters::stdio::serve`]).
+fn serve(agent: adapters::Agent, args: &AdapterArgs) -> ExitCode {
     // Claude Code runs hook commands with the project root in `CLAUDE_PROJECT_DIR`; the
     // input's `cwd` follows the session's `cd`.
     let project_dir = match agent {
@@ -216,16 +230,7 @@ fn serve(agent: adapters::Agent, args: &AdapterArgs) -> ExitCode {
         project_dir,
         ..adapters::AdapterOptions::default()
     };
-    let mut out = std::io::stdout().lock();
-    let mut err = std::io::stderr().lock();
-    let code = match agent {
-        adapters::Agent::Codex => {
-            adapters::codex::run(&args.event, &input, &mut out, &mut err, &options)
-        }
-        _ => adapters::claude::run(&args.event, &input, &mut out, &mut err, &options),
-    };
-    let _ = out.flush();
-    ExitCode::from(code)
+    ExitCode::from(adapters::stdio::serve(agent, &args.event, &options))
 }
 
 /// `hooks install`.

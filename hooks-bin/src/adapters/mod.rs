@@ -40,8 +40,10 @@
 //! | outcome | gating event | observational event |
 //! | --- | --- | --- |
 //! | success, with or without an answer | 0 | 0 |
-//! | the adapter fails: unknown event, bad input (malformed, truncated, empty, non-UTF-8, too deep, too large, wrong type, missing field), hooks fail to load, internal error or panic, stdout not writable | **2** | 1 |
+//! | the adapter fails: unknown event, invalid command line, stdin unreadable, bad input (malformed, truncated, empty, non-UTF-8, too deep, too large, wrong type, missing field), hooks fail to load, internal error or panic, stdout not writable | **2** | 1 |
 //! | a handler or command returns an error, panics or times out | **2** | 1 |
+//!
+//! One rule gives every failure its code: [`Agent::failure_code`].
 //!
 //! Exit 2 is fail-closed: Claude Code and Codex both block the action on exit 2 with a
 //! non-empty stderr, which is always one line naming the adapter, the event and the reason
@@ -60,6 +62,7 @@ pub mod codex;
 mod dispatch;
 pub mod input;
 mod session;
+pub mod stdio;
 pub mod tools;
 
 use std::fmt;
@@ -238,6 +241,37 @@ impl Agent {
     pub fn event(self, name: &str) -> Option<AgentEvent> {
         self.events().iter().copied().find(|e| e.as_str() == name)
     }
+
+    /// Whether `hooks AGENT EVENT_NAME` is a gating call: `EVENT_NAME` is a gating event
+    /// ([`AgentEvent::is_gating`]) or not an event this agent's adapter serves.
+    #[must_use]
+    pub fn is_gating(self, event_name: &str) -> bool {
+        self.event(event_name).is_none_or(AgentEvent::is_gating)
+    }
+
+    /// The exit code of every failure of `hooks AGENT EVENT_NAME`, whatever failed (the
+    /// command line, stdin, stdout, the input, loading, a hook, the adapter itself):
+    /// [`EXIT_BLOCK`] on a gating call ([`Agent::is_gating`]), else [`EXIT_ERROR`].
+    #[must_use]
+    pub fn failure_code(self, event_name: &str) -> u8 {
+        if self.is_gating(event_name) {
+            EXIT_BLOCK
+        } else {
+            EXIT_ERROR
+        }
+    }
+
+    /// Writes the one stderr line of a failure of `hooks AGENT EVENT_NAME`
+    /// (`hooks claude PreToolUse: REASON`, cut to 2000 characters; a write error is ignored,
+    /// there is nowhere left to report it) and returns [`Agent::failure_code`].
+    pub fn fail(self, event_name: &str, reason: &str, err: &mut dyn std::io::Write) -> u8 {
+        let line = one_line(
+            &format!("hooks {self} {}: {reason}", one_line(event_name, 60)),
+            MAX_REASON_CHARS,
+        );
+        let _ignored = writeln!(err, "{line}").and_then(|()| err.flush());
+        self.failure_code(event_name)
+    }
 }
 
 impl std::str::FromStr for Agent {
@@ -331,16 +365,6 @@ impl AgentEvent {
                 | AgentEvent::PreCompact
         )
     }
-
-    /// The exit code of a failure on this event.
-    #[must_use]
-    pub const fn failure_code(self) -> u8 {
-        if self.is_gating() {
-            EXIT_BLOCK
-        } else {
-            EXIT_ERROR
-        }
-    }
 }
 
 impl fmt::Display for AgentEvent {
@@ -363,7 +387,6 @@ pub(crate) fn serve(
     encode: Encoder,
 ) -> u8 {
     let event = agent.event(event_name);
-    let shown_event = one_line(event_name, 60);
     let reply = match event {
         None => Reply::failure(unknown_event(agent, event_name)),
         Some(event) => catch_unwind(AssertUnwindSafe(|| handle(agent, event, input, opts)))
@@ -372,13 +395,7 @@ pub(crate) fn serve(
                 Reply::failure(format!("internal error: the adapter panicked: {message}"))
             }),
     };
-    let failure_code = event.map_or(EXIT_BLOCK, AgentEvent::failure_code);
     let mut failure = reply.failure;
-    let mut code = if failure.is_some() {
-        failure_code
-    } else {
-        EXIT_OK
-    };
 
     if let (Some(event), Some(answer)) = (event, &reply.answer)
         && let Some(json) = encode(event, answer)
@@ -387,17 +404,12 @@ pub(crate) fn serve(
         line.push('\n');
         if let Err(e) = out.write_all(line.as_bytes()).and_then(|()| out.flush()) {
             failure.get_or_insert_with(|| format!("cannot write the answer to stdout: {e}"));
-            code = failure_code;
         }
     }
-    if let Some(failure) = failure {
-        let line = one_line(
-            &format!("hooks {agent} {shown_event}: {failure}"),
-            MAX_REASON_CHARS,
-        );
-        let _ignored = writeln!(err, "{line}").and_then(|()| err.flush());
+    match failure {
+        Some(failure) => agent.fail(event_name, &failure, err),
+        None => EXIT_OK,
     }
-    code
 }
 
 fn unknown_event(agent: Agent, name: &str) -> String {
