@@ -68,7 +68,9 @@ impl Subject {
             .args(&self.args)
             .current_dir("/tmp")
             .stdin(Stdio::piped())
-            .stdout(Stdio::null())
+            // A pipe, as the agents give it: a gating call with stdout on /dev/null fails
+            // closed. The answer is one line, well within the pipe's buffer, so it is not read.
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", self.program.display()));

@@ -107,6 +107,43 @@ const GATING: &[&str] = &[
 ];
 
 #[test]
+fn a_deny_is_never_lost_to_a_closed_or_null_stdout() {
+    let (dir, home) = (workdir(), workdir());
+    for agent in ["claude", "codex"] {
+        // What the agent gets with stdout captured: the deny, exit 0.
+        let r = hooks(
+            &[agent, "PreToolUse"],
+            Some(&dangerous("PreToolUse", dir.path())),
+            Stdout::Captured,
+            home.path(),
+        );
+        assert_eq!(r.code, Some(0), "{r:?}");
+        assert_eq!(r.json()["hookSpecificOutput"]["permissionDecision"], "deny");
+        // Where the deny could not be read, the call fails closed instead of exiting 0 with
+        // the deny thrown away.
+        for stdout in [Stdout::Null, Stdout::Closed] {
+            for event in GATING {
+                let r = hooks(
+                    &[agent, event],
+                    Some(&dangerous(event, dir.path())),
+                    stdout,
+                    home.path(),
+                );
+                let case = format!("{agent} {event}, stdout {stdout:?}");
+                assert_eq!(r.code, Some(2), "{case}: {r:?}");
+                r.assert_one_line_stderr();
+                assert!(
+                    r.stderr.starts_with(&format!("hooks {agent} {event}: "))
+                        && r.stderr.contains("stdout is closed or /dev/null"),
+                    "{case}: {}",
+                    r.stderr
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn observational_events_run_with_a_closed_or_null_stdout() {
     // No decision can be lost there: the hooks run and the call succeeds.
     let (dir, home) = (workdir(), workdir());

@@ -41,6 +41,7 @@
 //! | --- | --- | --- |
 //! | success, with or without an answer | 0 | 0 |
 //! | the adapter fails: unknown event, invalid command line, stdin unreadable, bad input (malformed, truncated, empty, non-UTF-8, too deep, too large, wrong type, missing field), hooks fail to load, internal error or panic, stdout not writable | **2** | 1 |
+//! | stdout closed or `/dev/null` (checked first, see [`stdio`]) | **2** | no failure: the hooks run |
 //! | a handler or command returns an error, panics or times out | **2** | 1 |
 //!
 //! One rule gives every failure its code: [`Agent::failure_code`].
