@@ -23,6 +23,12 @@
 //! - **Merge, never drop another tool's hook.** The file is parsed and only extended: every
 //!   other key, every other tool's hooks and every other entry stay, in order. An entry that
 //!   already runs this binary for the event (exec or shell form) is not added again.
+//! - **Kept as written.** The file is edited in place (on its syntax tree, with
+//!   `jsonc-parser`), not parsed and printed again: what the install does not change stays
+//!   byte for byte as it was, numbers above all (`1E2`, `1.0`, `-0`, a 30-digit id keep
+//!   every character), but also string escapes, key order, spacing and line breaks. The
+//!   entries added are written in the file's own indentation; an object or array they are
+//!   added to may gain line breaks (a one-line `{...}` becomes one property per line).
 //! - **A moved binary is replaced, not added twice.** An entry that this tool installed from
 //!   another path (see below) is pointed at this binary in place, keeping its position and its
 //!   other fields; if the event already has an entry for this binary, the old entry is removed
@@ -66,7 +72,9 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
+use jsonc_parser::ParseOptions;
+use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstObjectProp, CstRootNode};
+use serde_json::{Value, json};
 use similar::TextDiff;
 
 use hooks_core::loader::path::normalize_lexically;
@@ -422,20 +430,19 @@ impl Install {
             Some((None, text)) => (false, text),
             None => (false, ""),
         };
-        let mut root: Map<String, Value> = if body.bytes().all(|b| b.is_ascii_whitespace()) {
-            Map::new()
-        } else {
-            input::decode_object(body.as_bytes(), &shown)?
-        };
+        let blank = body.bytes().all(|b| b.is_ascii_whitespace());
+        let root = parse_settings(if blank { "" } else { body }, &shown)?;
         let ours = Ours {
             target: self.target,
             binary,
             file_name: self.binary.file_name().unwrap_or_default(),
         };
         let (added, replaced) =
-            merge(&mut root, &ours, events).map_err(|message| InstallError::Shape {
-                path: self.path.clone(),
-                message,
+            merge(&root.object_value_or_set(), &ours, events).map_err(|message| {
+                InstallError::Shape {
+                    path: self.path.clone(),
+                    message,
+                }
             })?;
         let o = |r: io::Result<()>| r.map_err(InstallError::Output);
         let mut report = InstallReport {
@@ -460,9 +467,10 @@ impl Install {
             ))?;
             return Ok(report);
         }
-        let mut new_text = serde_json::to_string_pretty(&Value::Object(root))
-            .map_err(|e| InstallError::Output(io::Error::other(e)))?;
-        new_text.push('\n');
+        let mut new_text = root.to_string();
+        if blank {
+            new_text.push('\n');
+        }
         if bom {
             new_text.insert(0, BOM);
         }
@@ -707,61 +715,121 @@ impl Ours<'_> {
     }
 }
 
+/// `text`, a settings file's content without its byte order mark, as a syntax tree that keeps
+/// every byte of it (see the [module docs](self)); blank `text` gives an empty tree. It is
+/// decoded with the bounded, strict decoder first, so a file that is not one JSON object is an
+/// error naming `file:line:column`, as everywhere else (the tree's own parser also accepts
+/// comments and trailing commas).
+fn parse_settings(text: &str, shown: &str) -> Result<CstRootNode, InstallError> {
+    if !text.is_empty() {
+        input::decode_object::<serde_json::Map<String, Value>>(text.as_bytes(), shown)?;
+    }
+    CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| {
+        InstallError::Input(InputError::Invalid {
+            name: shown.to_owned(),
+            message: e.to_string(),
+        })
+    })
+}
+
+/// The value of `node`, a JSON value of a settings file (already decoded, so it parses).
+fn value_of(node: &CstNode) -> Value {
+    serde_json::from_str(&node.to_string()).unwrap_or(Value::Null)
+}
+
+/// `value` as a value to insert into the syntax tree.
+fn cst_value(value: &Value) -> CstInputValue {
+    match value {
+        Value::Null => CstInputValue::Null,
+        Value::Bool(b) => CstInputValue::Bool(*b),
+        Value::Number(n) => CstInputValue::Number(n.to_string()),
+        Value::String(s) => CstInputValue::String(s.clone()),
+        Value::Array(items) => CstInputValue::Array(items.iter().map(cst_value).collect()),
+        Value::Object(map) => {
+            CstInputValue::Object(map.iter().map(|(k, v)| (k.clone(), cst_value(v))).collect())
+        }
+    }
+}
+
+/// The property `key` of `object`: the last one when the key is repeated, as a JSON parser
+/// (and so the agent) reads it.
+fn property(object: &CstObject, key: &str) -> Option<CstObjectProp> {
+    object
+        .properties()
+        .into_iter()
+        .rfind(|p| p.decoded_name().as_deref() == Some(key))
+}
+
+/// The object under `key` in `parent`, added when missing; `shown` names the key in the error.
+fn object_under(parent: &CstObject, key: &str, shown: &str) -> Result<CstObject, String> {
+    match property(parent, key) {
+        None => Ok(parent
+            .append(key, CstInputValue::Object(Vec::new()))
+            .object_value_or_set()),
+        Some(prop) => prop
+            .object_value()
+            .ok_or_else(|| wrong_type(&prop, shown, "an object")),
+    }
+}
+
+/// The array under `key` in `parent`, added when missing; `shown` names the key in the error.
+fn array_under(parent: &CstObject, key: &str, shown: &str) -> Result<CstArray, String> {
+    match property(parent, key) {
+        None => Ok(parent
+            .append(key, CstInputValue::Array(Vec::new()))
+            .array_value_or_set()),
+        Some(prop) => prop
+            .array_value()
+            .ok_or_else(|| wrong_type(&prop, shown, "an array")),
+    }
+}
+
+fn wrong_type(prop: &CstObjectProp, shown: &str, expected: &str) -> String {
+    let found = prop.value().map_or(Value::Null, |v| value_of(&v));
+    format!("{shown} must be {expected}, found {}", json_kind(&found))
+}
+
+/// The `hooks` list of a matcher group, when the group is an object with one.
+fn handlers(group: &CstNode) -> Option<CstArray> {
+    property(&group.as_object()?, "hooks")?.array_value()
+}
+
 /// Adds the missing entries to `root` and points (or, when the event already has one for this
-/// binary, removes) this tool's entries for other paths of the binary. Returns the events added
-/// and the entries replaced, or which key has the wrong type.
+/// binary, removes) this tool's entries for other paths of the binary, editing the syntax tree
+/// in place so that everything else stays as written. Returns the events added and the entries
+/// replaced, or which key has the wrong type.
 fn merge(
-    root: &mut Map<String, Value>,
+    root: &CstObject,
     ours: &Ours<'_>,
     events: &[AgentEvent],
 ) -> Result<(Vec<AgentEvent>, Vec<Replaced>), String> {
     if events.is_empty() {
         return Ok((Vec::new(), Vec::new()));
     }
-    let hooks = root
-        .entry("hooks")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let hooks = match hooks {
-        Value::Object(map) => map,
-        other => {
-            return Err(format!(
-                "`hooks` must be an object, found {}",
-                json_kind(other)
-            ));
-        }
-    };
+    let hooks = object_under(root, "hooks", "`hooks`")?;
     let mut added = Vec::new();
     let mut replaced = Vec::new();
     for &event in events {
-        let groups = hooks
-            .entry(event.as_str())
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let groups = match groups {
-            Value::Array(groups) => groups,
-            other => {
-                return Err(format!(
-                    "`hooks.{event}` must be an array, found {}",
-                    json_kind(other)
-                ));
-            }
-        };
-        let mut present = groups.iter().any(|group| {
-            group
-                .get("hooks")
-                .and_then(Value::as_array)
-                .is_some_and(|hs| hs.iter().any(|h| ours.runs_us(h, event)))
+        let groups = array_under(&hooks, event.as_str(), &format!("`hooks.{event}`"))?;
+        let mut present = groups.elements().iter().any(|group| {
+            handlers(group).is_some_and(|list| {
+                list.elements()
+                    .iter()
+                    .any(|h| ours.runs_us(&value_of(h), event))
+            })
         });
-        groups.retain_mut(|group| {
-            let Some(list) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
-                return true;
+        for group in groups.elements() {
+            let Some(list) = handlers(&group) else {
+                continue;
             };
-            let before = list.len();
-            list.retain_mut(|h| {
-                if ours.runs_us(h, event) {
-                    return true;
+            let mut removed_any = false;
+            for h in list.elements() {
+                let entry = value_of(&h);
+                if ours.runs_us(&entry, event) {
+                    continue;
                 }
-                let Some((old_binary, form)) = ours.installed_by_us(h, event) else {
-                    return true;
+                let Some((old_binary, form)) = ours.installed_by_us(&entry, event) else {
+                    continue;
                 };
                 replaced.push(Replaced {
                     event,
@@ -769,21 +837,30 @@ fn merge(
                     removed: present,
                 });
                 if present {
-                    return false;
+                    h.remove();
+                    removed_any = true;
+                    continue;
                 }
-                h["command"] = Value::String(match form {
+                let command = match form {
                     Form::Exec => ours.binary.to_owned(),
                     Form::Shell => shell_command(ours.target, ours.binary, event),
-                });
+                };
+                if let Some(prop) = h.as_object().and_then(|o| property(&o, "command")) {
+                    prop.set_value(CstInputValue::String(command));
+                }
                 present = true;
-                true
-            });
-            let emptied = list.is_empty() && list.len() < before;
-            // A group that held nothing but the removed entry goes with it.
-            !(emptied && group.as_object().is_some_and(|g| g.len() == 1))
-        });
+            }
+            // A group that held nothing but the removed entries goes with them.
+            if removed_any
+                && list.elements().is_empty()
+                && group.as_object().is_some_and(|g| g.properties().len() == 1)
+            {
+                group.remove();
+            }
+        }
         if !present {
-            groups.push(json!({ "hooks": [handler(ours.target, ours.binary, event)] }));
+            let entry = handler(ours.target, ours.binary, event);
+            groups.append(cst_value(&json!({ "hooks": [entry] })));
             added.push(event);
         }
     }
@@ -900,12 +977,17 @@ mod tests {
 
     #[test]
     fn merge_detects_shell_form() {
-        let mut root = serde_json::from_str::<Map<String, Value>>(
+        let root = parse_settings(
             r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"/x/hooks claude PreToolUse"}]}]}}"#,
+            "settings.json",
         )
         .unwrap();
-        let (added, replaced) =
-            merge(&mut root, &ours("/x/hooks"), &[AgentEvent::PreToolUse]).unwrap();
+        let (added, replaced) = merge(
+            &root.object_value_or_set(),
+            &ours("/x/hooks"),
+            &[AgentEvent::PreToolUse],
+        )
+        .unwrap();
         assert!(added.is_empty());
         assert!(replaced.is_empty());
     }

@@ -640,6 +640,100 @@ fn an_entry_of_another_path_next_to_ours_is_removed_as_a_duplicate() {
     );
 }
 
+/// JSON numbers that a parse-and-print would rewrite (`1E2` → `100.0`, a 30-digit integer →
+/// `1.2345678901234568e+29`, `-0` → `-0.0`, `0.10` → `0.1`, ...).
+const ODD_NUMBERS: &[&str] = &[
+    "123456789012345678901234567890",
+    "-123456789012345678901234567890",
+    "18446744073709551616",
+    "1E2",
+    "1e3",
+    "1E+2",
+    "2.5e-7",
+    "1.0",
+    "0.10",
+    "-0",
+    "-0.0",
+    "0e0",
+    "3.14159265358979323846264338327950288",
+    "100000000000000000000000.5",
+];
+
+#[test]
+fn install_keeps_every_number_and_all_other_text_as_written() {
+    // Odd numbers in another tool's keys, in another tool's hook entry, and in the other
+    // fields of an entry of ours that is pointed at the new binary: each stays exactly as
+    // written, through an install that adds, replaces, and a reinstall that changes nothing.
+    let fields = |prefix: &str| {
+        ODD_NUMBERS
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("\"{prefix}{i}\": {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let other_tool = format!(
+        r#"  "otherTool": {{"id": 123456789012345678901234567890, "n": 1E2, "s": "caf\u00e9 \/", {}}},"#,
+        fields("k")
+    );
+    let other_entry = format!(
+        r#"      {{"matcher": "Bash", "hooks": [{{"type": "command", "command": "other-guard", "timeout": 1e3, {}}}]}},"#,
+        fields("e")
+    );
+    let old = "/old/bin/hooks";
+    let text = format!(
+        "{{\n{other_tool}\n  \"hooks\": {{\n    \"PreToolUse\": [\n{other_entry}\n      \
+         {{\"hooks\": [{{\"type\": \"command\", \"command\": \"{old}\", \"args\": [\"claude\", \"PreToolUse\"], \"timeout\": 1E3, {}}}]}}\n    ]\n  }},\n  \"last\": -0\n}}\n",
+        fields("o")
+    );
+    serde_json::from_str::<Value>(&text).expect("the test file is JSON");
+    let dir = common::workdir();
+    let path = settings_file(dir.path(), &text);
+    let install = plan(Target::Claude, &path, false);
+    let (result, out) = apply(&install, &claude_events());
+    let report = result.unwrap();
+    assert_eq!(report.replaced.len(), 1, "{out}");
+    assert_eq!(
+        report.added,
+        [AgentEvent::PostToolUse, AgentEvent::UserPromptSubmit]
+    );
+    let new = fs::read_to_string(&path).unwrap();
+    let before_ours = text.find(&other_entry).unwrap() + other_entry.len();
+    assert!(
+        new.starts_with(&text[..before_ours]),
+        "everything before our entry is byte for byte as it was:\n{new}"
+    );
+    assert!(
+        new.contains(&other_tool),
+        "another tool's key as written:\n{new}"
+    );
+    assert!(
+        new.contains(other_entry.trim_end_matches(',')),
+        "another tool's hook entry as written:\n{new}"
+    );
+    for (prefix, at) in [
+        ("k", "another tool's key"),
+        ("e", "another tool's entry"),
+        ("o", "our entry"),
+    ] {
+        for (i, n) in ODD_NUMBERS.iter().enumerate() {
+            let field = format!("\"{prefix}{i}\": {n}");
+            assert!(new.contains(&field), "{field} in {at}:\n{new}");
+        }
+    }
+    assert!(
+        new.contains(&format!(
+            r#""command": "{BINARY}", "args": ["claude", "PreToolUse"], "timeout": 1E3,"#
+        )),
+        "{new}"
+    );
+    assert!(new.ends_with("  \"last\": -0\n}\n"), "{new}");
+
+    let (result, out) = apply(&install, &claude_events());
+    assert!(!result.unwrap().written, "reinstall changes nothing: {out}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), new);
+}
+
 fn runner(hooks: Vec<hooks_core::LoadedHook>) -> HookRunner {
     HookRunner::new(
         hooks,
