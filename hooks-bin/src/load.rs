@@ -3,10 +3,11 @@
 //! ([`hooks_core::loader::discover_and_load_hooks`]), with project-level hook files checked
 //! against the user's trust store ([`crate::trust`]).
 //!
-//! The trust check is the host's, not the library's: the loader loads every file (loading a
-//! hook file only builds a handler; nothing runs until an event is dispatched), and
-//! [`crate::trust::enforce`] then takes every untrusted project file out of the hooks and
-//! turns it into a load error, before any runner is built.
+//! The trust check is the host's, not the library's: the library loads every file its
+//! [`FilePolicy`](hooks_core::loader::FilePolicy) accepts, and this host passes
+//! [`TrustPolicy`] (unless `--trust-all`). An untrusted project file is thus refused before
+//! de-duplication: it becomes a load error and shadows nothing, so a user-level hook file with
+//! the same key (`pre:bash:bash.sh`) still loads.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -17,7 +18,7 @@ use hooks_core::loader::{
     CapabilityRegistry, CapabilityResult, DiscoveryOptions, LoadError, discover_and_load_hooks,
 };
 
-use crate::trust::{self, TrustMode};
+use crate::trust::{TrustMode, TrustPolicy};
 
 /// `--trust-all` for this process (see [`set_trust_all`]).
 static TRUST_ALL: AtomicBool = AtomicBool::new(false);
@@ -76,10 +77,11 @@ pub fn load(cwd: &Path, configured: &[String]) -> Loaded {
 }
 
 /// [`load`] with an explicit trust mode: an untrusted project-level hook file is not in
-/// `hooks` (it never runs) but in `errors`, with a message that says how to trust it.
+/// `hooks` (it never runs, and it hides no other hook file) but in `errors`, with a message
+/// that says how to trust it.
 #[must_use]
 pub fn load_with(cwd: &Path, configured: &[String], mode: &TrustMode) -> Loaded {
-    load_with_options(cwd, configured, mode, &discovery_options())
+    load_with_options(cwd, configured, mode, discovery_options())
 }
 
 /// The compiled-in hooks alone, in this process's trust mode: no hook-file discovery (for
@@ -88,17 +90,19 @@ pub fn load_with(cwd: &Path, configured: &[String], mode: &TrustMode) -> Loaded 
 pub fn load_compiled(cwd: &Path) -> Loaded {
     let mut options = discovery_options();
     options.registry = Arc::new(CapabilityRegistry::new());
-    load_with_options(cwd, &[], &trust_mode(), &options)
+    load_with_options(cwd, &[], &trust_mode(), options)
 }
 
 fn load_with_options(
     cwd: &Path,
     configured: &[String],
     mode: &TrustMode,
-    options: &DiscoveryOptions,
+    mut options: DiscoveryOptions,
 ) -> Loaded {
-    let mut result = discover_and_load_hooks(configured, cwd, options);
-    trust::enforce(&mut result, cwd, &options.compiled.ids(), mode);
+    if let Some(policy) = TrustPolicy::new(mode) {
+        options = options.with_policy(policy);
+    }
+    let result = discover_and_load_hooks(configured, cwd, &options);
     let warnings = result
         .discovery
         .as_ref()

@@ -5,7 +5,9 @@
 //! that the host would otherwise run on the first tool call after a clone. Here they load only
 //! when the SHA-256 hash of their content is recorded in the user's trust store; a file that is
 //! not recorded, or whose content changed since, becomes a load error that says which and how
-//! to trust it, and it never runs.
+//! to trust it, and it never runs. The check is a [`FilePolicy`] ([`TrustPolicy`]) that the
+//! loader consults before de-duplication, so a refused file also hides nothing: the user's own
+//! hook with the same key (`pre:bash:bash.sh`) still loads.
 //!
 //! # What needs trust
 //!
@@ -52,19 +54,20 @@
 //!   rewrite it in between already runs as the user.
 //! - Two `hooks trust` running at the same time: the last write wins.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::fmt;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Deserializer, Serialize};
 use sha2::{Digest, Sha256};
 
 use hooks_core::loader::path::normalize_lexically;
-use hooks_core::loader::{CapabilityResult, Level, LoadError, LoadHooksResult};
+use hooks_core::loader::{FileCandidate, FilePolicy, Level};
 
 use crate::adapters::input::{self, InputError};
 use crate::text::shell_quote;
@@ -505,28 +508,16 @@ pub fn trust_hint(path: &Path) -> String {
     format!("hooks trust {}", shell_quote(&shown(path)))
 }
 
-/// Whether the hook file at `path` (absolute) needs trust: it is not reported at user level
-/// by any provider in `discovery`, and it is reported at project level, or lies under `cwd`.
+/// Whether the hook file at `path` (absolute) needs trust, given the `levels` at which
+/// discovery reported it ([`hooks_core::loader::CapabilityResult::levels_of`]): not when it is
+/// reported at user level; yes when it is reported at project level; otherwise (a configured
+/// path discovery did not find) when it lies under `cwd`.
 #[must_use]
-pub fn needs_trust(path: &Path, cwd: &Path, discovery: Option<&CapabilityResult>) -> bool {
-    let normalized = normalize_lexically(path);
-    let same = |p: &Path| normalize_lexically(p) == normalized;
-    if let Some(discovery) = discovery {
-        let levels: Vec<Level> = discovery
-            .all
-            .iter()
-            .chain(&discovery.items)
-            .filter(|item| same(&item.path) || same(&item.source.path))
-            .map(|item| item.level)
-            .collect();
-        if levels.contains(&Level::User) {
-            return false;
-        }
-        if levels.contains(&Level::Project) {
-            return true;
-        }
+pub fn needs_trust(path: &Path, cwd: &Path, levels: &[Level]) -> bool {
+    if levels.contains(&Level::User) {
+        return false;
     }
-    under(&normalized, cwd)
+    levels.contains(&Level::Project) || under(&normalize_lexically(path), cwd)
 }
 
 /// Whether `path` is `dir` or inside it, lexically or after resolving symlinks.
@@ -540,46 +531,49 @@ fn under(path: &Path, dir: &Path) -> bool {
     }
 }
 
-/// Applies `mode` to a load result: every loaded hook file that [`needs_trust`] and is not
-/// trusted is removed from `result.hooks` (so it is never dispatched) and becomes an entry of
-/// `result.errors` that says why (not trusted, changed since trusted, or the store cannot be
-/// read) and how to trust it. Compiled-in hooks (`compiled_ids`) are always kept. The store
-/// is opened only when a file needs it.
-pub fn enforce(
-    result: &mut LoadHooksResult,
-    cwd: &Path,
-    compiled_ids: &[String],
-    mode: &TrustMode,
-) {
-    let store_path = match mode {
-        TrustMode::All => return,
-        TrustMode::Check => None,
-        TrustMode::CheckWith(path) => Some(path.clone()),
-    };
-    let compiled: HashSet<&str> = compiled_ids.iter().map(String::as_str).collect();
-    let mut store: Option<Result<TrustStore, String>> = None;
-    let hooks = std::mem::take(&mut result.hooks);
-    for hook in hooks {
-        if compiled.contains(hook.path.as_str())
-            || !needs_trust(&hook.resolved_path, cwd, result.discovery.as_ref())
-        {
-            result.hooks.push(hook);
-            continue;
-        }
-        let store = store.get_or_insert_with(|| {
-            match &store_path {
+/// The trust check as the loader's [`FilePolicy`]: a file that [`needs_trust`] loads only
+/// when the store records its current content; otherwise it is refused with a load error that
+/// says why (not trusted, changed since trusted, or the store cannot be read) and how to trust
+/// it. The store is opened once, when a file first needs it.
+#[derive(Debug)]
+pub struct TrustPolicy {
+    /// `None`: the store of this process ([`store_path`]).
+    store_path: Option<PathBuf>,
+    store: OnceLock<Result<TrustStore, String>>,
+}
+
+impl TrustPolicy {
+    /// The policy of `mode`; `None` for [`TrustMode::All`] (every file loads).
+    #[must_use]
+    pub fn new(mode: &TrustMode) -> Option<Self> {
+        let store_path = match mode {
+            TrustMode::All => return None,
+            TrustMode::Check => None,
+            TrustMode::CheckWith(path) => Some(path.clone()),
+        };
+        Some(TrustPolicy {
+            store_path,
+            store: OnceLock::new(),
+        })
+    }
+
+    fn store(&self) -> &Result<TrustStore, String> {
+        self.store.get_or_init(|| {
+            match &self.store_path {
                 Some(path) => TrustStore::open(path.clone()),
                 None => TrustStore::open_default(),
             }
             .map_err(|e| e.to_string())
-        });
-        match refusal(store, &hook.resolved_path) {
-            None => result.hooks.push(hook),
-            Some(error) => result.errors.push(LoadError {
-                path: hook.path.clone(),
-                error,
-            }),
+        })
+    }
+}
+
+impl FilePolicy for TrustPolicy {
+    fn check(&self, file: &FileCandidate<'_>) -> Result<(), String> {
+        if !needs_trust(file.path, file.cwd, file.levels) {
+            return Ok(());
         }
+        refusal(self.store(), file.path).map_or(Ok(()), Err)
     }
 }
 
@@ -707,7 +701,7 @@ pub fn run_trust(args: &TrustArgs) -> ExitCode {
         let files: Vec<PathBuf> = discovery
             .items
             .iter()
-            .filter(|item| needs_trust(&item.path, &cwd, Some(&discovery)))
+            .filter(|item| needs_trust(&item.path, &cwd, &discovery.levels_of(&item.path)))
             .filter(|item| item.path.is_file())
             .map(|item| item.path.clone())
             .collect();
@@ -902,35 +896,25 @@ mod tests {
 
     #[test]
     fn user_level_wins_and_cwd_bounds_configured_paths() {
-        use hooks_core::loader::{HookItem, HookType};
         let cwd = Path::new("/p");
-        let item = |path: &str, level| {
-            HookItem::new("x", PathBuf::from(path), HookType::Pre, "bash", level)
-        };
-        let discovery = CapabilityResult {
-            items: vec![item("/p/.xcsh/hooks/pre/a.sh", Level::Project)],
-            all: vec![
-                item("/p/.xcsh/hooks/pre/a.sh", Level::Project),
-                item("/p/.xcsh/hooks/pre/u.sh", Level::User),
-            ],
-            ..CapabilityResult::default()
-        };
+        let (user, project) = (&[Level::User][..], &[Level::Project][..]);
         assert!(needs_trust(
             Path::new("/p/.xcsh/hooks/pre/a.sh"),
             cwd,
-            Some(&discovery)
+            project
         ));
         assert!(!needs_trust(
             Path::new("/p/.xcsh/hooks/pre/u.sh"),
             cwd,
-            Some(&discovery)
+            &[Level::Project, Level::User]
         ));
-        assert!(needs_trust(
-            Path::new("/p/x/pre/c.sh"),
+        assert!(!needs_trust(
+            Path::new("/p/.xcsh/hooks/pre/u.sh"),
             cwd,
-            Some(&discovery)
+            user
         ));
-        assert!(needs_trust(Path::new("/p/./y/../x/pre/c.sh"), cwd, None));
-        assert!(!needs_trust(Path::new("/elsewhere/pre/c.sh"), cwd, None));
+        assert!(needs_trust(Path::new("/elsewhere/pre/c.sh"), cwd, project));
+        assert!(needs_trust(Path::new("/p/./y/../x/pre/c.sh"), cwd, &[]));
+        assert!(!needs_trust(Path::new("/elsewhere/pre/c.sh"), cwd, &[]));
     }
 }

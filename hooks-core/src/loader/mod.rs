@@ -6,6 +6,11 @@
 //!   [`DiscoveryOptions::disabled_hooks`]), then the discovered files, then the configured
 //!   paths, de-duplicated (by id, and by normalised absolute path), first wins.
 //!
+//! Every hook file, discovered or configured, is subject to the host's
+//! [`DiscoveryOptions::policy`] ([`FilePolicy`]; the default loads every file): a refused file
+//! is a load error with the host's reason, and a refused discovered item shadows nothing (the
+//! next provider's item with its key wins).
+//!
 //! An entry that equals a compiled-in hook's id names that hook; any other entry is a path
 //! ([`path::resolve_path`]). A file is usable when it is an executable regular file that is not
 //! a JavaScript/TypeScript module and is a `pre` or `post` hook (from discovery, or from its
@@ -27,6 +32,7 @@ pub mod capability;
 pub mod claude;
 mod options;
 pub mod path;
+mod policy;
 pub mod providers;
 pub mod shell;
 
@@ -41,6 +47,7 @@ pub use capability::{
     ProviderError, ProviderOutput, SourceMeta,
 };
 pub use options::{CompiledHookSource, DiscoveryOptions, LinkedHooks, NoCompiledHooks};
+pub use policy::{AcceptAll, FileCandidate, FilePolicy};
 pub use providers::PluginRoot;
 
 use crate::api::LoadedHook;
@@ -74,6 +81,8 @@ pub struct LoadHooksResult {
 
 enum Entry {
     Compiled(String),
+    /// An entry that failed before loading (refused by the policy).
+    Failed(LoadError),
     File {
         /// What errors are filed under.
         given: String,
@@ -83,6 +92,10 @@ enum Entry {
         /// Whether the path was given as something that looks like a compiled-in hook id
         /// (`crate::name`), so that a missing file is reported as a missing id too.
         id_like: bool,
+        /// For a configured path: the levels at which discovery reported it, for the policy,
+        /// which is asked once the file has loaded. `None`: a discovered item, which the
+        /// policy has accepted already.
+        levels: Option<Vec<Level>>,
     },
 }
 
@@ -90,6 +103,18 @@ enum Entry {
 /// file path.
 fn looks_like_id(given: &str) -> bool {
     given.contains("::") && !given.contains('/')
+}
+
+/// The entry of a configured file `resolved`, filed under `shown`, given as `given`; `levels`
+/// are discovery's.
+fn configured_file(resolved: PathBuf, shown: String, given: &str, levels: Vec<Level>) -> Entry {
+    Entry::File {
+        given: shown,
+        resolved,
+        role: None,
+        id_like: looks_like_id(given),
+        levels: Some(levels),
+    }
 }
 
 /// Loads each of `paths` in order (no de-duplication: an entry given twice loads twice).
@@ -108,12 +133,8 @@ pub fn load_hooks<S: AsRef<str>>(
             if ids.contains(given) {
                 Entry::Compiled(given.to_owned())
             } else {
-                Entry::File {
-                    given: given.to_owned(),
-                    resolved: resolve_path(given, cwd, &options.home),
-                    role: None,
-                    id_like: looks_like_id(given),
-                }
+                let resolved = resolve_path(given, cwd, &options.home);
+                configured_file(resolved, given.to_owned(), given, Vec::new())
             }
         })
         .collect();
@@ -127,8 +148,9 @@ pub fn discover_hooks(cwd: &Path, options: &DiscoveryOptions) -> CapabilityResul
 }
 
 /// Loads the compiled-in hooks (sorted by id, minus the disabled ones), then the discovered hook
-/// files, then `configured_paths` (resolved against `cwd`), skipping any entry whose id or
-/// normalised absolute path came earlier. Every file entry's `path` is absolute.
+/// files (the ones the policy refused first, as load errors), then `configured_paths`
+/// (resolved against `cwd`), skipping any entry whose id or normalised absolute path came
+/// earlier. Every file entry's `path` is absolute.
 #[must_use]
 pub fn discover_and_load_hooks<S: AsRef<str>>(
     configured_paths: &[S],
@@ -149,6 +171,11 @@ pub fn discover_and_load_hooks<S: AsRef<str>>(
             entries.push(Entry::Compiled(id));
         }
     }
+    for refused in &discovery.refused {
+        if seen_paths.insert(normalize_lexically(Path::new(&refused.path))) {
+            entries.push(Entry::Failed(refused.clone()));
+        }
+    }
     for item in &discovery.items {
         if seen_paths.insert(normalize_lexically(&item.path)) {
             let pre = item.hook_type == HookType::Pre;
@@ -157,6 +184,7 @@ pub fn discover_and_load_hooks<S: AsRef<str>>(
                 resolved: item.path.clone(),
                 role: Some((pre, item.tool.clone())),
                 id_like: false,
+                levels: None,
             });
         }
     }
@@ -169,12 +197,9 @@ pub fn discover_and_load_hooks<S: AsRef<str>>(
         }
         let resolved = resolve_path(given, cwd, &options.home);
         if seen_paths.insert(normalize_lexically(&resolved)) {
-            entries.push(Entry::File {
-                given: resolved.to_string_lossy().into_owned(),
-                resolved,
-                role: None,
-                id_like: looks_like_id(given),
-            });
+            let levels = discovery.levels_of(&resolved);
+            let shown = resolved.to_string_lossy().into_owned();
+            entries.push(configured_file(resolved, shown, given, levels));
         }
     }
 
@@ -187,6 +212,10 @@ fn load_entries(entries: Vec<Entry>, cwd: &Path, options: &DiscoveryOptions) -> 
     let mut result = LoadHooksResult::default();
     for entry in entries {
         let (path, loaded) = match entry {
+            Entry::Failed(error) => {
+                result.errors.push(error);
+                continue;
+            }
             Entry::Compiled(id) => {
                 let loaded = options
                     .compiled
@@ -199,8 +228,22 @@ fn load_entries(entries: Vec<Entry>, cwd: &Path, options: &DiscoveryOptions) -> 
                 resolved,
                 role,
                 id_like,
+                levels,
             } => {
-                let loaded = load_file(&given, resolved, role, id_like, cwd, options);
+                let loaded =
+                    load_file(&given, resolved, role, id_like, cwd, options).and_then(|hook| {
+                        match levels {
+                            None => Ok(hook),
+                            Some(levels) => {
+                                let candidate = FileCandidate {
+                                    path: &hook.resolved_path,
+                                    levels: &levels,
+                                    cwd,
+                                };
+                                options.policy.check(&candidate).map(|()| hook)
+                            }
+                        }
+                    });
                 (given, loaded)
             }
         };

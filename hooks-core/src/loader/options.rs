@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::capability::CapabilityRegistry;
+use super::policy::{AcceptAll, FilePolicy};
 use super::providers::PluginRoot;
 use super::shell::DEFAULT_SHELL_TIMEOUT;
 use crate::api::LoadedHook;
@@ -76,6 +77,9 @@ pub struct DiscoveryOptions {
     pub registry: Arc<CapabilityRegistry>,
     /// The compiled-in hooks (default: [`LinkedHooks`]).
     pub compiled: Arc<dyn CompiledHookSource>,
+    /// The host's decision on each hook file before it loads (default: [`AcceptAll`]); a
+    /// refused file shadows nothing and is a load error.
+    pub policy: Arc<dyn FilePolicy>,
 }
 
 impl DiscoveryOptions {
@@ -91,7 +95,15 @@ impl DiscoveryOptions {
             shell_timeout: DEFAULT_SHELL_TIMEOUT,
             registry: Arc::new(CapabilityRegistry::builtin()),
             compiled: Arc::new(LinkedHooks),
+            policy: Arc::new(AcceptAll),
         }
+    }
+
+    /// Uses `policy` to decide which hook files load.
+    #[must_use]
+    pub fn with_policy(mut self, policy: impl FilePolicy + 'static) -> Self {
+        self.policy = Arc::new(policy);
+        self
     }
 
     /// Uses `source` for compiled-in hooks.
@@ -128,6 +140,6 @@ impl fmt::Debug for DiscoveryOptions {
             .field("shell_timeout", &self.shell_timeout)
             .field("registry", &self.registry)
             .field("compiled", &self.compiled.ids())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
