@@ -7,9 +7,9 @@
 //! [`FilePolicy`](hooks_core::loader::FilePolicy) accepts, and this host passes
 //! [`TrustPolicy`] (unless `--trust-all`). An untrusted project file is thus refused before
 //! de-duplication: it becomes a load error and shadows nothing, so a user-level hook file with
-//! the same key (`pre:bash:bash.sh`) still loads.
+//! the same key (`pre:bash:bash.sh`) still loads. The home directory is [`crate::home`]'s.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -18,6 +18,7 @@ use hooks_core::loader::{
     CapabilityRegistry, CapabilityResult, DiscoveryOptions, LoadError, discover_and_load_hooks,
 };
 
+use crate::home::{NO_HOME_WARNING, discovery_options};
 use crate::trust::{TrustMode, TrustPolicy};
 
 /// `--trust-all` for this process (see [`set_trust_all`]).
@@ -30,25 +31,10 @@ pub struct Loaded {
     pub hooks: Vec<LoadedHook>,
     /// Entries that failed to load (untrusted project hook files included).
     pub errors: Vec<LoadError>,
-    /// Discovery warnings.
+    /// Discovery warnings ([`NO_HOME_WARNING`] first, when there is no home directory).
     pub warnings: Vec<String>,
     /// Every discovered item (shadowed ones marked).
     pub discovery: Option<CapabilityResult>,
-}
-
-/// The user's home directory: `HOME` (`USERPROFILE` on Windows).
-#[must_use]
-pub fn home_dir() -> PathBuf {
-    std::env::var_os("HOME")
-        .or_else(|| std::env::var_os("USERPROFILE"))
-        .map(PathBuf::from)
-        .unwrap_or_default()
-}
-
-/// The discovery options of this host (home from [`home_dir`]).
-#[must_use]
-pub fn discovery_options() -> DiscoveryOptions {
-    DiscoveryOptions::new(home_dir())
 }
 
 /// Makes every later [`load`] of this process trust every hook file (`--trust-all`), or check
@@ -103,11 +89,14 @@ fn load_with_options(
         options = options.with_policy(policy);
     }
     let result = discover_and_load_hooks(configured, cwd, &options);
-    let warnings = result
-        .discovery
-        .as_ref()
-        .map(|d| d.warnings.clone())
-        .unwrap_or_default();
+    let discovers = !options.registry.providers().is_empty();
+    let mut warnings = Vec::new();
+    if discovers && options.user_home().is_none() {
+        warnings.push(NO_HOME_WARNING.to_owned());
+    }
+    if let Some(discovery) = &result.discovery {
+        warnings.extend(discovery.warnings.iter().cloned());
+    }
     Loaded {
         hooks: result.hooks,
         errors: result.errors,

@@ -20,13 +20,16 @@
 //! | a `--hook PATH` elsewhere | always (named by the user on the command line) |
 //!
 //! A file that a provider reports at user level is user-level even when the working directory
-//! is the home directory itself. `--trust-all` (on `list`, `run`, `claude`, `codex`) skips the
-//! check, for CI machines that run a checked-out repository's hooks on purpose.
+//! is the home directory itself. User level exists only with an absolute home directory
+//! ([`crate::home`]). `--trust-all` (on `list`, `run`, `claude`, `codex`) skips the check, for
+//! CI machines that run a checked-out repository's hooks on purpose.
 //!
 //! # The trust store
 //!
-//! `<config dir>/trusted.json`, where the config directory is `$HOOKS_CONFIG_DIR` if set,
-//! else `$XDG_CONFIG_HOME/hooks` (an absolute `XDG_CONFIG_HOME`), else `~/.config/hooks`:
+//! `<config dir>/trusted.json`, where the config directory is `$HOOKS_CONFIG_DIR` if set (it
+//! must be absolute), else `$XDG_CONFIG_HOME/hooks` if `XDG_CONFIG_HOME` is absolute (a
+//! relative one is ignored, as the XDG spec says), else `~/.config/hooks` with an absolute
+//! home ([`crate::home::home_dir`]); else there is none, and nothing is written:
 //!
 //! ```json
 //! {"version": 1, "files": {"/abs/project/.xcsh/hooks/pre/bash.sh": "<sha256 hex>"}}
@@ -42,10 +45,10 @@
 //!
 //! | command | what it does | exit status |
 //! | --- | --- | --- |
-//! | `hooks trust [--cwd DIR]` | trusts every project hook file discovered for the working directory | 0; 1 a file or the store cannot be read or written; 2 the store is malformed |
+//! | `hooks trust [--cwd DIR]` | trusts every project hook file discovered for the working directory | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or there is no config directory |
 //! | `hooks trust PATH...` | trusts these files (all or nothing) | the same |
-//! | `hooks trust --list` | lists the trusted files and whether each still matches | 0; 1 the store cannot be read; 2 it is malformed |
-//! | `hooks untrust PATH...` | removes these files from the store | 0; 1 a path was not trusted (the others are removed) or the store cannot be written; 2 malformed |
+//! | `hooks trust --list` | lists the trusted files and whether each still matches | 0; 1 the store cannot be read; 2 it is malformed, or no config directory |
+//! | `hooks untrust PATH...` | removes these files from the store | 0; 1 a path was not trusted (the others are removed) or the store cannot be written; 2 malformed, or no config directory |
 //!
 //! # Limits
 //!
@@ -98,12 +101,20 @@ pub enum TrustMode {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TrustError {
-    /// No config directory: none of `HOOKS_CONFIG_DIR`, `XDG_CONFIG_HOME`, `HOME` is set.
+    /// No config directory: none of `HOOKS_CONFIG_DIR`, an absolute `XDG_CONFIG_HOME`, an
+    /// absolute `HOME` is set.
     #[error(
-        "cannot find the config directory for the trust store: set {CONFIG_DIR_ENV}, \
-         XDG_CONFIG_HOME or HOME"
+        "cannot find the config directory for the trust store (HOME is unset, empty or not an \
+         absolute path): set {CONFIG_DIR_ENV}, XDG_CONFIG_HOME or HOME to an absolute path"
     )]
     NoConfigDir,
+    /// `HOOKS_CONFIG_DIR` is a relative path (it would put the store under the working
+    /// directory).
+    #[error("{CONFIG_DIR_ENV} must be an absolute path, not {}", shown(value))]
+    RelativeConfigDir {
+        /// Its value.
+        value: PathBuf,
+    },
     /// The store exists but cannot be read.
     #[error("cannot read the trust store {}: {source}", shown(path))]
     Read {
@@ -138,52 +149,64 @@ pub enum TrustError {
 
 impl TrustError {
     /// The exit status of a trust command that failed with this error: 2 for a malformed
-    /// store (invalid input), else 1.
+    /// store or no usable config directory (invalid input or environment), else 1.
     #[must_use]
     pub fn exit_code(&self) -> u8 {
         match self {
-            TrustError::Malformed { .. } => 2,
+            TrustError::Malformed { .. }
+            | TrustError::NoConfigDir
+            | TrustError::RelativeConfigDir { .. } => 2,
             _ => 1,
         }
     }
 }
 
-/// The config directory from the given environment values: `hooks_config_dir` if non-empty,
-/// else `xdg_config_home/hooks` if it is absolute, else `home/.config/hooks` if `home` is
-/// non-empty.
-#[must_use]
+/// The config directory from the given environment values: `hooks_config_dir` if non-empty
+/// (it must be absolute), else `xdg_config_home/hooks` if it is absolute (a relative one is
+/// ignored), else `home/.config/hooks` (`home` is absolute, see [`crate::home::home_from`]).
+///
+/// # Errors
+/// [`TrustError::RelativeConfigDir`] for a relative `hooks_config_dir`;
+/// [`TrustError::NoConfigDir`] when none of them names a directory.
 pub fn config_dir_from(
     hooks_config_dir: Option<&OsStr>,
     xdg_config_home: Option<&OsStr>,
-    home: &Path,
-) -> Option<PathBuf> {
-    if let Some(dir) = hooks_config_dir.filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir));
+    home: Option<&Path>,
+) -> Result<PathBuf, TrustError> {
+    if let Some(dir) = hooks_config_dir.filter(|d| !d.is_empty()).map(Path::new) {
+        return if dir.is_absolute() {
+            Ok(dir.to_path_buf())
+        } else {
+            Err(TrustError::RelativeConfigDir {
+                value: dir.to_path_buf(),
+            })
+        };
     }
     if let Some(xdg) = xdg_config_home.map(Path::new).filter(|d| d.is_absolute()) {
-        return Some(xdg.join("hooks"));
+        return Ok(xdg.join("hooks"));
     }
-    (!home.as_os_str().is_empty()).then(|| home.join(".config").join("hooks"))
+    home.filter(|h| h.is_absolute())
+        .map(|home| home.join(".config").join("hooks"))
+        .ok_or(TrustError::NoConfigDir)
 }
 
 /// The config directory of this process (see [`config_dir_from`]; the home directory is
-/// [`crate::load::home_dir`]).
+/// [`crate::home::home_dir`]).
 ///
 /// # Errors
-/// [`TrustError::NoConfigDir`].
+/// See [`config_dir_from`].
 pub fn config_dir() -> Result<PathBuf, TrustError> {
     config_dir_from(
         std::env::var_os(CONFIG_DIR_ENV).as_deref(),
         std::env::var_os("XDG_CONFIG_HOME").as_deref(),
-        &crate::load::home_dir(),
+        crate::home::home_dir().as_deref(),
     )
-    .ok_or(TrustError::NoConfigDir)
 }
 
 /// The trust store of this process: `<config dir>/trusted.json`.
 ///
 /// # Errors
-/// [`TrustError::NoConfigDir`].
+/// See [`config_dir_from`].
 pub fn store_path() -> Result<PathBuf, TrustError> {
     Ok(config_dir()?.join(TRUST_FILE))
 }
@@ -641,17 +664,20 @@ pub struct UntrustArgs {
 pub const TRUST_HELP: &str = "\
 Project hook files (discovered under the working directory, or --hook paths under it) run only
 when trusted: their SHA-256 is recorded in $HOOKS_CONFIG_DIR/trusted.json (else
-$XDG_CONFIG_HOME/hooks/trusted.json, else ~/.config/hooks/trusted.json). A file that changes must
-be trusted again. User-level hook files and compiled-in hooks are always trusted. To skip the
-check (e.g. in CI), pass --trust-all to list, run, claude or codex.
+$XDG_CONFIG_HOME/hooks/trusted.json, else ~/.config/hooks/trusted.json; each must be an absolute
+path, a relative XDG_CONFIG_HOME is ignored). A file that changes must be trusted again.
+User-level hook files and compiled-in hooks are always trusted. To skip the check (e.g. in CI),
+pass --trust-all to list, run, claude or codex.
 
 Exit status: 0 done; 1 a file or the trust store cannot be read or written (nothing was
-changed); 2 invalid usage, or the trust store is malformed (it is left as it is).";
+changed); 2 invalid usage, no config directory (nothing was written), or the trust store is
+malformed (it is left as it is).";
 
 /// The long help of `hooks untrust`.
 pub const UNTRUST_HELP: &str = "\
 Exit status: 0 removed; 1 a path was not trusted (the others were removed) or the trust store
-cannot be written; 2 invalid usage, or the trust store is malformed (it is left as it is).";
+cannot be written; 2 invalid usage, no config directory, or the trust store is malformed (it is
+left as it is).";
 
 fn working_dir(cwd: Option<&PathBuf>, command: &str) -> Result<PathBuf, ExitCode> {
     let dir = match cwd.cloned().map_or_else(std::env::current_dir, Ok) {
@@ -697,7 +723,11 @@ pub fn run_trust(args: &TrustArgs) -> ExitCode {
         };
     }
     let files: Vec<PathBuf> = if args.paths.is_empty() {
-        let discovery = hooks_core::loader::discover_hooks(&cwd, &crate::load::discovery_options());
+        let options = crate::home::discovery_options();
+        if options.user_home().is_none() {
+            eprintln!("hooks trust: warning: {}", crate::home::NO_HOME_WARNING);
+        }
+        let discovery = hooks_core::loader::discover_hooks(&cwd, &options);
         let files: Vec<PathBuf> = discovery
             .items
             .iter()
@@ -814,21 +844,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn config_dir_precedence() {
-        let home = Path::new("/home/u");
+    fn config_dir_precedence_and_only_absolute_locations() {
+        let home = Some(Path::new("/home/u"));
+        let dir = |hooks: Option<&str>, xdg: Option<&str>, home| {
+            config_dir_from(hooks.map(OsStr::new), xdg.map(OsStr::new), home)
+        };
+        assert_eq!(dir(Some("/c"), Some("/x"), home).unwrap(), Path::new("/c"));
         assert_eq!(
-            config_dir_from(Some(OsStr::new("/c")), Some(OsStr::new("/x")), home),
-            Some(PathBuf::from("/c"))
+            dir(Some(""), Some("/x"), home).unwrap(),
+            Path::new("/x/hooks")
         );
         assert_eq!(
-            config_dir_from(Some(OsStr::new("")), Some(OsStr::new("/x")), home),
-            Some(PathBuf::from("/x/hooks"))
+            dir(None, Some("relative"), home).unwrap(),
+            Path::new("/home/u/.config/hooks"),
+            "a relative XDG_CONFIG_HOME is ignored"
         );
-        assert_eq!(
-            config_dir_from(None, Some(OsStr::new("relative")), home),
-            Some(PathBuf::from("/home/u/.config/hooks"))
-        );
-        assert_eq!(config_dir_from(None, None, Path::new("")), None);
+        assert!(matches!(
+            dir(Some("rel/cfg"), Some("/x"), home),
+            Err(TrustError::RelativeConfigDir { .. })
+        ));
+        assert!(matches!(
+            dir(None, Some("relative"), None),
+            Err(TrustError::NoConfigDir)
+        ));
+        assert!(matches!(
+            dir(None, None, Some(Path::new("rel"))),
+            Err(TrustError::NoConfigDir)
+        ));
+        assert_eq!(TrustError::NoConfigDir.exit_code(), 2);
     }
 
     #[test]

@@ -574,6 +574,23 @@ fn config_dir_falls_back_to_xdg_then_home() {
     assert!(env.home().join(".config/hooks/trusted.json").is_file());
 }
 
+/// Every path under `dir`, sorted (relative to `dir`).
+fn tree(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(next) = stack.pop() {
+        for entry in std::fs::read_dir(&next).expect("read_dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path.clone());
+            }
+            out.push(path.strip_prefix(dir).expect("under dir").to_path_buf());
+        }
+    }
+    out.sort();
+    out
+}
+
 /// The `discovered` entries of a `hooks list --json` for `path`.
 fn discovered<'a>(list: &'a Value, path: &Path) -> Vec<&'a Value> {
     let path = path.display().to_string();
@@ -640,4 +657,171 @@ fn untrusted_project_file_never_shadows_a_user_file() {
     assert_eq!(out.status.code(), Some(0), "{list}");
     assert_eq!(file_hooks(&list), [project.display().to_string()]);
     assert_eq!(discovered(&list, &user)[0]["shadowed"], true, "{list}");
+}
+
+#[test]
+fn empty_or_relative_home_has_no_user_level() {
+    let env = Env::new();
+    let project_dir = env.project().display().to_string();
+    // The project's own (untrusted) file, and files where a relative HOME=rel would put the
+    // "user-level" directories (the commands run in the project directory).
+    let project = env.hook(&env.project().join(".claude/hooks/pre/bash.sh"), "project");
+    env.hook(&env.project().join("rel/.claude/hooks/pre/bash.sh"), "rel");
+    env.hook(
+        &env.project().join("rel/.xcsh/agent/hooks/pre/bash.sh"),
+        "rel",
+    );
+    env.hook(&env.project().join("rel/.codex/hooks/pre-bash.js"), "rel");
+
+    for home in [Some(""), Some("rel"), Some("./"), None] {
+        let vars = [("HOME", home)];
+        // Not taken as a user-level file: PreToolUse fails closed on it.
+        let out = env.adapter_env("claude", &["--cwd", &project_dir], &vars);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "HOME={home:?}: {stderr}");
+        assert!(stderr.contains("not trusted"), "HOME={home:?}: {stderr}");
+
+        let (list, out) = env.list_env(&[], &vars);
+        assert_eq!(out.status.code(), Some(1), "HOME={home:?}: {list}");
+        assert!(file_hooks(&list).is_empty(), "HOME={home:?}: {list}");
+        let discovered = list["discovered"].as_array().expect("discovered");
+        assert!(
+            discovered.iter().all(|d| d["level"] == "project"),
+            "HOME={home:?}: no user level: {list}"
+        );
+        let paths: Vec<&str> = discovered
+            .iter()
+            .filter_map(|d| d["path"].as_str())
+            .collect();
+        assert!(
+            paths.iter().all(|p| Path::new(p).is_absolute()),
+            "{paths:?}"
+        );
+        let warnings: Vec<&Value> = list["warnings"]
+            .as_array()
+            .expect("warnings")
+            .iter()
+            .collect();
+        let no_home = warnings
+            .iter()
+            .filter(|w| w.as_str().is_some_and(|w| w.contains("no home directory")))
+            .count();
+        assert_eq!(no_home, 1, "said once: {warnings:?}");
+        let human = text(&env.hooks_env(&["list"], b"", &vars).stdout);
+        assert!(!human.contains("(user)"), "HOME={home:?}: {human}");
+
+        let run = env.run_env(&[], &vars);
+        let stdout = text(&run.stdout);
+        assert_eq!(
+            stdout.matches("no home directory").count(),
+            1,
+            "HOME={home:?}: {stdout}"
+        );
+        assert!(stdout.contains("not trusted"), "HOME={home:?}: {stdout}");
+
+        // `~` in a --hook path has no home to expand to: a load error, not a path in the project.
+        let (list, _) = env.list_env(&["--hook", "~/.claude/hooks/pre/bash.sh"], &vars);
+        let errors = errors(&list);
+        assert!(
+            errors.iter().any(|e| e.contains("cannot expand `~`")),
+            "HOME={home:?}: {errors:?}"
+        );
+    }
+    assert!(!env.marker("project").exists(), "the untrusted file ran");
+    assert!(
+        !env.marker("rel").exists(),
+        "a file under the relative home ran"
+    );
+
+    // Trusting works with an absolute config directory, and says there is no user level.
+    let vars = [("HOME", Some(""))];
+    let out = env.hooks_env(&["trust"], b"", &vars);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr).matches("no home directory").count(), 1);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(&project.display().to_string()), "{stdout}");
+    assert!(
+        !stdout.contains("/rel/"),
+        "only the project's own file: {stdout}"
+    );
+    let out = env.adapter_env("claude", &[], &vars);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(env.marker("project").exists(), "the trusted file ran");
+    assert!(!env.marker("rel").exists());
+}
+
+#[test]
+fn trust_store_never_lands_under_a_relative_home() {
+    let env = Env::new();
+    env.project_hook();
+    let home = env.home().display().to_string();
+    let before = tree(&env.project());
+    let cases: [&[(&str, Option<&str>)]; 6] = [
+        &[("HOME", Some("rel")), ("HOOKS_CONFIG_DIR", None)],
+        &[("HOME", Some("")), ("HOOKS_CONFIG_DIR", None)],
+        &[("HOME", None), ("HOOKS_CONFIG_DIR", None)],
+        &[
+            ("HOME", Some("rel")),
+            ("HOOKS_CONFIG_DIR", None),
+            ("XDG_CONFIG_HOME", Some("xdg")),
+        ],
+        &[
+            ("HOME", Some(&home)),
+            ("HOOKS_CONFIG_DIR", Some("rel/config")),
+        ],
+        &[
+            ("HOME", Some("rel")),
+            ("HOOKS_CONFIG_DIR", Some("rel/config")),
+        ],
+    ];
+    for vars in cases {
+        for args in [
+            &["trust"][..],
+            &["trust", ".xcsh/hooks/pre/bash.sh"],
+            &["trust", "--list"],
+            &["untrust", ".xcsh/hooks/pre/bash.sh"],
+        ] {
+            let out = env.hooks_env(args, b"", vars);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{vars:?} {args:?}: {stderr}");
+            let last = stderr.trim_end().lines().last().unwrap_or_default();
+            assert!(
+                last.contains("absolute path"),
+                "{vars:?} {args:?}: {stderr}"
+            );
+            assert!(
+                out.stdout.is_empty(),
+                "{vars:?} {args:?}: {}",
+                text(&out.stdout)
+            );
+        }
+        // Without a trust store, the project file cannot be checked, so it does not load.
+        let (list, out) = env.list_env(&[], vars);
+        assert_eq!(out.status.code(), Some(1), "{vars:?}: {list}");
+        assert!(file_hooks(&list).is_empty(), "{vars:?}: {list}");
+    }
+    assert_eq!(
+        tree(&env.project()),
+        before,
+        "nothing was written in the project"
+    );
+    assert!(
+        tree(&env.home()).is_empty(),
+        "nothing was written in the home directory"
+    );
+
+    // A relative XDG_CONFIG_HOME is ignored (XDG spec): the store is under the absolute HOME.
+    let vars = [
+        ("HOME", Some(home.as_str())),
+        ("HOOKS_CONFIG_DIR", None),
+        ("XDG_CONFIG_HOME", Some("xdg")),
+    ];
+    let out = env.hooks_env(&["trust"], b"", &vars);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(env.home().join(".config/hooks/trusted.json").is_file());
+    assert_eq!(
+        tree(&env.project()),
+        before,
+        "nothing was written in the project"
+    );
 }

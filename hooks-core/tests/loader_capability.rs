@@ -637,3 +637,34 @@ fn a_refused_item_shadows_nothing_and_the_next_provider_wins() {
         ]
     );
 }
+
+#[test]
+fn without_an_absolute_home_no_user_directory_is_scanned() {
+    let env = Env::new();
+    env.file("~/.xcsh/agent/hooks/pre/a.sh");
+    env.file("~/.xcsh/hooks/pre/b.sh");
+    env.file("~/.claude/hooks/pre/c.sh");
+    env.file("~/.codex/hooks/pre-d.js");
+    env.file(".claude/hooks/pre/e.sh");
+    assert_eq!(
+        env.options().user_home(),
+        Some(env.home.as_path()),
+        "an absolute home counts"
+    );
+    assert_eq!(discover_hooks(&env.cwd, &env.options()).items.len(), 5);
+    for options in [
+        DiscoveryOptions::without_home(),
+        DiscoveryOptions::new(""),
+        DiscoveryOptions::new("relative/home"),
+    ] {
+        assert_eq!(options.user_home(), None, "{:?}", options.home);
+        let result = discover_hooks(&env.cwd, &options);
+        assert_eq!(
+            summary(&result.items),
+            [row("claude", "pre", "e", "e.sh", Level::Project)],
+            "{:?}",
+            options.home
+        );
+        assert!(result.all.iter().all(|i| i.path.is_absolute()));
+    }
+}

@@ -435,3 +435,32 @@ fn refused_files_are_load_errors_discovered_or_configured() {
     assert_eq!(paths(&result), ["ok/pre/bash.sh"]);
     assert_eq!(result.errors.len(), 1);
 }
+
+#[test]
+fn tilde_paths_without_a_home_are_load_errors() {
+    let env = Env::new();
+    env.file("~/hooks/pre/bash.sh");
+    env.file("~/pre/bash.sh");
+    let given = ["~/pre/bash.sh", "@~/pre/bash.sh"];
+    let with_home = discover_and_load_hooks(&given, &env.cwd, &env.options());
+    assert!(with_home.errors.is_empty(), "{:?}", with_home.errors);
+    for options in [
+        DiscoveryOptions::without_home(),
+        DiscoveryOptions::new("rel"),
+    ] {
+        let options = options.with_compiled(NoCompiledHooks);
+        for result in [
+            discover_and_load_hooks(&given, &env.cwd, &options),
+            load_hooks(&given, &env.cwd, &options),
+        ] {
+            assert!(result.hooks.is_empty());
+            let errors = errors(&result);
+            assert_eq!(errors.len(), 2, "{errors:?}");
+            for ((path, error), given) in errors.iter().zip(given) {
+                assert_eq!(*path, given);
+                assert!(error.contains("cannot expand `~`"), "{error}");
+                assert!(error.contains("no home directory"), "{error}");
+            }
+        }
+    }
+}

@@ -197,8 +197,9 @@ pub struct ProviderOutput {
 pub struct LoadContext<'a> {
     /// The working directory (project level).
     pub cwd: &'a Path,
-    /// The home directory (user level).
-    pub home: &'a Path,
+    /// The home directory (user level), absolute; `None`: there is no user level, and a
+    /// provider scans no user-level directory.
+    pub home: Option<&'a Path>,
     /// All discovery options.
     pub options: &'a DiscoveryOptions,
 }
@@ -326,7 +327,7 @@ impl CapabilityRegistry {
     pub fn load(&self, cwd: &Path, options: &DiscoveryOptions) -> CapabilityResult {
         let ctx = LoadContext {
             cwd,
-            home: &options.home,
+            home: options.user_home(),
             options,
         };
         let disabled_providers: HashSet<&str> = options

@@ -9,7 +9,9 @@
 //! Every hook file, discovered or configured, is subject to the host's
 //! [`DiscoveryOptions::policy`] ([`FilePolicy`]; the default loads every file): a refused file
 //! is a load error with the host's reason, and a refused discovered item shadows nothing (the
-//! next provider's item with its key wins).
+//! next provider's item with its key wins). Without an absolute home directory
+//! ([`DiscoveryOptions::user_home`]) there are no user-level files, and a path that starts
+//! with `~` is a load error.
 //!
 //! An entry that equals a compiled-in hook's id names that hook; any other entry is a path
 //! ([`path::resolve_path`]). A file is usable when it is an executable regular file that is not
@@ -51,7 +53,7 @@ pub use policy::{AcceptAll, FileCandidate, FilePolicy};
 pub use providers::PluginRoot;
 
 use crate::api::LoadedHook;
-use path::{normalize_lexically, resolve_path};
+use path::{normalize_lexically, try_resolve_path};
 use providers::shell_tool_name;
 use shell::{ShellHook, shell_hook};
 
@@ -61,7 +63,8 @@ const MODULE_EXTENSIONS: &[&str] = &["js", "ts", "mjs", "cjs", "tsx", "mts", "ct
 /// An entry that failed to load.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LoadError {
-    /// The entry as given to the loader (absolute for [`discover_and_load_hooks`]).
+    /// The entry as given to the loader (absolute for [`discover_and_load_hooks`], except a
+    /// `~` path without a home directory).
     pub path: String,
     /// What went wrong and how to fix it.
     pub error: String,
@@ -81,7 +84,8 @@ pub struct LoadHooksResult {
 
 enum Entry {
     Compiled(String),
-    /// An entry that failed before loading (refused by the policy).
+    /// An entry that failed before loading (refused by the policy, or a `~` path without a
+    /// home directory).
     Failed(LoadError),
     File {
         /// What errors are filed under.
@@ -103,6 +107,18 @@ enum Entry {
 /// file path.
 fn looks_like_id(given: &str) -> bool {
     given.contains("::") && !given.contains('/')
+}
+
+/// `given` resolved against `cwd` ([`path::try_resolve_path`]), or the load error of a `~`
+/// path without a home directory.
+fn resolve(given: &str, cwd: &Path, options: &DiscoveryOptions) -> Result<PathBuf, LoadError> {
+    try_resolve_path(given, cwd, options.user_home()).ok_or_else(|| LoadError {
+        path: given.to_owned(),
+        error: format!(
+            "Failed to load hook: cannot expand `~` in {given}: there is no home directory \
+             (it must be an absolute path); give the path without `~`"
+        ),
+    })
 }
 
 /// The entry of a configured file `resolved`, filed under `shown`, given as `given`; `levels`
@@ -133,8 +149,10 @@ pub fn load_hooks<S: AsRef<str>>(
             if ids.contains(given) {
                 Entry::Compiled(given.to_owned())
             } else {
-                let resolved = resolve_path(given, cwd, &options.home);
-                configured_file(resolved, given.to_owned(), given, Vec::new())
+                match resolve(given, cwd, options) {
+                    Ok(resolved) => configured_file(resolved, given.to_owned(), given, Vec::new()),
+                    Err(error) => Entry::Failed(error),
+                }
             }
         })
         .collect();
@@ -195,11 +213,15 @@ pub fn discover_and_load_hooks<S: AsRef<str>>(
             }
             continue;
         }
-        let resolved = resolve_path(given, cwd, &options.home);
-        if seen_paths.insert(normalize_lexically(&resolved)) {
-            let levels = discovery.levels_of(&resolved);
-            let shown = resolved.to_string_lossy().into_owned();
-            entries.push(configured_file(resolved, shown, given, levels));
+        match resolve(given, cwd, options) {
+            Ok(resolved) => {
+                if seen_paths.insert(normalize_lexically(&resolved)) {
+                    let levels = discovery.levels_of(&resolved);
+                    let shown = resolved.to_string_lossy().into_owned();
+                    entries.push(configured_file(resolved, shown, given, levels));
+                }
+            }
+            Err(error) => entries.push(Entry::Failed(error)),
         }
     }
 
