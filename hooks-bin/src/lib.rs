@@ -18,7 +18,7 @@
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude EVENT` / `hooks codex EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
 //! | `hooks install claude\|codex [--project\|--user] [--dry-run]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
-//! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed |
+//! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
 //! ([`trust`]); `--trust-all` (an option of `list`, `run`, `claude`, `codex`, also accepted
@@ -32,6 +32,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod adapters;
+pub mod home;
 pub mod install;
 pub mod list;
 pub mod load;
@@ -261,7 +262,8 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let home = load::home_dir();
+    // No absolute home: an empty path, which a user-level install refuses (`NoHome`).
+    let home = home::home_dir().unwrap_or_default();
     let mut out = std::io::stdout().lock();
     match install::run(target, scope, args.dry_run, &binary, &cwd, &home, &mut out) {
         Ok(()) => ExitCode::SUCCESS,

@@ -27,7 +27,8 @@
 //!   "renderers": [{"customType": "debug-only", "hook": "...", "shadowed": false, "shadowedBy": null}],
 //!   "discovered": [{"name": "bash.sh", "path": "/abs/.xcsh/hooks/pre/bash.sh", "type": "pre",
 //!                   "tool": "bash", "level": "project", "provider": "native",
-//!                   "providerName": "OMP", "key": "pre:bash:bash.sh", "shadowed": false}],
+//!                   "providerName": "OMP", "key": "pre:bash:bash.sh", "shadowed": false,
+//!                   "refused": false}],
 //!   "errors": [{"path": "/abs/x.ts", "error": "..."}],
 //!   "warnings": ["..."]
 //! }
@@ -43,7 +44,9 @@
 //!   earlier hook registered the same name (`getCommand` / `getMessageRenderer` return the
 //!   first), and `shadowedBy` names that hook.
 //! - `discovered`: every item the capability providers found, in provider-priority order;
-//!   `shadowed` items lost to a higher-priority item with the same `key` and are not loaded.
+//!   `shadowed` items lost to a higher-priority item with the same `key` and are not loaded;
+//!   `refused` items were refused by the trust check (their load error is in `errors`): they
+//!   do not load and shadow nothing.
 //! - `errors`: entries that failed to load; `warnings`: discovery warnings.
 
 use std::collections::HashMap;
@@ -84,7 +87,8 @@ JSON output (--json): {\"version\": 1, \"cwd\", \"hooks\": [{\"index\", \"path\"
 \"shadowed\"}]}], \"events\": [{\"event\", \"handlers\": [{\"hook\", \"name\", \"location\"}]}],
 \"commands\": [{\"name\", \"hook\", \"description\", \"location\", \"shadowed\", \"shadowedBy\"}],
 \"renderers\": [{\"customType\", \"hook\", \"shadowed\", \"shadowedBy\"}], \"discovered\": [{\"name\",
-\"path\", \"type\", \"tool\", \"level\", \"provider\", \"providerName\", \"key\", \"shadowed\"}],
+\"path\", \"type\", \"tool\", \"level\", \"provider\", \"providerName\", \"key\", \"shadowed\",
+\"refused\"}],
 \"errors\": [{\"path\", \"error\"}], \"warnings\": [...]}
 Hooks and handlers are listed in dispatch order.
 
@@ -259,6 +263,7 @@ pub fn listing(cwd: &std::path::Path, loaded: &Loaded) -> Value {
                         "providerName": item.source.provider_name,
                         "key": item.key(),
                         "shadowed": item.shadowed,
+                        "refused": d.is_refused(&item.path),
                     })
                 })
                 .collect()
@@ -424,6 +429,9 @@ pub fn human(listing: &Value) -> String {
                 ];
                 if d.get("shadowed") == Some(&Value::Bool(true)) {
                     row.push("(shadowed)".to_owned());
+                }
+                if d.get("refused") == Some(&Value::Bool(true)) {
+                    row.push("(refused: see Load errors)".to_owned());
                 }
                 row
             })

@@ -3,12 +3,13 @@
 //! ([`hooks_core::loader::discover_and_load_hooks`]), with project-level hook files checked
 //! against the user's trust store ([`crate::trust`]).
 //!
-//! The trust check is the host's, not the library's: the loader loads every file (loading a
-//! hook file only builds a handler; nothing runs until an event is dispatched), and
-//! [`crate::trust::enforce`] then takes every untrusted project file out of the hooks and
-//! turns it into a load error, before any runner is built.
+//! The trust check is the host's, not the library's: the library loads every file its
+//! [`FilePolicy`](hooks_core::loader::FilePolicy) accepts, and this host passes
+//! [`TrustPolicy`] (unless `--trust-all`). An untrusted project file is thus refused before
+//! de-duplication: it becomes a load error and shadows nothing, so a user-level hook file with
+//! the same key (`pre:bash:bash.sh`) still loads. The home directory is [`crate::home`]'s.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -17,7 +18,8 @@ use hooks_core::loader::{
     CapabilityRegistry, CapabilityResult, DiscoveryOptions, LoadError, discover_and_load_hooks,
 };
 
-use crate::trust::{self, TrustMode};
+use crate::home::{NO_HOME_WARNING, discovery_options};
+use crate::trust::{TrustMode, TrustPolicy};
 
 /// `--trust-all` for this process (see [`set_trust_all`]).
 static TRUST_ALL: AtomicBool = AtomicBool::new(false);
@@ -29,25 +31,10 @@ pub struct Loaded {
     pub hooks: Vec<LoadedHook>,
     /// Entries that failed to load (untrusted project hook files included).
     pub errors: Vec<LoadError>,
-    /// Discovery warnings.
+    /// Discovery warnings ([`NO_HOME_WARNING`] first, when there is no home directory).
     pub warnings: Vec<String>,
     /// Every discovered item (shadowed ones marked).
     pub discovery: Option<CapabilityResult>,
-}
-
-/// The user's home directory: `HOME` (`USERPROFILE` on Windows).
-#[must_use]
-pub fn home_dir() -> PathBuf {
-    std::env::var_os("HOME")
-        .or_else(|| std::env::var_os("USERPROFILE"))
-        .map(PathBuf::from)
-        .unwrap_or_default()
-}
-
-/// The discovery options of this host (home from [`home_dir`]).
-#[must_use]
-pub fn discovery_options() -> DiscoveryOptions {
-    DiscoveryOptions::new(home_dir())
 }
 
 /// Makes every later [`load`] of this process trust every hook file (`--trust-all`), or check
@@ -76,10 +63,11 @@ pub fn load(cwd: &Path, configured: &[String]) -> Loaded {
 }
 
 /// [`load`] with an explicit trust mode: an untrusted project-level hook file is not in
-/// `hooks` (it never runs) but in `errors`, with a message that says how to trust it.
+/// `hooks` (it never runs, and it hides no other hook file) but in `errors`, with a message
+/// that says how to trust it.
 #[must_use]
 pub fn load_with(cwd: &Path, configured: &[String], mode: &TrustMode) -> Loaded {
-    load_with_options(cwd, configured, mode, &discovery_options())
+    load_with_options(cwd, configured, mode, discovery_options())
 }
 
 /// The compiled-in hooks alone, in this process's trust mode: no hook-file discovery (for
@@ -88,22 +76,27 @@ pub fn load_with(cwd: &Path, configured: &[String], mode: &TrustMode) -> Loaded 
 pub fn load_compiled(cwd: &Path) -> Loaded {
     let mut options = discovery_options();
     options.registry = Arc::new(CapabilityRegistry::new());
-    load_with_options(cwd, &[], &trust_mode(), &options)
+    load_with_options(cwd, &[], &trust_mode(), options)
 }
 
 fn load_with_options(
     cwd: &Path,
     configured: &[String],
     mode: &TrustMode,
-    options: &DiscoveryOptions,
+    mut options: DiscoveryOptions,
 ) -> Loaded {
-    let mut result = discover_and_load_hooks(configured, cwd, options);
-    trust::enforce(&mut result, cwd, &options.compiled.ids(), mode);
-    let warnings = result
-        .discovery
-        .as_ref()
-        .map(|d| d.warnings.clone())
-        .unwrap_or_default();
+    if let Some(policy) = TrustPolicy::new(mode) {
+        options = options.with_policy(policy);
+    }
+    let result = discover_and_load_hooks(configured, cwd, &options);
+    let discovers = !options.registry.providers().is_empty();
+    let mut warnings = Vec::new();
+    if discovers && options.user_home().is_none() {
+        warnings.push(NO_HOME_WARNING.to_owned());
+    }
+    if let Some(discovery) = &result.discovery {
+        warnings.extend(discovery.warnings.iter().cloned());
+    }
     Loaded {
         hooks: result.hooks,
         errors: result.errors,

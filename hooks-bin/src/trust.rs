@@ -5,7 +5,9 @@
 //! that the host would otherwise run on the first tool call after a clone. Here they load only
 //! when the SHA-256 hash of their content is recorded in the user's trust store; a file that is
 //! not recorded, or whose content changed since, becomes a load error that says which and how
-//! to trust it, and it never runs.
+//! to trust it, and it never runs. The check is a [`FilePolicy`] ([`TrustPolicy`]) that the
+//! loader consults before de-duplication, so a refused file also hides nothing: the user's own
+//! hook with the same key (`pre:bash:bash.sh`) still loads.
 //!
 //! # What needs trust
 //!
@@ -18,13 +20,16 @@
 //! | a `--hook PATH` elsewhere | always (named by the user on the command line) |
 //!
 //! A file that a provider reports at user level is user-level even when the working directory
-//! is the home directory itself. `--trust-all` (on `list`, `run`, `claude`, `codex`) skips the
-//! check, for CI machines that run a checked-out repository's hooks on purpose.
+//! is the home directory itself. User level exists only with an absolute home directory
+//! ([`crate::home`]). `--trust-all` (on `list`, `run`, `claude`, `codex`) skips the check, for
+//! CI machines that run a checked-out repository's hooks on purpose.
 //!
 //! # The trust store
 //!
-//! `<config dir>/trusted.json`, where the config directory is `$HOOKS_CONFIG_DIR` if set,
-//! else `$XDG_CONFIG_HOME/hooks` (an absolute `XDG_CONFIG_HOME`), else `~/.config/hooks`:
+//! `<config dir>/trusted.json`, where the config directory is `$HOOKS_CONFIG_DIR` if set (it
+//! must be absolute), else `$XDG_CONFIG_HOME/hooks` if `XDG_CONFIG_HOME` is absolute (a
+//! relative one is ignored, as the XDG spec says), else `~/.config/hooks` with an absolute
+//! home ([`crate::home::home_dir`]); else there is none, and nothing is written:
 //!
 //! ```json
 //! {"version": 1, "files": {"/abs/project/.xcsh/hooks/pre/bash.sh": "<sha256 hex>"}}
@@ -40,10 +45,10 @@
 //!
 //! | command | what it does | exit status |
 //! | --- | --- | --- |
-//! | `hooks trust [--cwd DIR]` | trusts every project hook file discovered for the working directory | 0; 1 a file or the store cannot be read or written; 2 the store is malformed |
+//! | `hooks trust [--cwd DIR]` | trusts every project hook file discovered for the working directory | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or there is no config directory |
 //! | `hooks trust PATH...` | trusts these files (all or nothing) | the same |
-//! | `hooks trust --list` | lists the trusted files and whether each still matches | 0; 1 the store cannot be read; 2 it is malformed |
-//! | `hooks untrust PATH...` | removes these files from the store | 0; 1 a path was not trusted (the others are removed) or the store cannot be written; 2 malformed |
+//! | `hooks trust --list` | lists the trusted files and whether each still matches | 0; 1 the store cannot be read; 2 it is malformed, or no config directory |
+//! | `hooks untrust PATH...` | removes these files from the store | 0; 1 a path was not trusted (the others are removed) or the store cannot be written; 2 malformed, or no config directory |
 //!
 //! # Limits
 //!
@@ -52,19 +57,20 @@
 //!   rewrite it in between already runs as the user.
 //! - Two `hooks trust` running at the same time: the last write wins.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::fmt;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Deserializer, Serialize};
 use sha2::{Digest, Sha256};
 
 use hooks_core::loader::path::normalize_lexically;
-use hooks_core::loader::{CapabilityResult, Level, LoadError, LoadHooksResult};
+use hooks_core::loader::{FileCandidate, FilePolicy, Level};
 
 use crate::adapters::input::{self, InputError};
 use crate::text::shell_quote;
@@ -95,12 +101,20 @@ pub enum TrustMode {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TrustError {
-    /// No config directory: none of `HOOKS_CONFIG_DIR`, `XDG_CONFIG_HOME`, `HOME` is set.
+    /// No config directory: none of `HOOKS_CONFIG_DIR`, an absolute `XDG_CONFIG_HOME`, an
+    /// absolute `HOME` is set.
     #[error(
-        "cannot find the config directory for the trust store: set {CONFIG_DIR_ENV}, \
-         XDG_CONFIG_HOME or HOME"
+        "cannot find the config directory for the trust store (HOME is unset, empty or not an \
+         absolute path): set {CONFIG_DIR_ENV}, XDG_CONFIG_HOME or HOME to an absolute path"
     )]
     NoConfigDir,
+    /// `HOOKS_CONFIG_DIR` is a relative path (it would put the store under the working
+    /// directory).
+    #[error("{CONFIG_DIR_ENV} must be an absolute path, not {}", shown(value))]
+    RelativeConfigDir {
+        /// Its value.
+        value: PathBuf,
+    },
     /// The store exists but cannot be read.
     #[error("cannot read the trust store {}: {source}", shown(path))]
     Read {
@@ -135,52 +149,64 @@ pub enum TrustError {
 
 impl TrustError {
     /// The exit status of a trust command that failed with this error: 2 for a malformed
-    /// store (invalid input), else 1.
+    /// store or no usable config directory (invalid input or environment), else 1.
     #[must_use]
     pub fn exit_code(&self) -> u8 {
         match self {
-            TrustError::Malformed { .. } => 2,
+            TrustError::Malformed { .. }
+            | TrustError::NoConfigDir
+            | TrustError::RelativeConfigDir { .. } => 2,
             _ => 1,
         }
     }
 }
 
-/// The config directory from the given environment values: `hooks_config_dir` if non-empty,
-/// else `xdg_config_home/hooks` if it is absolute, else `home/.config/hooks` if `home` is
-/// non-empty.
-#[must_use]
+/// The config directory from the given environment values: `hooks_config_dir` if non-empty
+/// (it must be absolute), else `xdg_config_home/hooks` if it is absolute (a relative one is
+/// ignored), else `home/.config/hooks` (`home` is absolute, see [`crate::home::home_from`]).
+///
+/// # Errors
+/// [`TrustError::RelativeConfigDir`] for a relative `hooks_config_dir`;
+/// [`TrustError::NoConfigDir`] when none of them names a directory.
 pub fn config_dir_from(
     hooks_config_dir: Option<&OsStr>,
     xdg_config_home: Option<&OsStr>,
-    home: &Path,
-) -> Option<PathBuf> {
-    if let Some(dir) = hooks_config_dir.filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir));
+    home: Option<&Path>,
+) -> Result<PathBuf, TrustError> {
+    if let Some(dir) = hooks_config_dir.filter(|d| !d.is_empty()).map(Path::new) {
+        return if dir.is_absolute() {
+            Ok(dir.to_path_buf())
+        } else {
+            Err(TrustError::RelativeConfigDir {
+                value: dir.to_path_buf(),
+            })
+        };
     }
     if let Some(xdg) = xdg_config_home.map(Path::new).filter(|d| d.is_absolute()) {
-        return Some(xdg.join("hooks"));
+        return Ok(xdg.join("hooks"));
     }
-    (!home.as_os_str().is_empty()).then(|| home.join(".config").join("hooks"))
+    home.filter(|h| h.is_absolute())
+        .map(|home| home.join(".config").join("hooks"))
+        .ok_or(TrustError::NoConfigDir)
 }
 
 /// The config directory of this process (see [`config_dir_from`]; the home directory is
-/// [`crate::load::home_dir`]).
+/// [`crate::home::home_dir`]).
 ///
 /// # Errors
-/// [`TrustError::NoConfigDir`].
+/// See [`config_dir_from`].
 pub fn config_dir() -> Result<PathBuf, TrustError> {
     config_dir_from(
         std::env::var_os(CONFIG_DIR_ENV).as_deref(),
         std::env::var_os("XDG_CONFIG_HOME").as_deref(),
-        &crate::load::home_dir(),
+        crate::home::home_dir().as_deref(),
     )
-    .ok_or(TrustError::NoConfigDir)
 }
 
 /// The trust store of this process: `<config dir>/trusted.json`.
 ///
 /// # Errors
-/// [`TrustError::NoConfigDir`].
+/// See [`config_dir_from`].
 pub fn store_path() -> Result<PathBuf, TrustError> {
     Ok(config_dir()?.join(TRUST_FILE))
 }
@@ -505,28 +531,16 @@ pub fn trust_hint(path: &Path) -> String {
     format!("hooks trust {}", shell_quote(&shown(path)))
 }
 
-/// Whether the hook file at `path` (absolute) needs trust: it is not reported at user level
-/// by any provider in `discovery`, and it is reported at project level, or lies under `cwd`.
+/// Whether the hook file at `path` (absolute) needs trust, given the `levels` at which
+/// discovery reported it ([`hooks_core::loader::CapabilityResult::levels_of`]): not when it is
+/// reported at user level; yes when it is reported at project level; otherwise (a configured
+/// path discovery did not find) when it lies under `cwd`.
 #[must_use]
-pub fn needs_trust(path: &Path, cwd: &Path, discovery: Option<&CapabilityResult>) -> bool {
-    let normalized = normalize_lexically(path);
-    let same = |p: &Path| normalize_lexically(p) == normalized;
-    if let Some(discovery) = discovery {
-        let levels: Vec<Level> = discovery
-            .all
-            .iter()
-            .chain(&discovery.items)
-            .filter(|item| same(&item.path) || same(&item.source.path))
-            .map(|item| item.level)
-            .collect();
-        if levels.contains(&Level::User) {
-            return false;
-        }
-        if levels.contains(&Level::Project) {
-            return true;
-        }
+pub fn needs_trust(path: &Path, cwd: &Path, levels: &[Level]) -> bool {
+    if levels.contains(&Level::User) {
+        return false;
     }
-    under(&normalized, cwd)
+    levels.contains(&Level::Project) || under(&normalize_lexically(path), cwd)
 }
 
 /// Whether `path` is `dir` or inside it, lexically or after resolving symlinks.
@@ -540,46 +554,49 @@ fn under(path: &Path, dir: &Path) -> bool {
     }
 }
 
-/// Applies `mode` to a load result: every loaded hook file that [`needs_trust`] and is not
-/// trusted is removed from `result.hooks` (so it is never dispatched) and becomes an entry of
-/// `result.errors` that says why (not trusted, changed since trusted, or the store cannot be
-/// read) and how to trust it. Compiled-in hooks (`compiled_ids`) are always kept. The store
-/// is opened only when a file needs it.
-pub fn enforce(
-    result: &mut LoadHooksResult,
-    cwd: &Path,
-    compiled_ids: &[String],
-    mode: &TrustMode,
-) {
-    let store_path = match mode {
-        TrustMode::All => return,
-        TrustMode::Check => None,
-        TrustMode::CheckWith(path) => Some(path.clone()),
-    };
-    let compiled: HashSet<&str> = compiled_ids.iter().map(String::as_str).collect();
-    let mut store: Option<Result<TrustStore, String>> = None;
-    let hooks = std::mem::take(&mut result.hooks);
-    for hook in hooks {
-        if compiled.contains(hook.path.as_str())
-            || !needs_trust(&hook.resolved_path, cwd, result.discovery.as_ref())
-        {
-            result.hooks.push(hook);
-            continue;
-        }
-        let store = store.get_or_insert_with(|| {
-            match &store_path {
+/// The trust check as the loader's [`FilePolicy`]: a file that [`needs_trust`] loads only
+/// when the store records its current content; otherwise it is refused with a load error that
+/// says why (not trusted, changed since trusted, or the store cannot be read) and how to trust
+/// it. The store is opened once, when a file first needs it.
+#[derive(Debug)]
+pub struct TrustPolicy {
+    /// `None`: the store of this process ([`store_path`]).
+    store_path: Option<PathBuf>,
+    store: OnceLock<Result<TrustStore, String>>,
+}
+
+impl TrustPolicy {
+    /// The policy of `mode`; `None` for [`TrustMode::All`] (every file loads).
+    #[must_use]
+    pub fn new(mode: &TrustMode) -> Option<Self> {
+        let store_path = match mode {
+            TrustMode::All => return None,
+            TrustMode::Check => None,
+            TrustMode::CheckWith(path) => Some(path.clone()),
+        };
+        Some(TrustPolicy {
+            store_path,
+            store: OnceLock::new(),
+        })
+    }
+
+    fn store(&self) -> &Result<TrustStore, String> {
+        self.store.get_or_init(|| {
+            match &self.store_path {
                 Some(path) => TrustStore::open(path.clone()),
                 None => TrustStore::open_default(),
             }
             .map_err(|e| e.to_string())
-        });
-        match refusal(store, &hook.resolved_path) {
-            None => result.hooks.push(hook),
-            Some(error) => result.errors.push(LoadError {
-                path: hook.path.clone(),
-                error,
-            }),
+        })
+    }
+}
+
+impl FilePolicy for TrustPolicy {
+    fn check(&self, file: &FileCandidate<'_>) -> Result<(), String> {
+        if !needs_trust(file.path, file.cwd, file.levels) {
+            return Ok(());
         }
+        refusal(self.store(), file.path).map_or(Ok(()), Err)
     }
 }
 
@@ -647,17 +664,20 @@ pub struct UntrustArgs {
 pub const TRUST_HELP: &str = "\
 Project hook files (discovered under the working directory, or --hook paths under it) run only
 when trusted: their SHA-256 is recorded in $HOOKS_CONFIG_DIR/trusted.json (else
-$XDG_CONFIG_HOME/hooks/trusted.json, else ~/.config/hooks/trusted.json). A file that changes must
-be trusted again. User-level hook files and compiled-in hooks are always trusted. To skip the
-check (e.g. in CI), pass --trust-all to list, run, claude or codex.
+$XDG_CONFIG_HOME/hooks/trusted.json, else ~/.config/hooks/trusted.json; each must be an absolute
+path, a relative XDG_CONFIG_HOME is ignored). A file that changes must be trusted again.
+User-level hook files and compiled-in hooks are always trusted. To skip the check (e.g. in CI),
+pass --trust-all to list, run, claude or codex.
 
 Exit status: 0 done; 1 a file or the trust store cannot be read or written (nothing was
-changed); 2 invalid usage, or the trust store is malformed (it is left as it is).";
+changed); 2 invalid usage, no config directory (nothing was written), or the trust store is
+malformed (it is left as it is).";
 
 /// The long help of `hooks untrust`.
 pub const UNTRUST_HELP: &str = "\
 Exit status: 0 removed; 1 a path was not trusted (the others were removed) or the trust store
-cannot be written; 2 invalid usage, or the trust store is malformed (it is left as it is).";
+cannot be written; 2 invalid usage, no config directory, or the trust store is malformed (it is
+left as it is).";
 
 fn working_dir(cwd: Option<&PathBuf>, command: &str) -> Result<PathBuf, ExitCode> {
     let dir = match cwd.cloned().map_or_else(std::env::current_dir, Ok) {
@@ -703,11 +723,15 @@ pub fn run_trust(args: &TrustArgs) -> ExitCode {
         };
     }
     let files: Vec<PathBuf> = if args.paths.is_empty() {
-        let discovery = hooks_core::loader::discover_hooks(&cwd, &crate::load::discovery_options());
+        let options = crate::home::discovery_options();
+        if options.user_home().is_none() {
+            eprintln!("hooks trust: warning: {}", crate::home::NO_HOME_WARNING);
+        }
+        let discovery = hooks_core::loader::discover_hooks(&cwd, &options);
         let files: Vec<PathBuf> = discovery
             .items
             .iter()
-            .filter(|item| needs_trust(&item.path, &cwd, Some(&discovery)))
+            .filter(|item| needs_trust(&item.path, &cwd, &discovery.levels_of(&item.path)))
             .filter(|item| item.path.is_file())
             .map(|item| item.path.clone())
             .collect();
@@ -820,21 +844,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn config_dir_precedence() {
-        let home = Path::new("/home/u");
+    fn config_dir_precedence_and_only_absolute_locations() {
+        let home = Some(Path::new("/home/u"));
+        let dir = |hooks: Option<&str>, xdg: Option<&str>, home| {
+            config_dir_from(hooks.map(OsStr::new), xdg.map(OsStr::new), home)
+        };
+        assert_eq!(dir(Some("/c"), Some("/x"), home).unwrap(), Path::new("/c"));
         assert_eq!(
-            config_dir_from(Some(OsStr::new("/c")), Some(OsStr::new("/x")), home),
-            Some(PathBuf::from("/c"))
+            dir(Some(""), Some("/x"), home).unwrap(),
+            Path::new("/x/hooks")
         );
         assert_eq!(
-            config_dir_from(Some(OsStr::new("")), Some(OsStr::new("/x")), home),
-            Some(PathBuf::from("/x/hooks"))
+            dir(None, Some("relative"), home).unwrap(),
+            Path::new("/home/u/.config/hooks"),
+            "a relative XDG_CONFIG_HOME is ignored"
         );
-        assert_eq!(
-            config_dir_from(None, Some(OsStr::new("relative")), home),
-            Some(PathBuf::from("/home/u/.config/hooks"))
-        );
-        assert_eq!(config_dir_from(None, None, Path::new("")), None);
+        assert!(matches!(
+            dir(Some("rel/cfg"), Some("/x"), home),
+            Err(TrustError::RelativeConfigDir { .. })
+        ));
+        assert!(matches!(
+            dir(None, Some("relative"), None),
+            Err(TrustError::NoConfigDir)
+        ));
+        assert!(matches!(
+            dir(None, None, Some(Path::new("rel"))),
+            Err(TrustError::NoConfigDir)
+        ));
+        assert_eq!(TrustError::NoConfigDir.exit_code(), 2);
     }
 
     #[test]
@@ -902,35 +939,25 @@ mod tests {
 
     #[test]
     fn user_level_wins_and_cwd_bounds_configured_paths() {
-        use hooks_core::loader::{HookItem, HookType};
         let cwd = Path::new("/p");
-        let item = |path: &str, level| {
-            HookItem::new("x", PathBuf::from(path), HookType::Pre, "bash", level)
-        };
-        let discovery = CapabilityResult {
-            items: vec![item("/p/.xcsh/hooks/pre/a.sh", Level::Project)],
-            all: vec![
-                item("/p/.xcsh/hooks/pre/a.sh", Level::Project),
-                item("/p/.xcsh/hooks/pre/u.sh", Level::User),
-            ],
-            ..CapabilityResult::default()
-        };
+        let (user, project) = (&[Level::User][..], &[Level::Project][..]);
         assert!(needs_trust(
             Path::new("/p/.xcsh/hooks/pre/a.sh"),
             cwd,
-            Some(&discovery)
+            project
         ));
         assert!(!needs_trust(
             Path::new("/p/.xcsh/hooks/pre/u.sh"),
             cwd,
-            Some(&discovery)
+            &[Level::Project, Level::User]
         ));
-        assert!(needs_trust(
-            Path::new("/p/x/pre/c.sh"),
+        assert!(!needs_trust(
+            Path::new("/p/.xcsh/hooks/pre/u.sh"),
             cwd,
-            Some(&discovery)
+            user
         ));
-        assert!(needs_trust(Path::new("/p/./y/../x/pre/c.sh"), cwd, None));
-        assert!(!needs_trust(Path::new("/elsewhere/pre/c.sh"), cwd, None));
+        assert!(needs_trust(Path::new("/elsewhere/pre/c.sh"), cwd, project));
+        assert!(needs_trust(Path::new("/p/./y/../x/pre/c.sh"), cwd, &[]));
+        assert!(!needs_trust(Path::new("/elsewhere/pre/c.sh"), cwd, &[]));
     }
 }

@@ -62,6 +62,17 @@ impl Env {
         path.to_path_buf()
     }
 
+    /// Writes an executable hook at `path` that touches the marker `name` and blocks the call
+    /// (exit 2, "blocked by the guard `name`" on stderr).
+    fn guard(&self, path: &Path, name: &str) -> PathBuf {
+        let body = format!(
+            "#!/bin/sh\ntouch '{}'\necho 'blocked by the guard {name}' >&2\nexit 2\n",
+            self.marker(name).display()
+        );
+        executable(path, &body);
+        path.to_path_buf()
+    }
+
     /// The project-level pre-hook `.xcsh/hooks/pre/bash.sh`.
     fn project_hook(&self) -> PathBuf {
         self.hook(&self.project().join(".xcsh/hooks/pre/bash.sh"), "project")
@@ -69,13 +80,27 @@ impl Env {
 
     /// `hooks ARGS` in the project directory, with `stdin`.
     fn hooks(&self, args: &[&str], stdin: &[u8]) -> Output {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
+        self.hooks_env(args, stdin, &[])
+    }
+
+    /// [`Env::hooks`] with these environment variables changed (`None`: unset).
+    fn hooks_env(&self, args: &[&str], stdin: &[u8], env: &[(&str, Option<&str>)]) -> Output {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hooks"));
+        command
             .args(args)
             .current_dir(self.project())
             .env("HOME", self.home())
             .env("HOOKS_CONFIG_DIR", self.config())
             .env_remove("XDG_CONFIG_HOME")
-            .env("NO_COLOR", "1")
+            .env_remove("USERPROFILE")
+            .env("NO_COLOR", "1");
+        for (name, value) in env {
+            match value {
+                Some(value) => command.env(name, value),
+                None => command.env_remove(name),
+            };
+        }
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -88,15 +113,25 @@ impl Env {
     }
 
     fn list(&self, extra: &[&str]) -> (Value, Output) {
+        self.list_env(extra, &[])
+    }
+
+    /// [`Env::list`] with these environment variables changed.
+    fn list_env(&self, extra: &[&str], env: &[(&str, Option<&str>)]) -> (Value, Output) {
         let mut args = vec!["list", "--json"];
         args.extend_from_slice(extra);
-        let out = self.hooks(&args, b"");
+        let out = self.hooks_env(&args, b"", env);
         let value = serde_json::from_slice(&out.stdout).expect("list --json prints JSON");
         (value, out)
     }
 
     /// `hooks run` of a script with one bash tool call.
     fn run(&self, extra: &[&str]) -> Output {
+        self.run_env(extra, &[])
+    }
+
+    /// [`Env::run`] with these environment variables changed.
+    fn run_env(&self, extra: &[&str], env: &[(&str, Option<&str>)]) -> Output {
         let script = self.root().join("script.jsonl");
         std::fs::write(
             &script,
@@ -106,7 +141,7 @@ impl Env {
         let script = script.display().to_string();
         let mut args = vec!["run", script.as_str(), "--no-ui"];
         args.extend_from_slice(extra);
-        self.hooks(&args, b"")
+        self.hooks_env(&args, b"", env)
     }
 
     /// `hooks AGENT SessionStart`.
@@ -123,6 +158,11 @@ impl Env {
 
     /// `hooks AGENT PreToolUse` for a harmless bash call.
     fn adapter(&self, agent: &str, extra: &[&str]) -> Output {
+        self.adapter_env(agent, extra, &[])
+    }
+
+    /// [`Env::adapter`] with these environment variables changed.
+    fn adapter_env(&self, agent: &str, extra: &[&str], env: &[(&str, Option<&str>)]) -> Output {
         let input = json!({
             "session_id": "s",
             "transcript_path": "/tmp/t.jsonl",
@@ -134,7 +174,7 @@ impl Env {
         });
         let mut args = vec![agent, "PreToolUse"];
         args.extend_from_slice(extra);
-        self.hooks(&args, input.to_string().as_bytes())
+        self.hooks_env(&args, input.to_string().as_bytes(), env)
     }
 }
 
@@ -532,4 +572,256 @@ fn config_dir_falls_back_to_xdg_then_home() {
     assert!(xdg.join("hooks/trusted.json").is_file());
     assert!(run(None).status.success());
     assert!(env.home().join(".config/hooks/trusted.json").is_file());
+}
+
+/// Every path under `dir`, sorted (relative to `dir`).
+fn tree(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(next) = stack.pop() {
+        for entry in std::fs::read_dir(&next).expect("read_dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path.clone());
+            }
+            out.push(path.strip_prefix(dir).expect("under dir").to_path_buf());
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The `discovered` entries of a `hooks list --json` for `path`.
+fn discovered<'a>(list: &'a Value, path: &Path) -> Vec<&'a Value> {
+    let path = path.display().to_string();
+    list["discovered"]
+        .as_array()
+        .expect("discovered")
+        .iter()
+        .filter(|d| d["path"] == path.as_str())
+        .collect()
+}
+
+#[test]
+fn untrusted_project_file_never_shadows_a_user_file() {
+    let env = Env::new();
+    // The user's own guard blocks every bash call; the project ships a file with the same key
+    // (`pre:bash:bash.sh`) from the higher-priority `native` provider.
+    let user = env.guard(&env.home().join(".claude/hooks/pre/bash.sh"), "user");
+    let project = env.project_hook();
+    let user_shown = user.display().to_string();
+
+    let run = env.run(&[]);
+    let stdout = text(&run.stdout);
+    assert!(
+        stdout.contains("blocked: blocked by the guard user"),
+        "the user's guard still blocks the call: {stdout}\n{}",
+        text(&run.stderr)
+    );
+    assert!(stdout.contains("not trusted"), "{stdout}");
+    assert!(env.marker("user").exists(), "the user's guard ran");
+
+    let (list, out) = env.list(&[]);
+    assert_eq!(out.status.code(), Some(1), "{list}");
+    assert_eq!(file_hooks(&list), std::slice::from_ref(&user_shown));
+    let errors = errors(&list);
+    assert_eq!(errors.len(), 1, "one error for the file: {errors:?}");
+    assert!(errors[0].contains("not trusted"), "{}", errors[0]);
+    let user_items = discovered(&list, &user);
+    assert_eq!(user_items.len(), 1, "{list}");
+    assert_eq!(user_items[0]["shadowed"], false, "{list}");
+    let project_items = discovered(&list, &project);
+    assert!(!project_items.is_empty(), "{list}");
+    for item in project_items {
+        assert_eq!(item["refused"], true, "{item}");
+        assert_eq!(item["shadowed"], false, "{item}");
+    }
+    let human = text(&env.hooks(&["list"], b"").stdout);
+    let user_line = human
+        .lines()
+        .find(|l| l.contains(&user_shown) && l.contains("claude (user)"))
+        .unwrap_or_else(|| panic!("the user file is listed: {human}"));
+    assert!(!user_line.contains("shadowed"), "{user_line}");
+
+    // The adapters fail closed on the load error (and the project file never runs).
+    for agent in ["claude", "codex"] {
+        let out = env.adapter(agent, &[]);
+        assert_eq!(out.status.code(), Some(2), "{agent}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("not trusted"), "{agent}");
+    }
+    assert!(!env.marker("project").exists(), "the untrusted file ran");
+
+    // Once trusted, the project file takes its key again, as upstream: the user's is shadowed.
+    assert!(env.hooks(&["trust"], b"").status.success());
+    let (list, out) = env.list(&[]);
+    assert_eq!(out.status.code(), Some(0), "{list}");
+    assert_eq!(file_hooks(&list), [project.display().to_string()]);
+    assert_eq!(discovered(&list, &user)[0]["shadowed"], true, "{list}");
+}
+
+#[test]
+fn empty_or_relative_home_has_no_user_level() {
+    let env = Env::new();
+    let project_dir = env.project().display().to_string();
+    // The project's own (untrusted) file, and files where a relative HOME=rel would put the
+    // "user-level" directories (the commands run in the project directory).
+    let project = env.hook(&env.project().join(".claude/hooks/pre/bash.sh"), "project");
+    env.hook(&env.project().join("rel/.claude/hooks/pre/bash.sh"), "rel");
+    env.hook(
+        &env.project().join("rel/.xcsh/agent/hooks/pre/bash.sh"),
+        "rel",
+    );
+    env.hook(&env.project().join("rel/.codex/hooks/pre-bash.js"), "rel");
+
+    for home in [Some(""), Some("rel"), Some("./"), None] {
+        let vars = [("HOME", home)];
+        // Not taken as a user-level file: PreToolUse fails closed on it.
+        let out = env.adapter_env("claude", &["--cwd", &project_dir], &vars);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "HOME={home:?}: {stderr}");
+        assert!(stderr.contains("not trusted"), "HOME={home:?}: {stderr}");
+
+        let (list, out) = env.list_env(&[], &vars);
+        assert_eq!(out.status.code(), Some(1), "HOME={home:?}: {list}");
+        assert!(file_hooks(&list).is_empty(), "HOME={home:?}: {list}");
+        let discovered = list["discovered"].as_array().expect("discovered");
+        assert!(
+            discovered.iter().all(|d| d["level"] == "project"),
+            "HOME={home:?}: no user level: {list}"
+        );
+        let paths: Vec<&str> = discovered
+            .iter()
+            .filter_map(|d| d["path"].as_str())
+            .collect();
+        assert!(
+            paths.iter().all(|p| Path::new(p).is_absolute()),
+            "{paths:?}"
+        );
+        let warnings: Vec<&Value> = list["warnings"]
+            .as_array()
+            .expect("warnings")
+            .iter()
+            .collect();
+        let no_home = warnings
+            .iter()
+            .filter(|w| w.as_str().is_some_and(|w| w.contains("no home directory")))
+            .count();
+        assert_eq!(no_home, 1, "said once: {warnings:?}");
+        let human = text(&env.hooks_env(&["list"], b"", &vars).stdout);
+        assert!(!human.contains("(user)"), "HOME={home:?}: {human}");
+
+        let run = env.run_env(&[], &vars);
+        let stdout = text(&run.stdout);
+        assert_eq!(
+            stdout.matches("no home directory").count(),
+            1,
+            "HOME={home:?}: {stdout}"
+        );
+        assert!(stdout.contains("not trusted"), "HOME={home:?}: {stdout}");
+
+        // `~` in a --hook path has no home to expand to: a load error, not a path in the project.
+        let (list, _) = env.list_env(&["--hook", "~/.claude/hooks/pre/bash.sh"], &vars);
+        let errors = errors(&list);
+        assert!(
+            errors.iter().any(|e| e.contains("cannot expand `~`")),
+            "HOME={home:?}: {errors:?}"
+        );
+    }
+    assert!(!env.marker("project").exists(), "the untrusted file ran");
+    assert!(
+        !env.marker("rel").exists(),
+        "a file under the relative home ran"
+    );
+
+    // Trusting works with an absolute config directory, and says there is no user level.
+    let vars = [("HOME", Some(""))];
+    let out = env.hooks_env(&["trust"], b"", &vars);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr).matches("no home directory").count(), 1);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(&project.display().to_string()), "{stdout}");
+    assert!(
+        !stdout.contains("/rel/"),
+        "only the project's own file: {stdout}"
+    );
+    let out = env.adapter_env("claude", &[], &vars);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(env.marker("project").exists(), "the trusted file ran");
+    assert!(!env.marker("rel").exists());
+}
+
+#[test]
+fn trust_store_never_lands_under_a_relative_home() {
+    let env = Env::new();
+    env.project_hook();
+    let home = env.home().display().to_string();
+    let before = tree(&env.project());
+    let cases: [&[(&str, Option<&str>)]; 6] = [
+        &[("HOME", Some("rel")), ("HOOKS_CONFIG_DIR", None)],
+        &[("HOME", Some("")), ("HOOKS_CONFIG_DIR", None)],
+        &[("HOME", None), ("HOOKS_CONFIG_DIR", None)],
+        &[
+            ("HOME", Some("rel")),
+            ("HOOKS_CONFIG_DIR", None),
+            ("XDG_CONFIG_HOME", Some("xdg")),
+        ],
+        &[
+            ("HOME", Some(&home)),
+            ("HOOKS_CONFIG_DIR", Some("rel/config")),
+        ],
+        &[
+            ("HOME", Some("rel")),
+            ("HOOKS_CONFIG_DIR", Some("rel/config")),
+        ],
+    ];
+    for vars in cases {
+        for args in [
+            &["trust"][..],
+            &["trust", ".xcsh/hooks/pre/bash.sh"],
+            &["trust", "--list"],
+            &["untrust", ".xcsh/hooks/pre/bash.sh"],
+        ] {
+            let out = env.hooks_env(args, b"", vars);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{vars:?} {args:?}: {stderr}");
+            let last = stderr.trim_end().lines().last().unwrap_or_default();
+            assert!(
+                last.contains("absolute path"),
+                "{vars:?} {args:?}: {stderr}"
+            );
+            assert!(
+                out.stdout.is_empty(),
+                "{vars:?} {args:?}: {}",
+                text(&out.stdout)
+            );
+        }
+        // Without a trust store, the project file cannot be checked, so it does not load.
+        let (list, out) = env.list_env(&[], vars);
+        assert_eq!(out.status.code(), Some(1), "{vars:?}: {list}");
+        assert!(file_hooks(&list).is_empty(), "{vars:?}: {list}");
+    }
+    assert_eq!(
+        tree(&env.project()),
+        before,
+        "nothing was written in the project"
+    );
+    assert!(
+        tree(&env.home()).is_empty(),
+        "nothing was written in the home directory"
+    );
+
+    // A relative XDG_CONFIG_HOME is ignored (XDG spec): the store is under the absolute HOME.
+    let vars = [
+        ("HOME", Some(home.as_str())),
+        ("HOOKS_CONFIG_DIR", None),
+        ("XDG_CONFIG_HOME", Some("xdg")),
+    ];
+    let out = env.hooks_env(&["trust"], b"", &vars);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(env.home().join(".config/hooks/trusted.json").is_file());
+    assert_eq!(
+        tree(&env.project()),
+        before,
+        "nothing was written in the project"
+    );
 }

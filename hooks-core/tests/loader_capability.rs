@@ -5,12 +5,12 @@
 
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use hooks_core::loader::providers::PluginRoot;
 use hooks_core::loader::{
-    CapabilityRegistry, CapabilityResult, DiscoveryOptions, HookItem, HookProvider, HookType,
-    Level, LoadContext, NoCompiledHooks, ProviderError, ProviderOutput, discover_hooks,
+    CapabilityRegistry, CapabilityResult, DiscoveryOptions, FileCandidate, HookItem, HookProvider,
+    HookType, Level, LoadContext, NoCompiledHooks, ProviderError, ProviderOutput, discover_hooks,
 };
 
 const ALL_PROVIDERS: [&str; 5] = ["native", "xcsh", "claude", "xcsh-plugins", "codex"];
@@ -570,4 +570,101 @@ fn disabled_providers_are_skipped() {
         [row("xcsh", "pre", "x", "x.sh", Level::Project)]
     );
     assert!(result.all.iter().all(|i| !i.shadowed));
+}
+
+#[test]
+fn a_refused_item_shadows_nothing_and_the_next_provider_wins() {
+    let env = Env::new();
+    let project = env.file(".xcsh/hooks/pre/bash.sh"); // native and xcsh, key pre:bash:bash.sh
+    let user = env.file("~/.claude/hooks/pre/bash.sh"); // claude, the same key
+    let shadowed = env.file(".claude/hooks/pre/bash.sh"); // claude project: after the user's
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let record = Arc::clone(&asked);
+    let cwd = env.cwd.clone();
+    let options = env.options().with_policy(move |file: &FileCandidate<'_>| {
+        record
+            .lock()
+            .unwrap()
+            .push((file.path.to_path_buf(), file.levels.to_vec()));
+        if file.path.starts_with(&cwd) {
+            Err(format!("refused {}", file.path.display()))
+        } else {
+            Ok(())
+        }
+    });
+    let result = discover_hooks(&env.cwd, &options);
+
+    assert_eq!(
+        summary(&result.items),
+        [row("claude", "pre", "bash", "bash.sh", Level::User)]
+    );
+    let refused: Vec<(&str, &str)> = result
+        .refused
+        .iter()
+        .map(|r| (r.path.as_str(), r.error.as_str()))
+        .collect();
+    let project_text = project.display().to_string();
+    assert_eq!(
+        refused,
+        [(
+            project_text.as_str(),
+            format!("refused {project_text}").as_str()
+        )],
+        "once per file, with the policy's reason"
+    );
+    assert!(result.is_refused(&project));
+    let marked: Vec<(&str, &Path, bool)> = result
+        .all
+        .iter()
+        .map(|i| (i.source.provider.as_str(), i.path.as_path(), i.shadowed))
+        .collect();
+    assert_eq!(
+        marked,
+        [
+            ("native", project.as_path(), false),
+            ("xcsh", project.as_path(), false),
+            ("claude", user.as_path(), false),
+            ("claude", shadowed.as_path(), true),
+        ],
+        "the refused file shadows nothing; the user's item shadows the one after it"
+    );
+    // Asked once per file, never about a shadowed item.
+    assert_eq!(
+        *asked.lock().unwrap(),
+        [
+            (project.clone(), vec![Level::Project]),
+            (user.clone(), vec![Level::User]),
+        ]
+    );
+}
+
+#[test]
+fn without_an_absolute_home_no_user_directory_is_scanned() {
+    let env = Env::new();
+    env.file("~/.xcsh/agent/hooks/pre/a.sh");
+    env.file("~/.xcsh/hooks/pre/b.sh");
+    env.file("~/.claude/hooks/pre/c.sh");
+    env.file("~/.codex/hooks/pre-d.js");
+    env.file(".claude/hooks/pre/e.sh");
+    assert_eq!(
+        env.options().user_home(),
+        Some(env.home.as_path()),
+        "an absolute home counts"
+    );
+    assert_eq!(discover_hooks(&env.cwd, &env.options()).items.len(), 5);
+    for options in [
+        DiscoveryOptions::without_home(),
+        DiscoveryOptions::new(""),
+        DiscoveryOptions::new("relative/home"),
+    ] {
+        assert_eq!(options.user_home(), None, "{:?}", options.home);
+        let result = discover_hooks(&env.cwd, &options);
+        assert_eq!(
+            summary(&result.items),
+            [row("claude", "pre", "e", "e.sh", Level::Project)],
+            "{:?}",
+            options.home
+        );
+        assert!(result.all.iter().all(|i| i.path.is_absolute()));
+    }
 }

@@ -387,3 +387,80 @@ fn linked_hooks_load_first_in_id_order_by_default() {
     assert_eq!(paths(&result), ["loader_test::zeta"]);
     assert!(result.hooks[0].handlers.has(EventKind::ToolCall));
 }
+
+#[test]
+fn refused_files_are_load_errors_discovered_or_configured() {
+    let env = Env::new();
+    let discovered = env.file(".xcsh/hooks/pre/x.sh"); // native and xcsh: one error
+    let configured = env.file("extra/pre/bash.sh");
+    let allowed = env.file("ok/pre/bash.sh");
+    let refused = [discovered.clone(), configured.clone()];
+    let options = env
+        .options()
+        .with_policy(move |file: &hooks_core::loader::FileCandidate<'_>| {
+            if refused.iter().any(|r| r == file.path) {
+                Err(format!(
+                    "Failed to load hook: refused {}",
+                    file.path.display()
+                ))
+            } else {
+                Ok(())
+            }
+        });
+    let given = ["extra/pre/bash.sh", "ok/pre/bash.sh", "missing/pre/m.sh"];
+    let result = discover_and_load_hooks(&given, &env.cwd, &options);
+    let s = |p: &Path| p.to_str().unwrap().to_owned();
+    assert_eq!(paths(&result), [s(&allowed)]);
+    let missing = env.cwd.join("missing/pre/m.sh");
+    assert_eq!(
+        errors(&result),
+        [
+            (
+                s(&discovered).as_str(),
+                format!("Failed to load hook: refused {}", s(&discovered)).as_str()
+            ),
+            (
+                s(&configured).as_str(),
+                format!("Failed to load hook: refused {}", s(&configured)).as_str()
+            ),
+            (
+                s(&missing).as_str(),
+                format!("Failed to load hook: no such file: {}", s(&missing)).as_str()
+            ),
+        ],
+        "a missing file is reported as missing, before the policy is asked"
+    );
+    // load_hooks asks the policy about every file too.
+    let result = load_hooks(&["extra/pre/bash.sh", "ok/pre/bash.sh"], &env.cwd, &options);
+    assert_eq!(paths(&result), ["ok/pre/bash.sh"]);
+    assert_eq!(result.errors.len(), 1);
+}
+
+#[test]
+fn tilde_paths_without_a_home_are_load_errors() {
+    let env = Env::new();
+    env.file("~/hooks/pre/bash.sh");
+    env.file("~/pre/bash.sh");
+    let given = ["~/pre/bash.sh", "@~/pre/bash.sh"];
+    let with_home = discover_and_load_hooks(&given, &env.cwd, &env.options());
+    assert!(with_home.errors.is_empty(), "{:?}", with_home.errors);
+    for options in [
+        DiscoveryOptions::without_home(),
+        DiscoveryOptions::new("rel"),
+    ] {
+        let options = options.with_compiled(NoCompiledHooks);
+        for result in [
+            discover_and_load_hooks(&given, &env.cwd, &options),
+            load_hooks(&given, &env.cwd, &options),
+        ] {
+            assert!(result.hooks.is_empty());
+            let errors = errors(&result);
+            assert_eq!(errors.len(), 2, "{errors:?}");
+            for ((path, error), given) in errors.iter().zip(given) {
+                assert_eq!(*path, given);
+                assert!(error.contains("cannot expand `~`"), "{error}");
+                assert!(error.contains("no home directory"), "{error}");
+            }
+        }
+    }
+}

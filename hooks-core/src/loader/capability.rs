@@ -1,7 +1,8 @@
 //! The capability registry for hooks (SPEC-DETAILS section 7.5): providers sorted by priority,
-//! their items concatenated, disabled ids dropped, duplicates shadowed, invalid items removed.
+//! their items concatenated, disabled ids dropped, items the host's policy refuses set aside,
+//! duplicates shadowed, invalid items removed.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -9,7 +10,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::DiscoveryOptions;
+use super::path::normalize_lexically;
+use super::policy::FileCandidate;
+use super::{DiscoveryOptions, LoadError};
 use crate::handler::HandlerError;
 
 /// Why a whole provider failed.
@@ -194,8 +197,9 @@ pub struct ProviderOutput {
 pub struct LoadContext<'a> {
     /// The working directory (project level).
     pub cwd: &'a Path,
-    /// The home directory (user level).
-    pub home: &'a Path,
+    /// The home directory (user level), absolute; `None`: there is no user level, and a
+    /// provider scans no user-level directory.
+    pub home: Option<&'a Path>,
     /// All discovery options.
     pub options: &'a DiscoveryOptions,
 }
@@ -221,12 +225,45 @@ pub trait HookProvider: Send + Sync {
 pub struct CapabilityResult {
     /// The effective items: de-duplicated and valid, in provider order.
     pub items: Vec<HookItem>,
-    /// Every item that was not disabled, shadowed ones marked (`shadowed: true`).
+    /// Every item that was not disabled, shadowed ones marked (`shadowed: true`); refused
+    /// items are here too, never shadowed and shadowing nothing.
     pub all: Vec<HookItem>,
+    /// The files the host's [`FilePolicy`](super::FilePolicy) refused, once per file in item
+    /// order, with the reason (`path` is the item's path).
+    pub refused: Vec<LoadError>,
     /// Warnings, each prefixed with `[<provider display name>]`.
     pub warnings: Vec<String>,
     /// The ids of the providers that contributed at least one item.
     pub providers: Vec<String>,
+}
+
+impl CapabilityResult {
+    /// The levels at which the providers reported the file at `path` (compared after lexical
+    /// normalisation, of an item's path or its source path), in item order, each once.
+    #[must_use]
+    pub fn levels_of(&self, path: &Path) -> Vec<Level> {
+        levels_of(&self.all, &normalize_lexically(path))
+    }
+
+    /// Whether the host's policy refused the file at `path`.
+    #[must_use]
+    pub fn is_refused(&self, path: &Path) -> bool {
+        let path = normalize_lexically(path);
+        self.refused
+            .iter()
+            .any(|r| normalize_lexically(Path::new(&r.path)) == path)
+    }
+}
+
+fn levels_of(items: &[HookItem], normalized: &Path) -> Vec<Level> {
+    let mut levels = Vec::new();
+    for item in items {
+        let same = normalize_lexically(&item.path) == normalized || item.source.path == normalized;
+        if same && !levels.contains(&item.level) {
+            levels.push(item.level);
+        }
+    }
+    levels
 }
 
 /// Providers sorted by priority, highest first; equal priorities keep registration order.
@@ -280,12 +317,17 @@ impl CapabilityRegistry {
 
     /// Runs every enabled provider and combines their items (SPEC-DETAILS 7.5 steps 2–7).
     ///
+    /// De-duplication (step 5) takes an item only if [`DiscoveryOptions::policy`] accepts its
+    /// file; it asks once per file, and only about an item whose key no accepted item has yet.
+    /// A refused item is listed in [`CapabilityResult::refused`] and leaves its key to the
+    /// next provider's item.
+    ///
     /// Validation warnings come in reverse item order, as upstream (it validates from the end).
     #[must_use]
     pub fn load(&self, cwd: &Path, options: &DiscoveryOptions) -> CapabilityResult {
         let ctx = LoadContext {
             cwd,
-            home: &options.home,
+            home: options.user_home(),
             options,
         };
         let disabled_providers: HashSet<&str> = options
@@ -339,11 +381,37 @@ impl CapabilityRegistry {
         }
 
         let mut seen = HashSet::new();
-        for item in &mut result.all {
-            if seen.insert(item.key()) {
+        let mut decisions: HashMap<PathBuf, bool> = HashMap::new();
+        for i in 0..result.all.len() {
+            let item = &result.all[i];
+            if seen.contains(&item.key()) {
+                result.all[i].shadowed = true;
+                continue;
+            }
+            let path = normalize_lexically(&item.path);
+            let accepted = match decisions.get(&path) {
+                Some(accepted) => *accepted,
+                None => {
+                    let levels = levels_of(&result.all, &path);
+                    let candidate = FileCandidate {
+                        path: &item.path,
+                        levels: &levels,
+                        cwd,
+                    };
+                    let decision = options.policy.check(&candidate);
+                    if let Err(error) = decision.as_ref() {
+                        result.refused.push(LoadError {
+                            path: item.path.to_string_lossy().into_owned(),
+                            error: error.clone(),
+                        });
+                    }
+                    decisions.insert(path, decision.is_ok());
+                    decision.is_ok()
+                }
+            };
+            if accepted {
+                seen.insert(item.key());
                 result.items.push(item.clone());
-            } else {
-                item.shadowed = true;
             }
         }
 

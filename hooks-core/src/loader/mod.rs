@@ -6,6 +6,13 @@
 //!   [`DiscoveryOptions::disabled_hooks`]), then the discovered files, then the configured
 //!   paths, de-duplicated (by id, and by normalised absolute path), first wins.
 //!
+//! Every hook file, discovered or configured, is subject to the host's
+//! [`DiscoveryOptions::policy`] ([`FilePolicy`]; the default loads every file): a refused file
+//! is a load error with the host's reason, and a refused discovered item shadows nothing (the
+//! next provider's item with its key wins). Without an absolute home directory
+//! ([`DiscoveryOptions::user_home`]) there are no user-level files, and a path that starts
+//! with `~` is a load error.
+//!
 //! An entry that equals a compiled-in hook's id names that hook; any other entry is a path
 //! ([`path::resolve_path`]). A file is usable when it is an executable regular file that is not
 //! a JavaScript/TypeScript module and is a `pre` or `post` hook (from discovery, or from its
@@ -27,6 +34,7 @@ pub mod capability;
 pub mod claude;
 mod options;
 pub mod path;
+mod policy;
 pub mod providers;
 pub mod shell;
 
@@ -41,10 +49,11 @@ pub use capability::{
     ProviderError, ProviderOutput, SourceMeta,
 };
 pub use options::{CompiledHookSource, DiscoveryOptions, LinkedHooks, NoCompiledHooks};
+pub use policy::{AcceptAll, FileCandidate, FilePolicy};
 pub use providers::PluginRoot;
 
 use crate::api::LoadedHook;
-use path::{normalize_lexically, resolve_path};
+use path::{normalize_lexically, try_resolve_path};
 use providers::shell_tool_name;
 use shell::{ShellHook, shell_hook};
 
@@ -54,7 +63,8 @@ const MODULE_EXTENSIONS: &[&str] = &["js", "ts", "mjs", "cjs", "tsx", "mts", "ct
 /// An entry that failed to load.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LoadError {
-    /// The entry as given to the loader (absolute for [`discover_and_load_hooks`]).
+    /// The entry as given to the loader (absolute for [`discover_and_load_hooks`], except a
+    /// `~` path without a home directory).
     pub path: String,
     /// What went wrong and how to fix it.
     pub error: String,
@@ -74,6 +84,9 @@ pub struct LoadHooksResult {
 
 enum Entry {
     Compiled(String),
+    /// An entry that failed before loading (refused by the policy, or a `~` path without a
+    /// home directory).
+    Failed(LoadError),
     File {
         /// What errors are filed under.
         given: String,
@@ -83,6 +96,10 @@ enum Entry {
         /// Whether the path was given as something that looks like a compiled-in hook id
         /// (`crate::name`), so that a missing file is reported as a missing id too.
         id_like: bool,
+        /// For a configured path: the levels at which discovery reported it, for the policy,
+        /// which is asked once the file has loaded. `None`: a discovered item, which the
+        /// policy has accepted already.
+        levels: Option<Vec<Level>>,
     },
 }
 
@@ -90,6 +107,30 @@ enum Entry {
 /// file path.
 fn looks_like_id(given: &str) -> bool {
     given.contains("::") && !given.contains('/')
+}
+
+/// `given` resolved against `cwd` ([`path::try_resolve_path`]), or the load error of a `~`
+/// path without a home directory.
+fn resolve(given: &str, cwd: &Path, options: &DiscoveryOptions) -> Result<PathBuf, LoadError> {
+    try_resolve_path(given, cwd, options.user_home()).ok_or_else(|| LoadError {
+        path: given.to_owned(),
+        error: format!(
+            "Failed to load hook: cannot expand `~` in {given}: there is no home directory \
+             (it must be an absolute path); give the path without `~`"
+        ),
+    })
+}
+
+/// The entry of a configured file `resolved`, filed under `shown`, given as `given`; `levels`
+/// are discovery's.
+fn configured_file(resolved: PathBuf, shown: String, given: &str, levels: Vec<Level>) -> Entry {
+    Entry::File {
+        given: shown,
+        resolved,
+        role: None,
+        id_like: looks_like_id(given),
+        levels: Some(levels),
+    }
 }
 
 /// Loads each of `paths` in order (no de-duplication: an entry given twice loads twice).
@@ -108,11 +149,9 @@ pub fn load_hooks<S: AsRef<str>>(
             if ids.contains(given) {
                 Entry::Compiled(given.to_owned())
             } else {
-                Entry::File {
-                    given: given.to_owned(),
-                    resolved: resolve_path(given, cwd, &options.home),
-                    role: None,
-                    id_like: looks_like_id(given),
+                match resolve(given, cwd, options) {
+                    Ok(resolved) => configured_file(resolved, given.to_owned(), given, Vec::new()),
+                    Err(error) => Entry::Failed(error),
                 }
             }
         })
@@ -127,8 +166,9 @@ pub fn discover_hooks(cwd: &Path, options: &DiscoveryOptions) -> CapabilityResul
 }
 
 /// Loads the compiled-in hooks (sorted by id, minus the disabled ones), then the discovered hook
-/// files, then `configured_paths` (resolved against `cwd`), skipping any entry whose id or
-/// normalised absolute path came earlier. Every file entry's `path` is absolute.
+/// files (the ones the policy refused first, as load errors), then `configured_paths`
+/// (resolved against `cwd`), skipping any entry whose id or normalised absolute path came
+/// earlier. Every file entry's `path` is absolute.
 #[must_use]
 pub fn discover_and_load_hooks<S: AsRef<str>>(
     configured_paths: &[S],
@@ -149,6 +189,11 @@ pub fn discover_and_load_hooks<S: AsRef<str>>(
             entries.push(Entry::Compiled(id));
         }
     }
+    for refused in &discovery.refused {
+        if seen_paths.insert(normalize_lexically(Path::new(&refused.path))) {
+            entries.push(Entry::Failed(refused.clone()));
+        }
+    }
     for item in &discovery.items {
         if seen_paths.insert(normalize_lexically(&item.path)) {
             let pre = item.hook_type == HookType::Pre;
@@ -157,6 +202,7 @@ pub fn discover_and_load_hooks<S: AsRef<str>>(
                 resolved: item.path.clone(),
                 role: Some((pre, item.tool.clone())),
                 id_like: false,
+                levels: None,
             });
         }
     }
@@ -167,14 +213,15 @@ pub fn discover_and_load_hooks<S: AsRef<str>>(
             }
             continue;
         }
-        let resolved = resolve_path(given, cwd, &options.home);
-        if seen_paths.insert(normalize_lexically(&resolved)) {
-            entries.push(Entry::File {
-                given: resolved.to_string_lossy().into_owned(),
-                resolved,
-                role: None,
-                id_like: looks_like_id(given),
-            });
+        match resolve(given, cwd, options) {
+            Ok(resolved) => {
+                if seen_paths.insert(normalize_lexically(&resolved)) {
+                    let levels = discovery.levels_of(&resolved);
+                    let shown = resolved.to_string_lossy().into_owned();
+                    entries.push(configured_file(resolved, shown, given, levels));
+                }
+            }
+            Err(error) => entries.push(Entry::Failed(error)),
         }
     }
 
@@ -187,6 +234,10 @@ fn load_entries(entries: Vec<Entry>, cwd: &Path, options: &DiscoveryOptions) -> 
     let mut result = LoadHooksResult::default();
     for entry in entries {
         let (path, loaded) = match entry {
+            Entry::Failed(error) => {
+                result.errors.push(error);
+                continue;
+            }
             Entry::Compiled(id) => {
                 let loaded = options
                     .compiled
@@ -199,8 +250,22 @@ fn load_entries(entries: Vec<Entry>, cwd: &Path, options: &DiscoveryOptions) -> 
                 resolved,
                 role,
                 id_like,
+                levels,
             } => {
-                let loaded = load_file(&given, resolved, role, id_like, cwd, options);
+                let loaded =
+                    load_file(&given, resolved, role, id_like, cwd, options).and_then(|hook| {
+                        match levels {
+                            None => Ok(hook),
+                            Some(levels) => {
+                                let candidate = FileCandidate {
+                                    path: &hook.resolved_path,
+                                    levels: &levels,
+                                    cwd,
+                                };
+                                options.policy.check(&candidate).map(|()| hook)
+                            }
+                        }
+                    });
                 (given, loaded)
             }
         };

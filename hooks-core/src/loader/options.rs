@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::capability::CapabilityRegistry;
+use super::policy::{AcceptAll, FilePolicy};
 use super::providers::PluginRoot;
 use super::shell::DEFAULT_SHELL_TIMEOUT;
 use crate::api::LoadedHook;
@@ -57,8 +58,11 @@ impl CompiledHookSource for NoCompiledHooks {
 /// read from the environment: the host fills it in.
 #[derive(Clone)]
 pub struct DiscoveryOptions {
-    /// The home directory (user-level hooks, `~` in paths).
-    pub home: PathBuf,
+    /// The home directory (user-level hooks, `~` in paths), used only when it is absolute
+    /// ([`DiscoveryOptions::user_home`]). Without one there is no user level: the providers
+    /// scan no user-level directory (never one relative to the working directory), and a
+    /// configured path that starts with `~` is a load error.
+    pub home: Option<PathBuf>,
     /// The config directory name of the `native` and `xcsh` providers (default `.xcsh`).
     pub config_dir_name: String,
     /// Capability extension ids (`hook:<type>:<tool>:<name>`) whose items are dropped.
@@ -76,13 +80,26 @@ pub struct DiscoveryOptions {
     pub registry: Arc<CapabilityRegistry>,
     /// The compiled-in hooks (default: [`LinkedHooks`]).
     pub compiled: Arc<dyn CompiledHookSource>,
+    /// The host's decision on each hook file before it loads (default: [`AcceptAll`]); a
+    /// refused file shadows nothing and is a load error.
+    pub policy: Arc<dyn FilePolicy>,
 }
 
 impl DiscoveryOptions {
-    /// Defaults for the user whose home directory is `home`.
+    /// Defaults for the user whose home directory is `home` (a relative one counts as none,
+    /// see [`DiscoveryOptions::home`]).
     pub fn new(home: impl Into<PathBuf>) -> Self {
         DiscoveryOptions {
-            home: home.into(),
+            home: Some(home.into()),
+            ..DiscoveryOptions::without_home()
+        }
+    }
+
+    /// Defaults for a host without a home directory: no user-level hook files.
+    #[must_use]
+    pub fn without_home() -> Self {
+        DiscoveryOptions {
+            home: None,
             config_dir_name: ".xcsh".to_owned(),
             disabled_extensions: Vec::new(),
             disabled_providers: Vec::new(),
@@ -91,7 +108,21 @@ impl DiscoveryOptions {
             shell_timeout: DEFAULT_SHELL_TIMEOUT,
             registry: Arc::new(CapabilityRegistry::builtin()),
             compiled: Arc::new(LinkedHooks),
+            policy: Arc::new(AcceptAll),
         }
+    }
+
+    /// The home directory if it is absolute, else `None` (no user level).
+    #[must_use]
+    pub fn user_home(&self) -> Option<&Path> {
+        self.home.as_deref().filter(|home| home.is_absolute())
+    }
+
+    /// Uses `policy` to decide which hook files load.
+    #[must_use]
+    pub fn with_policy(mut self, policy: impl FilePolicy + 'static) -> Self {
+        self.policy = Arc::new(policy);
+        self
     }
 
     /// Uses `source` for compiled-in hooks.
@@ -128,6 +159,6 @@ impl fmt::Debug for DiscoveryOptions {
             .field("shell_timeout", &self.shell_timeout)
             .field("registry", &self.registry)
             .field("compiled", &self.compiled.ids())
-            .finish()
+            .finish_non_exhaustive()
     }
 }

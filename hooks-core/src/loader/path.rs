@@ -2,6 +2,7 @@
 //! `file://` URLs, `~` expansion, and resolution against the loader's working directory.
 //!
 //! Everything takes the home directory as a parameter; nothing here reads the environment.
+//! [`try_resolve_path`] is for a host without a home directory.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -41,6 +42,33 @@ const AT_URL_PREFIXES: &[&str] = &[
 #[must_use]
 pub fn resolve_path(input: &str, cwd: &Path, home: &Path) -> PathBuf {
     let expanded = expand_path(input, home);
+    absolute(expanded, cwd)
+}
+
+/// [`resolve_path`] for a host that may have no home directory: `None` when `home` is `None`
+/// and the path needs it (it starts with `~` after steps 1–3), so that such a path is never
+/// resolved against `cwd` instead.
+///
+/// ```
+/// use std::path::Path;
+/// use hooks_core::loader::path::try_resolve_path;
+///
+/// let cwd = Path::new("/work/p");
+/// assert_eq!(try_resolve_path("~/h.sh", cwd, None), None);
+/// assert_eq!(try_resolve_path("h.sh", cwd, None).as_deref(), Some(Path::new("/work/p/h.sh")));
+/// ```
+#[must_use]
+pub fn try_resolve_path(input: &str, cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    let converted = expand_until_tilde(input);
+    let expanded = match home {
+        Some(home) => expand_tilde(&converted, home),
+        None if converted.starts_with('~') => return None,
+        None => converted,
+    };
+    Some(absolute(expanded, cwd))
+}
+
+fn absolute(expanded: String, cwd: &Path) -> PathBuf {
     if Path::new(&expanded).is_absolute() {
         PathBuf::from(expanded)
     } else {
@@ -51,10 +79,14 @@ pub fn resolve_path(input: &str, cwd: &Path, home: &Path) -> PathBuf {
 /// Steps 1–4 of [`resolve_path`]: the expanded text, not yet resolved against a directory.
 #[must_use]
 pub fn expand_path(input: &str, home: &Path) -> String {
+    expand_tilde(&expand_until_tilde(input), home)
+}
+
+/// Steps 1–3 of [`resolve_path`].
+fn expand_until_tilde(input: &str) -> String {
     let without_at = strip_at_prefix(input);
     let spaced = normalize_unicode_spaces(without_at);
-    let converted = strip_file_url(&spaced);
-    expand_tilde(&converted, home)
+    strip_file_url(&spaced)
 }
 
 fn strip_at_prefix(input: &str) -> &str {

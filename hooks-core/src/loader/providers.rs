@@ -10,6 +10,8 @@
 //! | `codex` | `OpenAI Codex` | 70 | `~/.codex/hooks`, `<cwd>/.codex/hooks` (`*.ts`, `*.js`) |
 //!
 //! `.xcsh` is [`DiscoveryOptions::config_dir_name`](super::DiscoveryOptions::config_dir_name).
+//! Without an absolute home directory ([`LoadContext::home`] is `None`) the `~` directories are
+//! not scanned.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -161,12 +163,12 @@ impl HookProvider for NativeProvider {
     }
     fn load(&self, ctx: &LoadContext<'_>) -> Result<ProviderOutput, ProviderError> {
         let config = &ctx.options.config_dir_name;
-        let roots = [
-            (ctx.cwd.join(config), Level::Project),
-            (ctx.home.join(config).join("agent"), Level::User),
-        ];
+        let user = ctx
+            .home
+            .map(|home| (home.join(config).join("agent"), Level::User));
+        let roots = [Some((ctx.cwd.join(config), Level::Project)), user];
         let mut output = ProviderOutput::default();
-        for (root, level) in roots.iter().filter(|(r, _)| is_non_empty_dir(r)) {
+        for (root, level) in roots.iter().flatten().filter(|(r, _)| is_non_empty_dir(r)) {
             for hook_type in HOOK_TYPES {
                 let dir = root.join("hooks").join(hook_type.as_str());
                 for (name, path) in regular_files(&dir) {
@@ -231,12 +233,10 @@ impl HookProvider for ShellDirProvider {
     }
     fn load(&self, ctx: &LoadContext<'_>) -> Result<ProviderOutput, ProviderError> {
         let dir_name = self.dir_name.unwrap_or(&ctx.options.config_dir_name);
-        let roots = [
-            (ctx.home.join(dir_name), Level::User),
-            (ctx.cwd.join(dir_name), Level::Project),
-        ];
+        let user = ctx.home.map(|home| (home.join(dir_name), Level::User));
+        let roots = [user, Some((ctx.cwd.join(dir_name), Level::Project))];
         let mut output = ProviderOutput::default();
-        for (root, level) in &roots {
+        for (root, level) in roots.iter().flatten() {
             scan_pre_post(self.id, root, *level, &mut output);
         }
         Ok(output)
@@ -309,12 +309,15 @@ impl HookProvider for CodexProvider {
         70
     }
     fn load(&self, ctx: &LoadContext<'_>) -> Result<ProviderOutput, ProviderError> {
+        let user = ctx
+            .home
+            .map(|home| (home.join(".codex").join("hooks"), Level::User));
         let dirs = [
-            (ctx.home.join(".codex").join("hooks"), Level::User),
-            (ctx.cwd.join(".codex").join("hooks"), Level::Project),
+            user,
+            Some((ctx.cwd.join(".codex").join("hooks"), Level::Project)),
         ];
         let mut output = ProviderOutput::default();
-        for (dir, level) in &dirs {
+        for (dir, level) in dirs.iter().flatten() {
             for (name, path) in glob_files(dir, Some(&[".ts", ".js"]), &mut output.warnings) {
                 let (hook_type, tool) = codex_type_and_tool(&name);
                 let tool = tool.to_owned();

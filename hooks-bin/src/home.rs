@@ -1,0 +1,67 @@
+//! The user's home directory, the one place where the host reads `HOME`: the user-level hook
+//! directories, `~` in `--hook` paths, the default trust store (`~/.config/hooks`) and
+//! `install --user` all come from [`home_dir`].
+//!
+//! Only an absolute home counts. With `HOME` unset, empty or relative there is no home: no
+//! user level (a relative home would put the "user-level" directories under the working
+//! directory, that is in the project), and the commands say so ([`NO_HOME_WARNING`]).
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use hooks_core::loader::DiscoveryOptions;
+
+/// What the commands that discover hook files say, once, when there is no home directory.
+pub const NO_HOME_WARNING: &str = "no home directory (HOME is unset, empty or not an absolute \
+     path): user-level hook files (~/.xcsh/agent/hooks, ~/.xcsh/hooks, ~/.claude/hooks, \
+     ~/.codex/hooks) are not looked for";
+
+/// The home directory from the given environment values: `home` (`HOME`) if set and
+/// non-empty, else `userprofile` (`USERPROFILE`, Windows); `None` unless it is absolute.
+#[must_use]
+pub fn home_from(home: Option<&OsStr>, userprofile: Option<&OsStr>) -> Option<PathBuf> {
+    home.filter(|h| !h.is_empty())
+        .or(userprofile)
+        .map(Path::new)
+        .filter(|h| h.is_absolute())
+        .map(Path::to_path_buf)
+}
+
+/// The user's home directory: `HOME` (`USERPROFILE` on Windows), if absolute
+/// (see [`home_from`]).
+#[must_use]
+pub fn home_dir() -> Option<PathBuf> {
+    home_from(
+        std::env::var_os("HOME").as_deref(),
+        std::env::var_os("USERPROFILE").as_deref(),
+    )
+}
+
+/// The discovery options of this host: home from [`home_dir`]
+/// ([`DiscoveryOptions::without_home`] when there is none).
+#[must_use]
+pub fn discovery_options() -> DiscoveryOptions {
+    home_dir().map_or_else(DiscoveryOptions::without_home, DiscoveryOptions::new)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(unix)]
+    fn only_an_absolute_home_counts() {
+        let home =
+            |h: Option<&str>, p: Option<&str>| home_from(h.map(OsStr::new), p.map(OsStr::new));
+        assert_eq!(home(Some("/home/u"), None), Some(PathBuf::from("/home/u")));
+        assert_eq!(home(None, None), None);
+        assert_eq!(home(Some(""), None), None);
+        assert_eq!(home(Some("rel"), None), None);
+        assert_eq!(
+            home(Some("./home"), Some("/x")),
+            None,
+            "HOME wins, and is relative"
+        );
+        assert_eq!(home(Some(""), Some("/x")), Some(PathBuf::from("/x")));
+    }
+}
