@@ -72,7 +72,8 @@ After a tree navigation, later entries continue from the target and the model se
 current branch.
 Tools: bash {command, timeout?}, read {path, offset?, limit?}, write {path, content},
   edit {path, oldText, newText}, ls {path?, limit?}, grep {pattern, path?, glob?, ignoreCase?,
-  literal?, context?, limit?}, find {pattern, path?, limit?}; all confined to --cwd.
+  literal?, context?, limit?}, find {pattern, path?, limit?}; bash starts in --cwd, the
+  file tools are confined to it.
 
 Ctrl-C cancels the running tool call (the script goes on) or, when none runs, stops the script
 after the current action; a second Ctrl-C exits at once. The session file stays intact.

@@ -391,3 +391,131 @@ fn an_invalid_pattern_or_glob_is_reported_on_one_line() {
         assert_eq!(err, expected);
     }
 }
+
+/// While a racer keeps exchanging a directory of the workspace with a symbolic link to a
+/// directory outside it (`renameat2(RENAME_EXCHANGE)`, as a process started by an earlier
+/// `bash` call could), no `write`, `edit` or `read` ever reaches the outside directory: each
+/// either works inside or fails with an error naming the path.
+#[cfg(target_os = "linux")]
+#[test]
+fn file_tools_stay_inside_the_workspace_while_a_directory_is_swapped_for_a_link() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+
+    const CALLS: usize = 300;
+    let (dir, ws) = setup();
+    let outside = dir.path().join("outside");
+    std::fs::create_dir(&outside).expect("mkdir outside");
+    for name in ["r", "e", "x-outside"] {
+        std::fs::write(outside.join(name), "secret").expect("write outside");
+    }
+    let (real, link) = (ws.root().join("d"), ws.root().join("l"));
+    std::fs::create_dir(&real).expect("mkdir d");
+    for name in ["r", "e"] {
+        std::fs::write(real.join(name), "inside").expect("write inside");
+    }
+    std::os::unix::fs::symlink(&outside, &link).expect("symlink");
+
+    let outside_error = |path: &str| {
+        format!(
+            "path \"{path}\" is outside the working directory {}",
+            ws.root().display()
+        )
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let swaps = Arc::new(AtomicUsize::new(0));
+    let racer = {
+        let (stop, swaps) = (Arc::clone(&stop), Arc::clone(&swaps));
+        let (real, link) = (real.clone(), link.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                renameat_with(CWD, &real, CWD, &link, RenameFlags::EXCHANGE).expect("exchange");
+                swaps.fetch_add(1, Ordering::Relaxed);
+            }
+        })
+    };
+    let mut written = Vec::new();
+    let (mut leaked_reads, mut edited_outside, mut refused) = (0, 0, 0);
+    let mut listed_outside = 0;
+    rt().block_on(async {
+        for i in 0..CALLS {
+            let path = format!("d/w{i}");
+            match call(
+                &ws,
+                "write",
+                json!({"path": path, "content": i.to_string()}),
+            )
+            .await
+            {
+                Ok(_) => written.push(i),
+                Err(e) => {
+                    assert_eq!(e.to_string(), outside_error(&path));
+                    refused += 1;
+                }
+            }
+            match call(&ws, "read", json!({"path": "d/r"})).await {
+                Ok(text) if text == "secret" => leaked_reads += 1,
+                Ok(text) => assert_eq!(text, "inside"),
+                Err(e) => assert_eq!(e.to_string(), outside_error("d/r")),
+            }
+            for (tool, input) in [
+                ("ls", json!({"path": "d"})),
+                ("grep", json!({"pattern": "secret"})),
+                ("find", json!({"pattern": "x-*"})),
+            ] {
+                match call(&ws, tool, input).await {
+                    Ok(text) if text.contains("x-outside") || text.contains("secret") => {
+                        listed_outside += 1;
+                    }
+                    Ok(_) => {}
+                    Err(e) => assert_eq!(e.to_string(), outside_error("d")),
+                }
+            }
+            let edit = json!({"path": "d/e", "oldText": "secret", "newText": "leaked"});
+            match call(&ws, "edit", edit).await {
+                Ok(_) => edited_outside += 1,
+                // The real directory's file has no "secret" in it.
+                Err(e) => assert!(
+                    e.to_string() == outside_error("d/e")
+                        || e.to_string()
+                            .starts_with("Could not find the exact text in d/e."),
+                    "{e}"
+                ),
+            }
+        }
+    });
+    stop.store(true, Ordering::Relaxed);
+    racer.join().expect("racer");
+    let mut outside_names: Vec<String> = std::fs::read_dir(&outside)
+        .expect("list outside")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    outside_names.sort();
+    let escaped = outside_names.len() - 3;
+    assert!(swaps.load(Ordering::Relaxed) > 0, "the racer never ran");
+    assert_eq!(
+        (escaped, leaked_reads, edited_outside, listed_outside),
+        (0, 0, 0, 0),
+        "of {CALLS} calls each: writes that landed outside, reads of the outside file, edits \
+         of it, and of {CALLS} calls each of ls, grep and find, those that showed outside \
+         names or text (outside now holds {outside_names:?})"
+    );
+    assert_eq!(
+        std::fs::read_to_string(outside.join("e")).expect("read"),
+        "secret"
+    );
+    // Every write reported as done is in the real directory, whichever name it has now.
+    let now = if real.symlink_metadata().expect("d").is_dir() {
+        &real
+    } else {
+        &link
+    };
+    for i in &written {
+        assert_eq!(
+            std::fs::read_to_string(now.join(format!("w{i}"))).expect("written inside"),
+            i.to_string()
+        );
+    }
+    assert_eq!(written.len() + refused, CALLS);
+}
