@@ -278,9 +278,9 @@ fn schema(kind: Kind) -> Value {
     })
 }
 
-/// Text cut to [`MAX_LINES`] lines and [`MAX_BYTES`] bytes, keeping the head (for files and
-/// search results) and saying so on a last line that ends with `hint`.
-fn cap_head(text: &str, hint: &str) -> (String, bool) {
+/// Text cut to [`MAX_LINES`] lines and [`MAX_BYTES`] bytes, keeping the head (for search
+/// results) and saying so on a last line.
+fn cap_head(text: &str) -> (String, bool) {
     let mut out = String::new();
     for (shown, line) in text.split_inclusive('\n').enumerate() {
         if shown == MAX_LINES || out.len() + line.len() > MAX_BYTES {
@@ -289,7 +289,7 @@ fn cap_head(text: &str, hint: &str) -> (String, bool) {
                 out.push('\n');
             }
             out.push_str(&format!(
-                "[output truncated: showing {shown} of {total} lines{hint}]"
+                "[output truncated: showing {shown} of {total} lines]"
             ));
             return (out, true);
         }

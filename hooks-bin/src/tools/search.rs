@@ -215,7 +215,7 @@ pub(crate) fn grep(
     } else if limited {
         out.push_str(&format!("[match limit reached: {matches} matches shown]"));
     }
-    let (text, _) = cap_head(out.trim_end(), "");
+    let (text, _) = cap_head(out.trim_end());
     let mut output = ToolOutput::text(text);
     output.details = Some(serde_json::json!({"matches": matches, "limitReached": limited}));
     Ok(output)
@@ -249,7 +249,7 @@ pub(crate) fn find(
     } else if limited {
         text.push_str(&format!("\n[result limit reached: {limit} paths shown]"));
     }
-    let (text, _) = cap_head(&text, "");
+    let (text, _) = cap_head(&text);
     let mut output = ToolOutput::text(text);
     output.details = Some(serde_json::json!({"files": found.len(), "limitReached": limited}));
     Ok(output)

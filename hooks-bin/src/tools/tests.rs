@@ -519,3 +519,98 @@ fn file_tools_stay_inside_the_workspace_while_a_directory_is_swapped_for_a_link(
     }
     assert_eq!(written.len() + refused, CALLS);
 }
+
+/// A first line longer than the 50 KiB cap is shown cut to its head (at a character boundary),
+/// marked as cut, instead of an answer with no text that no offset or limit could fix.
+#[test]
+fn a_first_line_longer_than_the_cap_is_shown_cut_to_its_head() {
+    let (_dir, ws) = setup();
+    // One byte, then two-byte characters: byte 51200 falls inside one of them.
+    let long = format!("a{}\n", "é".repeat(60_000));
+    std::fs::write(ws.root().join("f"), format!("{long}second\n")).expect("write");
+    let head = &long[..51_199];
+    rt().block_on(async {
+        let out = call(&ws, "read", json!({"path": "f"})).await.expect("read");
+        assert_eq!(
+            out,
+            format!(
+                "{head}\n[output truncated: line 1 is 120002 bytes, showing its first 51199; \
+                 use offset 2 to read on]"
+            )
+        );
+        let out = call(&ws, "read", json!({"path": "f", "limit": 1}))
+            .await
+            .expect("read");
+        assert_eq!(
+            out,
+            format!("{head}\n[output truncated: line 1 is 120002 bytes, showing its first 51199]")
+        );
+        let out = call(&ws, "read", json!({"path": "f", "offset": 2}))
+            .await
+            .expect("read");
+        assert_eq!(out, "second\n");
+        // A long line after the first shown one ends the answer before it, as before.
+        std::fs::write(ws.root().join("g"), format!("first\n{long}")).expect("write");
+        let out = call(&ws, "read", json!({"path": "g"})).await.expect("read");
+        assert_eq!(
+            out,
+            "first\n[output truncated: showing 1 of 2 lines; use offset and limit to read more]"
+        );
+    });
+}
+
+/// The line count, the offset check and the UTF-8 check see the whole file, though the file is
+/// streamed: pieces of a character split between reads are joined, a bad byte anywhere fails.
+#[test]
+fn read_counts_and_checks_the_whole_file_while_streaming_it() {
+    let (_dir, ws) = setup();
+    // 70 000 two-byte characters per line: every 64 KiB read splits one of them.
+    let line = format!("{}\n", "é".repeat(70_000));
+    std::fs::write(ws.root().join("f"), line.repeat(3) + "last").expect("write");
+    let mut bad = line.repeat(3).into_bytes();
+    bad.push(0xff);
+    std::fs::write(ws.root().join("bad"), bad).expect("write");
+    rt().block_on(async {
+        let tool = BuiltinTool::new("read", Arc::clone(&ws)).expect("read");
+        let input = |v: Value| ToolInput::try_from(v).expect("an object");
+        let out = tool
+            .execute(
+                "t",
+                &input(json!({"path": "f", "offset": 4})),
+                &CancellationToken::new(),
+                None,
+            )
+            .await
+            .expect("read");
+        assert_eq!(out.text_content(), "last");
+        assert_eq!(
+            out.details,
+            Some(json!({"path": "f", "lines": 4, "truncated": false}))
+        );
+        let err = call(&ws, "read", json!({"path": "f", "offset": 5}))
+            .await
+            .expect_err("beyond");
+        assert_eq!(
+            err.to_string(),
+            "offset 5 is beyond the end of \"f\" (4 lines)"
+        );
+        let err = call(&ws, "read", json!({"path": "bad", "limit": 1}))
+            .await
+            .expect_err("not UTF-8");
+        assert_eq!(err.to_string(), "\"bad\" is not a UTF-8 text file");
+        for (content, answer) in [("", ""), ("a", "a"), ("a\n\nb", "a\n\nb"), ("é", "é")] {
+            std::fs::write(ws.root().join("small"), content).expect("write");
+            let out = call(&ws, "read", json!({"path": "small"}))
+                .await
+                .expect("read");
+            assert_eq!(out, answer);
+        }
+        // Exactly as many lines as the cap is not cut.
+        let lines: String = (1..=2000).map(|i| format!("{i}\n")).collect();
+        std::fs::write(ws.root().join("cap"), &lines).expect("write");
+        let out = call(&ws, "read", json!({"path": "cap"}))
+            .await
+            .expect("read");
+        assert_eq!(out, lines);
+    });
+}
