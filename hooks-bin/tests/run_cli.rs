@@ -445,6 +445,93 @@ fn a_session_dir_or_cwd_that_is_not_a_directory_is_invalid_usage() {
     }
 }
 
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A project cannot make `hooks run` write outside `--cwd` by shipping `.hooks` or
+/// `.hooks/sessions` as a symbolic link, or a dangling `.hooks/.gitignore` link: the default
+/// session directory is refused when it is a link (exit 2, nothing ran), and the `.gitignore`
+/// is only created, never written through what is there. A `--session-dir` given on the
+/// command line may be a link: that is the user's choice.
+#[cfg(unix)]
+#[test]
+fn the_default_session_dir_never_follows_a_link_the_project_ships() {
+    use std::os::unix::fs::symlink;
+
+    let outer = tempfile::tempdir().expect("tempdir");
+    let outer_path = outer.path().canonicalize().expect("canonical");
+    let (project, outside) = (outer_path.join("project"), outer_path.join("outside"));
+    std::fs::create_dir(&project).expect("mkdir project");
+    std::fs::create_dir(&outside).expect("mkdir outside");
+    std::fs::write(project.join("s.jsonl"), "\"hi\"\n").expect("script");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "s.jsonl"];
+        args.extend_from_slice(extra);
+        hooks(&project, &outer_path, &args)
+    };
+    let refused = |link: &str, used_as: &str| {
+        format!(
+            "hooks run: cannot use {} as {used_as}: it is a symbolic link, which the default \
+             session directory does not follow (give --session-dir DIR to write sessions \
+             elsewhere)\n",
+            project.join(link).display()
+        )
+    };
+
+    // `.hooks` itself a link, to a directory or to nowhere.
+    for target in [outside.clone(), outer_path.join("nowhere")] {
+        symlink(&target, project.join(".hooks")).expect("symlink");
+        let out = run(&[]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert_eq!(
+            text(&out.stderr),
+            refused(".hooks", "the parent of the default session directory")
+        );
+        assert_eq!(text(&out.stdout), "", "nothing ran");
+        assert_eq!(names(&outside), Vec::<String>::new());
+        assert!(!target.exists() || target == outside);
+        std::fs::remove_file(project.join(".hooks")).expect("unlink");
+    }
+
+    // `.hooks/sessions` a link.
+    std::fs::create_dir(project.join(".hooks")).expect("mkdir .hooks");
+    symlink(&outside, project.join(".hooks/sessions")).expect("symlink");
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        refused(".hooks/sessions", "the default session directory")
+    );
+    assert_eq!(names(&outside), Vec::<String>::new());
+    std::fs::remove_file(project.join(".hooks/sessions")).expect("unlink");
+
+    // A dangling `.hooks/.gitignore` link: left as it is, nothing is created at its target.
+    std::fs::remove_file(project.join(".hooks/.gitignore")).ok();
+    symlink(outside.join("planted"), project.join(".hooks/.gitignore")).expect("symlink");
+    let out = run(&[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(names(&outside), Vec::<String>::new());
+    assert!(
+        std::fs::symlink_metadata(project.join(".hooks/.gitignore"))
+            .expect("still there")
+            .is_symlink()
+    );
+    assert_eq!(session_files(&project.join(".hooks/sessions")).len(), 1);
+
+    // The user's own `--session-dir` may be a link.
+    symlink(&outside, project.join("mine")).expect("symlink");
+    let out = run(&["--session-dir", "mine"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(session_files(&outside).len(), 1);
+}
+
 #[test]
 fn tools_are_confined_to_the_working_directory() {
     let outer = tempfile::tempdir().expect("tempdir");

@@ -6,8 +6,8 @@
 //!
 //! Exit codes: `0` every action ran (blocked tools and cancelled session changes are normal
 //! outcomes); `1` an action could not be carried out (a session file could not be written, an
-//! entry to branch from does not exist, ...); `2` the command line or the script is invalid
-//! (nothing ran); `130` interrupted by Ctrl-C (see [`interrupt`]: a first Ctrl-C while a tool
+//! entry to branch from does not exist, ...); `2` the command line or the script is invalid,
+//! or the session directory cannot be used (nothing ran); `130` interrupted by Ctrl-C (see [`interrupt`]: a first Ctrl-C while a tool
 //! runs only cancels that call and does not change the status).
 
 pub mod driver;
@@ -16,7 +16,7 @@ pub mod script;
 pub mod session;
 pub mod transcript;
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -72,13 +72,14 @@ After a tree navigation, later entries continue from the target and the model se
 current branch.
 Tools: bash {command, timeout?}, read {path, offset?, limit?}, write {path, content},
   edit {path, oldText, newText}, ls {path?, limit?}, grep {pattern, path?, glob?, ignoreCase?,
-  literal?, context?, limit?}, find {pattern, path?, limit?}; all confined to --cwd.
+  literal?, context?, limit?}, find {pattern, path?, limit?}; bash starts in --cwd, the
+  file tools are confined to it.
 
 Ctrl-C cancels the running tool call (the script goes on) or, when none runs, stops the script
 after the current action; a second Ctrl-C exits at once. The session file stays intact.
 
-Exit status: 0 the script ran; 1 an action could not be carried out; 2 invalid script or options;
-  130 interrupted by Ctrl-C.";
+Exit status: 0 the script ran; 1 an action could not be carried out; 2 invalid script or options,
+  or an unusable session directory; 130 interrupted by Ctrl-C.";
 
 /// Runs `hooks run`.
 #[must_use]
@@ -109,11 +110,17 @@ fn prepare(args: &RunArgs) -> Result<ExitCode, String> {
     let script = script::load(&args.script, &commands).map_err(|errors| errors_text(&errors))?;
 
     let session_dir = match &args.session_dir {
-        Some(dir) if dir.is_absolute() => dir.clone(),
-        Some(dir) => std::env::current_dir().map_or_else(|_| dir.clone(), |d| d.join(dir)),
+        Some(dir) => {
+            let dir = if dir.is_absolute() {
+                dir.clone()
+            } else {
+                std::env::current_dir().map_or_else(|_| dir.clone(), |d| d.join(dir))
+            };
+            create_dir(&dir, "the session directory")?;
+            dir
+        }
         None => default_session_dir(&cwd)?,
     };
-    create_dir(&session_dir, "the session directory")?;
     let store = JsonlSessionStore::create(&session_dir, &cwd, None).map_err(|e| e.to_string())?;
 
     let interactive =
@@ -202,18 +209,45 @@ fn prepare(args: &RunArgs) -> Result<ExitCode, String> {
 
 /// `<cwd>/.hooks/sessions`, with a `.hooks/.gitignore` that ignores everything in it, so runs
 /// leave nothing for git to pick up.
+///
+/// Both directories are inside the project, which could ship either as a symbolic link to have
+/// session files written elsewhere: each is created, or used when it is a directory, never
+/// followed when it is a link (refused, dangling or not). The `.gitignore` is only created,
+/// never written through whatever holds its name (a link included): that is left as it is.
+/// (`--cwd` itself, and a `--session-dir`, are the user's and may be links.)
 fn default_session_dir(cwd: &Path) -> Result<PathBuf, String> {
     let base = cwd.join(".hooks");
-    create_dir(&base, "the parent of the default session directory")?;
+    create_dir_here(&base, "the parent of the default session directory")?;
     let ignore = base.join(".gitignore");
-    if !ignore.exists() {
-        std::fs::write(
-            &ignore,
-            "# Written by `hooks run`: session files stay out of git.\n*\n",
-        )
-        .map_err(|e| format!("cannot write {}: {e}", ignore.display()))?;
+    match std::fs::File::create_new(&ignore) {
+        Ok(mut file) => file
+            .write_all(b"# Written by `hooks run`: session files stay out of git.\n*\n")
+            .map_err(|e| format!("cannot write {}: {e}", ignore.display()))?,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(format!("cannot write {}: {e}", ignore.display())),
     }
-    Ok(cwd.join(DEFAULT_SESSION_DIR))
+    let dir = cwd.join(DEFAULT_SESSION_DIR);
+    create_dir_here(&dir, "the default session directory")?;
+    Ok(dir)
+}
+
+/// Creates the directory `dir` (whose parent exists) unless it is a directory already; a
+/// symbolic link at `dir` is refused, not followed (`mkdir` does not follow one either).
+fn create_dir_here(dir: &Path, used_as: &str) -> Result<(), String> {
+    let refuse = |reason: &str| format!("cannot use {} as {used_as}: {reason}", dir.display());
+    match std::fs::create_dir(dir) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => match dir.symlink_metadata() {
+            Ok(meta) if meta.is_dir() => Ok(()),
+            Ok(meta) if meta.is_symlink() => Err(refuse(
+                "it is a symbolic link, which the default session directory does not follow \
+                     (give --session-dir DIR to write sessions elsewhere)",
+            )),
+            Ok(_) => Err(refuse("it is not a directory")),
+            Err(e) => Err(refuse(&e.to_string())),
+        },
+        Err(e) => Err(refuse(&e.to_string())),
+    }
 }
 
 /// Creates `dir` and its parents; the error names `dir`, what it was to be used `as`, and what

@@ -1,12 +1,13 @@
 //! `edit`: replaces one exact, unique occurrence of `oldText` with `newText`.
 
-use std::fs;
+use std::io::{Read, Seek, Write};
 
+use cap_std::fs::OpenOptions;
 use hooks_core::{ToolError, ToolOutput};
 use serde::Deserialize;
 
 use super::Workspace;
-use super::files::ensure_regular;
+use super::files::open_regular;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -16,7 +17,8 @@ pub(crate) struct EditInput {
     new_text: String,
 }
 
-/// Applies the edit to a regular file; the details carry a unified diff and the first changed line.
+/// Applies the edit to a regular file, read and rewritten in place through one handle; the
+/// details carry a unified diff and the first changed line.
 pub(crate) fn edit(ws: &Workspace, input: EditInput) -> Result<ToolOutput, ToolError> {
     let path = ws.resolve(&input.path)?;
     if input.old_text.is_empty() {
@@ -24,9 +26,12 @@ pub(crate) fn edit(ws: &Workspace, input: EditInput) -> Result<ToolOutput, ToolE
             "oldText is empty: give the exact text to replace",
         ));
     }
-    let cannot_read = |e| ToolError::failed(format!("cannot read \"{}\": {e}", input.path));
-    ensure_regular(&input.path, &fs::metadata(&path).map_err(cannot_read)?)?;
-    let before = fs::read_to_string(&path).map_err(cannot_read)?;
+    let mut options = OpenOptions::new();
+    options.read(true).write(true);
+    let mut file = open_regular(ws, &input.path, &path, &mut options, "read", "")?;
+    let mut before = String::new();
+    file.read_to_string(&mut before)
+        .map_err(|e| ws.error("read", &input.path, &e))?;
     let count = before.matches(&input.old_text).count();
     match count {
         0 => {
@@ -45,8 +50,10 @@ pub(crate) fn edit(ws: &Workspace, input: EditInput) -> Result<ToolOutput, ToolE
     }
     let at = before.find(&input.old_text).unwrap_or_default();
     let after = before.replacen(&input.old_text, &input.new_text, 1);
-    fs::write(&path, after.as_bytes())
-        .map_err(|e| ToolError::failed(format!("cannot write \"{}\": {e}", input.path)))?;
+    file.rewind()
+        .and_then(|()| file.write_all(after.as_bytes()))
+        .and_then(|()| file.set_len(after.len() as u64))
+        .map_err(|e| ws.error("write", &input.path, &e))?;
     let first_changed_line = before[..at].matches('\n').count() + 1;
     let shown = ws.display(&path);
     let diff = similar::TextDiff::from_lines(&before, &after)

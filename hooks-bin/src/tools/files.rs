@@ -1,77 +1,51 @@
-//! `read`, `write` and `ls`.
+//! `write` and `ls`, and how `read`, `write` and `edit` open a file.
 //!
-//! `read`, `write` and `edit` work on regular files only (symbolic links are followed by
-//! [`Workspace::resolve`]): a FIFO, a socket or a device could block the tool forever.
+//! `read`, `write` and `edit` work on regular files only (symbolic links that stay inside the
+//! workspace are followed): a FIFO, a socket or a device could block the tool forever. The file
+//! is opened without blocking and checked on the open handle, so what is checked is what is
+//! read or written.
 
-use std::fs;
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::Path;
 
+use cap_std::fs::OpenOptions;
 use hooks_core::{ToolError, ToolOutput};
 use serde::Deserialize;
 
-use super::{Workspace, cap_head};
+use super::Workspace;
 
-fn io_error(what: &str, path: &str, e: &std::io::Error) -> ToolError {
-    ToolError::failed(format!("cannot {what} \"{path}\": {e}"))
-}
-
-/// Fails unless `meta` is that of a regular file; `shown` is the path as the input gave it.
-pub(crate) fn ensure_regular(shown: &str, meta: &fs::Metadata) -> Result<(), ToolError> {
+/// Opens the regular file at `resolved` (`path` as the input gave it) with `options`, for a
+/// tool that is to `what` it. A directory is refused with `"<path>" is a directory` followed by
+/// `dir_hint`, anything else that is not a regular file with `"<path>" is not a regular file`.
+pub(crate) fn open_regular(
+    ws: &Workspace,
+    path: &str,
+    resolved: &Path,
+    options: &mut OpenOptions,
+    what: &str,
+    dir_hint: &str,
+) -> Result<File, ToolError> {
+    let is_dir = || ToolError::failed(format!("\"{path}\" is a directory{dir_hint}"));
+    let not_regular = || ToolError::failed(format!("\"{path}\" is not a regular file"));
+    let file = match ws.open(resolved, options) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::IsADirectory => return Err(is_dir()),
+        // What opening a FIFO without a reader for writing, a socket or a device without its
+        // driver fails with; a regular file never does.
+        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::NXIO.raw_os_error()) => {
+            return Err(not_regular());
+        }
+        Err(e) => return Err(ws.error(what, path, &e)),
+    };
+    let meta = file.metadata().map_err(|e| ws.error(what, path, &e))?;
     if meta.is_file() {
-        Ok(())
+        Ok(file)
     } else if meta.is_dir() {
-        Err(ToolError::failed(format!("\"{shown}\" is a directory")))
+        Err(is_dir())
     } else {
-        Err(ToolError::failed(format!(
-            "\"{shown}\" is not a regular file"
-        )))
+        Err(not_regular())
     }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ReadInput {
-    path: String,
-    #[serde(default)]
-    offset: Option<usize>,
-    #[serde(default)]
-    limit: Option<usize>,
-}
-
-/// Reads a UTF-8 text file, optionally from line `offset` (1-based) for `limit` lines.
-pub(crate) fn read(ws: &Workspace, input: ReadInput) -> Result<ToolOutput, ToolError> {
-    let path = ws.resolve(&input.path)?;
-    let meta = fs::metadata(&path).map_err(|e| io_error("read", &input.path, &e))?;
-    if meta.is_dir() {
-        return Err(ToolError::failed(format!(
-            "\"{}\" is a directory: use ls",
-            input.path
-        )));
-    }
-    ensure_regular(&input.path, &meta)?;
-    let bytes = fs::read(&path).map_err(|e| io_error("read", &input.path, &e))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| ToolError::failed(format!("\"{}\" is not a UTF-8 text file", input.path)))?;
-    let total = text.lines().count();
-    let offset = input.offset.unwrap_or(1).max(1);
-    if offset > total.max(1) {
-        return Err(ToolError::failed(format!(
-            "offset {offset} is beyond the end of \"{}\" ({total} lines)",
-            input.path
-        )));
-    }
-    let selected: String = text
-        .split_inclusive('\n')
-        .skip(offset - 1)
-        .take(input.limit.unwrap_or(usize::MAX))
-        .collect();
-    let (content, truncated) = cap_head(&selected, "; use offset and limit to read more");
-    let mut output = ToolOutput::text(content);
-    output.details = Some(serde_json::json!({
-        "path": ws.display(&path),
-        "lines": total,
-        "truncated": truncated,
-    }));
-    Ok(output)
 }
 
 #[derive(Debug, Deserialize)]
@@ -84,14 +58,24 @@ pub(crate) struct WriteInput {
 /// Creates or overwrites a regular file, creating missing parent directories.
 pub(crate) fn write(ws: &Workspace, input: WriteInput) -> Result<ToolOutput, ToolError> {
     let path = ws.resolve(&input.path)?;
-    if let Ok(meta) = fs::metadata(&path) {
-        ensure_regular(&input.path, &meta)?;
+    if let Some(parent) = ws.beneath(&path).parent()
+        && !parent.as_os_str().is_empty()
+    {
+        match ws.dir().metadata(parent) {
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => ws
+                .dir()
+                .create_dir_all(parent)
+                .map_err(|e| ws.error("create the directory of", &input.path, &e))?,
+            Err(e) => return Err(ws.error("write", &input.path, &e)),
+        }
     }
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent)
-            .map_err(|e| io_error("create the directory of", &input.path, &e))?;
-    }
-    fs::write(&path, input.content.as_bytes()).map_err(|e| io_error("write", &input.path, &e))?;
+    let mut options = OpenOptions::new();
+    options.write(true).create(true);
+    let mut file = open_regular(ws, &input.path, &path, &mut options, "write", "")?;
+    file.set_len(0)
+        .and_then(|()| file.write_all(input.content.as_bytes()))
+        .map_err(|e| ws.error("write", &input.path, &e))?;
     Ok(ToolOutput::text(format!(
         "Wrote {} bytes to {}",
         input.content.len(),
@@ -115,9 +99,11 @@ pub(crate) struct LsInput {
 pub(crate) fn ls(ws: &Workspace, input: LsInput) -> Result<ToolOutput, ToolError> {
     let shown = input.path.as_deref().unwrap_or(".");
     let path = ws.resolve(shown)?;
+    let cannot_list = |e: io::Error| ws.error("list", shown, &e);
+    let dir = ws.dir().open_dir(ws.beneath(&path)).map_err(cannot_list)?;
     let mut names = Vec::new();
-    for entry in fs::read_dir(&path).map_err(|e| io_error("list", shown, &e))? {
-        let entry = entry.map_err(|e| io_error("list", shown, &e))?;
+    for entry in dir.entries().map_err(cannot_list)? {
+        let entry = entry.map_err(cannot_list)?;
         let mut name = entry.file_name().to_string_lossy().into_owned();
         if entry.file_type().is_ok_and(|t| t.is_dir()) {
             name.push('/');

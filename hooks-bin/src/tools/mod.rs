@@ -2,8 +2,12 @@
 //!
 //! Every tool works inside one [`Workspace`] (the `--cwd` of the run): a path that resolves
 //! outside it (through `..`, an absolute path or a symbolic link) is rejected with an error that
-//! names the path and the workspace; `read`, `write` and `edit` refuse what is not a regular
-//! file (a FIFO or a device could block them forever). Inputs are checked against a typed
+//! names the path and the workspace. Files are then opened through a handle of the workspace's
+//! root, beneath it, so a directory swapped for a link to the outside after the check (by a
+//! process an earlier `bash` call left running) fails the call with that error instead of
+//! carrying it out there. `read`, `write` and `edit` refuse what is not a regular file (a FIFO
+//! or a device could block them forever), checked on the opened file; `write` and `edit`
+//! rewrite the file in place. Inputs are checked against a typed
 //! schema ([`BuiltinTool::check_input`]) so a script can be validated before any tool runs.
 //! File IO runs on Tokio's blocking pool, never on the runtime thread.
 //!
@@ -22,6 +26,7 @@
 mod bash;
 mod edit;
 mod files;
+mod read;
 mod search;
 mod workspace;
 
@@ -127,7 +132,7 @@ impl BuiltinTool {
         };
         match kind {
             Kind::Bash => parse::<bash::BashInput>(input).map(drop),
-            Kind::Read => parse::<files::ReadInput>(input).map(drop),
+            Kind::Read => parse::<read::ReadInput>(input).map(drop),
             Kind::Write => parse::<files::WriteInput>(input).map(drop),
             Kind::Edit => parse::<edit::EditInput>(input).map(drop),
             Kind::Ls => parse::<files::LsInput>(input).map(drop),
@@ -172,7 +177,7 @@ impl Tool for BuiltinTool {
         let reading = Some(cancel);
         match self.kind {
             Kind::Bash => bash::run(&ws, parse(input).map_err(bad_input)?, cancel).await,
-            Kind::Read => off_thread(input, reading, move |i| files::read(&ws, i)).await,
+            Kind::Read => off_thread(input, reading, move |i| read::read(&ws, i, &token)).await,
             Kind::Write => off_thread(input, None, move |i| files::write(&ws, i)).await,
             Kind::Edit => off_thread(input, None, move |i| edit::edit(&ws, i)).await,
             Kind::Ls => off_thread(input, reading, move |i| files::ls(&ws, i)).await,
@@ -273,9 +278,9 @@ fn schema(kind: Kind) -> Value {
     })
 }
 
-/// Text cut to [`MAX_LINES`] lines and [`MAX_BYTES`] bytes, keeping the head (for files and
-/// search results) and saying so on a last line that ends with `hint`.
-fn cap_head(text: &str, hint: &str) -> (String, bool) {
+/// Text cut to [`MAX_LINES`] lines and [`MAX_BYTES`] bytes, keeping the head (for search
+/// results) and saying so on a last line.
+fn cap_head(text: &str) -> (String, bool) {
     let mut out = String::new();
     for (shown, line) in text.split_inclusive('\n').enumerate() {
         if shown == MAX_LINES || out.len() + line.len() > MAX_BYTES {
@@ -284,7 +289,7 @@ fn cap_head(text: &str, hint: &str) -> (String, bool) {
                 out.push('\n');
             }
             out.push_str(&format!(
-                "[output truncated: showing {shown} of {total} lines{hint}]"
+                "[output truncated: showing {shown} of {total} lines]"
             ));
             return (out, true);
         }

@@ -1,8 +1,16 @@
 //! `grep` and `find`: walk the workspace (hidden files skipped, `.gitignore` honoured, symbolic
 //! links not followed, so the walk cannot leave the workspace).
+//!
+//! The walk lists directories by path; what it finds is then used through the workspace's
+//! handle ([`Workspace`]), so a directory swapped for a link to the outside while the walk
+//! runs cannot make them report what is out there: `grep` opens each file beneath the root
+//! (and skips one that is no longer a regular file there), `find` reports a path only if it is
+//! a regular file beneath the root when it is checked.
 
-use std::fs;
+use std::io::Read;
 use std::path::Path;
+
+use cap_std::fs::OpenOptions;
 
 use globset::{Glob, GlobBuilder, GlobMatcher};
 use hooks_core::{ToolError, ToolOutput};
@@ -119,6 +127,25 @@ fn files(root: &Path, cancel: &CancellationToken) -> Result<Vec<std::path::PathB
     Ok(out)
 }
 
+/// The bytes of the regular file at `file` (a path the walk found), read through the
+/// workspace's handle; `None` when it cannot be read or is no longer a regular file there.
+fn read_beneath(ws: &Workspace, file: &Path) -> Option<Vec<u8>> {
+    let mut opened = ws.open(file, OpenOptions::new().read(true)).ok()?;
+    if !opened.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    opened.read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// Whether `file` (a path the walk found) is a regular file beneath the root, not a link.
+fn is_file_beneath(ws: &Workspace, file: &Path) -> bool {
+    ws.dir()
+        .symlink_metadata(ws.beneath(file))
+        .is_ok_and(|m| m.is_file())
+}
+
 /// Searches file contents; each match is `path:line: text`, context lines `path-line- text`.
 pub(crate) fn grep(
     ws: &Workspace,
@@ -148,7 +175,9 @@ pub(crate) fn grep(
         {
             continue;
         }
-        let Ok(bytes) = fs::read(&file) else { continue };
+        let Some(bytes) = read_beneath(ws, &file) else {
+            continue;
+        };
         if bytes.iter().take(8192).any(|b| *b == 0) {
             continue;
         }
@@ -186,7 +215,7 @@ pub(crate) fn grep(
     } else if limited {
         out.push_str(&format!("[match limit reached: {matches} matches shown]"));
     }
-    let (text, _) = cap_head(out.trim_end(), "");
+    let (text, _) = cap_head(out.trim_end());
     let mut output = ToolOutput::text(text);
     output.details = Some(serde_json::json!({"matches": matches, "limitReached": limited}));
     Ok(output)
@@ -205,7 +234,8 @@ pub(crate) fn find(
     let mut limited = false;
     for file in files(&root, cancel)? {
         let rel = file.strip_prefix(&root).unwrap_or(&file);
-        if glob.is_match(rel) || file.file_name().is_some_and(|n| glob.is_match(n)) {
+        let matched = glob.is_match(rel) || file.file_name().is_some_and(|n| glob.is_match(n));
+        if matched && is_file_beneath(ws, &file) {
             if found.len() == limit {
                 limited = true;
                 break;
@@ -219,7 +249,7 @@ pub(crate) fn find(
     } else if limited {
         text.push_str(&format!("\n[result limit reached: {limit} paths shown]"));
     }
-    let (text, _) = cap_head(&text, "");
+    let (text, _) = cap_head(&text);
     let mut output = ToolOutput::text(text);
     output.details = Some(serde_json::json!({"files": found.len(), "limitReached": limited}));
     Ok(output)

@@ -391,3 +391,226 @@ fn an_invalid_pattern_or_glob_is_reported_on_one_line() {
         assert_eq!(err, expected);
     }
 }
+
+/// While a racer keeps exchanging a directory of the workspace with a symbolic link to a
+/// directory outside it (`renameat2(RENAME_EXCHANGE)`, as a process started by an earlier
+/// `bash` call could), no `write`, `edit` or `read` ever reaches the outside directory: each
+/// either works inside or fails with an error naming the path.
+#[cfg(target_os = "linux")]
+#[test]
+fn file_tools_stay_inside_the_workspace_while_a_directory_is_swapped_for_a_link() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+
+    const CALLS: usize = 300;
+    let (dir, ws) = setup();
+    let outside = dir.path().join("outside");
+    std::fs::create_dir(&outside).expect("mkdir outside");
+    for name in ["r", "e", "x-outside"] {
+        std::fs::write(outside.join(name), "secret").expect("write outside");
+    }
+    let (real, link) = (ws.root().join("d"), ws.root().join("l"));
+    std::fs::create_dir(&real).expect("mkdir d");
+    for name in ["r", "e"] {
+        std::fs::write(real.join(name), "inside").expect("write inside");
+    }
+    std::os::unix::fs::symlink(&outside, &link).expect("symlink");
+
+    let outside_error = |path: &str| {
+        format!(
+            "path \"{path}\" is outside the working directory {}",
+            ws.root().display()
+        )
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let swaps = Arc::new(AtomicUsize::new(0));
+    let racer = {
+        let (stop, swaps) = (Arc::clone(&stop), Arc::clone(&swaps));
+        let (real, link) = (real.clone(), link.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                renameat_with(CWD, &real, CWD, &link, RenameFlags::EXCHANGE).expect("exchange");
+                swaps.fetch_add(1, Ordering::Relaxed);
+            }
+        })
+    };
+    let mut written = Vec::new();
+    let (mut leaked_reads, mut edited_outside, mut refused) = (0, 0, 0);
+    let mut listed_outside = 0;
+    rt().block_on(async {
+        for i in 0..CALLS {
+            let path = format!("d/w{i}");
+            match call(
+                &ws,
+                "write",
+                json!({"path": path, "content": i.to_string()}),
+            )
+            .await
+            {
+                Ok(_) => written.push(i),
+                Err(e) => {
+                    assert_eq!(e.to_string(), outside_error(&path));
+                    refused += 1;
+                }
+            }
+            match call(&ws, "read", json!({"path": "d/r"})).await {
+                Ok(text) if text == "secret" => leaked_reads += 1,
+                Ok(text) => assert_eq!(text, "inside"),
+                Err(e) => assert_eq!(e.to_string(), outside_error("d/r")),
+            }
+            for (tool, input) in [
+                ("ls", json!({"path": "d"})),
+                ("grep", json!({"pattern": "secret"})),
+                ("find", json!({"pattern": "x-*"})),
+            ] {
+                match call(&ws, tool, input).await {
+                    Ok(text) if text.contains("x-outside") || text.contains("secret") => {
+                        listed_outside += 1;
+                    }
+                    Ok(_) => {}
+                    Err(e) => assert_eq!(e.to_string(), outside_error("d")),
+                }
+            }
+            let edit = json!({"path": "d/e", "oldText": "secret", "newText": "leaked"});
+            match call(&ws, "edit", edit).await {
+                Ok(_) => edited_outside += 1,
+                // The real directory's file has no "secret" in it.
+                Err(e) => assert!(
+                    e.to_string() == outside_error("d/e")
+                        || e.to_string()
+                            .starts_with("Could not find the exact text in d/e."),
+                    "{e}"
+                ),
+            }
+        }
+    });
+    stop.store(true, Ordering::Relaxed);
+    racer.join().expect("racer");
+    let mut outside_names: Vec<String> = std::fs::read_dir(&outside)
+        .expect("list outside")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    outside_names.sort();
+    let escaped = outside_names.len() - 3;
+    assert!(swaps.load(Ordering::Relaxed) > 0, "the racer never ran");
+    assert_eq!(
+        (escaped, leaked_reads, edited_outside, listed_outside),
+        (0, 0, 0, 0),
+        "of {CALLS} calls each: writes that landed outside, reads of the outside file, edits \
+         of it, and of {CALLS} calls each of ls, grep and find, those that showed outside \
+         names or text (outside now holds {outside_names:?})"
+    );
+    assert_eq!(
+        std::fs::read_to_string(outside.join("e")).expect("read"),
+        "secret"
+    );
+    // Every write reported as done is in the real directory, whichever name it has now.
+    let now = if real.symlink_metadata().expect("d").is_dir() {
+        &real
+    } else {
+        &link
+    };
+    for i in &written {
+        assert_eq!(
+            std::fs::read_to_string(now.join(format!("w{i}"))).expect("written inside"),
+            i.to_string()
+        );
+    }
+    assert_eq!(written.len() + refused, CALLS);
+}
+
+/// A first line longer than the 50 KiB cap is shown cut to its head (at a character boundary),
+/// marked as cut, instead of an answer with no text that no offset or limit could fix.
+#[test]
+fn a_first_line_longer_than_the_cap_is_shown_cut_to_its_head() {
+    let (_dir, ws) = setup();
+    // One byte, then two-byte characters: byte 51200 falls inside one of them.
+    let long = format!("a{}\n", "é".repeat(60_000));
+    std::fs::write(ws.root().join("f"), format!("{long}second\n")).expect("write");
+    let head = &long[..51_199];
+    rt().block_on(async {
+        let out = call(&ws, "read", json!({"path": "f"})).await.expect("read");
+        assert_eq!(
+            out,
+            format!(
+                "{head}\n[output truncated: line 1 is 120002 bytes, showing its first 51199; \
+                 use offset 2 to read on]"
+            )
+        );
+        let out = call(&ws, "read", json!({"path": "f", "limit": 1}))
+            .await
+            .expect("read");
+        assert_eq!(
+            out,
+            format!("{head}\n[output truncated: line 1 is 120002 bytes, showing its first 51199]")
+        );
+        let out = call(&ws, "read", json!({"path": "f", "offset": 2}))
+            .await
+            .expect("read");
+        assert_eq!(out, "second\n");
+        // A long line after the first shown one ends the answer before it, as before.
+        std::fs::write(ws.root().join("g"), format!("first\n{long}")).expect("write");
+        let out = call(&ws, "read", json!({"path": "g"})).await.expect("read");
+        assert_eq!(
+            out,
+            "first\n[output truncated: showing 1 of 2 lines; use offset and limit to read more]"
+        );
+    });
+}
+
+/// The line count, the offset check and the UTF-8 check see the whole file, though the file is
+/// streamed: pieces of a character split between reads are joined, a bad byte anywhere fails.
+#[test]
+fn read_counts_and_checks_the_whole_file_while_streaming_it() {
+    let (_dir, ws) = setup();
+    // 70 000 two-byte characters per line: every 64 KiB read splits one of them.
+    let line = format!("{}\n", "é".repeat(70_000));
+    std::fs::write(ws.root().join("f"), line.repeat(3) + "last").expect("write");
+    let mut bad = line.repeat(3).into_bytes();
+    bad.push(0xff);
+    std::fs::write(ws.root().join("bad"), bad).expect("write");
+    rt().block_on(async {
+        let tool = BuiltinTool::new("read", Arc::clone(&ws)).expect("read");
+        let input = |v: Value| ToolInput::try_from(v).expect("an object");
+        let out = tool
+            .execute(
+                "t",
+                &input(json!({"path": "f", "offset": 4})),
+                &CancellationToken::new(),
+                None,
+            )
+            .await
+            .expect("read");
+        assert_eq!(out.text_content(), "last");
+        assert_eq!(
+            out.details,
+            Some(json!({"path": "f", "lines": 4, "truncated": false}))
+        );
+        let err = call(&ws, "read", json!({"path": "f", "offset": 5}))
+            .await
+            .expect_err("beyond");
+        assert_eq!(
+            err.to_string(),
+            "offset 5 is beyond the end of \"f\" (4 lines)"
+        );
+        let err = call(&ws, "read", json!({"path": "bad", "limit": 1}))
+            .await
+            .expect_err("not UTF-8");
+        assert_eq!(err.to_string(), "\"bad\" is not a UTF-8 text file");
+        for (content, answer) in [("", ""), ("a", "a"), ("a\n\nb", "a\n\nb"), ("é", "é")] {
+            std::fs::write(ws.root().join("small"), content).expect("write");
+            let out = call(&ws, "read", json!({"path": "small"}))
+                .await
+                .expect("read");
+            assert_eq!(out, answer);
+        }
+        // Exactly as many lines as the cap is not cut.
+        let lines: String = (1..=2000).map(|i| format!("{i}\n")).collect();
+        std::fs::write(ws.root().join("cap"), &lines).expect("write");
+        let out = call(&ws, "read", json!({"path": "cap"}))
+            .await
+            .expect("read");
+        assert_eq!(out, lines);
+    });
+}

@@ -3,25 +3,34 @@
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
+use cap_std::ambient_authority;
+use cap_std::fs::{Dir, OpenOptions};
 use hooks_core::ToolError;
 
 /// The directory every tool path is resolved against and must stay inside.
 ///
-/// A path is resolved like this: relative paths are joined to the root, `.` and `..` are
-/// applied lexically, then the longest existing prefix is resolved through symbolic links
-/// (`canonicalize`). The result must be the root or below it; otherwise the tool fails with
-/// `path "<path>" is outside the working directory <root>`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A path is first checked, for the error message: relative paths are joined to the root, `.`
+/// and `..` are applied lexically, then the longest existing prefix is resolved through symbolic
+/// links (`canonicalize`). The result must be the root or below it; otherwise the tool fails
+/// with `path "<path>" is outside the working directory <root>`.
+///
+/// The file is then used through a handle of the root opened once ([`Workspace::new`]), by the
+/// checked path relative to it, with [`cap_std`]: each open resolves the path beneath the
+/// root (`openat2` with `RESOLVE_BENEATH` on Linux, else one `openat` per component) and
+/// refuses to leave it. So a directory swapped for a symbolic link to the outside between the
+/// check and the use fails the call with the same message; the use is confined itself.
+#[derive(Debug)]
 pub struct Workspace {
     root: PathBuf,
+    dir: Dir,
 }
 
 impl Workspace {
     /// The workspace rooted at `root` (which must be an existing directory; it is
-    /// canonicalized).
+    /// canonicalized and opened).
     ///
     /// # Errors
-    /// When `root` does not exist, cannot be resolved or is not a directory.
+    /// When `root` does not exist, cannot be resolved or opened, or is not a directory.
     pub fn new(root: &Path) -> io::Result<Self> {
         let root = root.canonicalize()?;
         if !root.is_dir() {
@@ -30,7 +39,8 @@ impl Workspace {
                 "it is not a directory",
             ));
         }
-        Ok(Workspace { root })
+        let dir = Dir::open_ambient_dir(&root, ambient_authority())?;
+        Ok(Workspace { root, dir })
     }
 
     /// The canonical root.
@@ -70,11 +80,64 @@ impl Workspace {
         if resolved.starts_with(&self.root) {
             Ok(resolved)
         } else {
-            Err(ToolError::failed(format!(
-                "path \"{path}\" is outside the working directory {}",
-                self.root.display()
-            )))
+            Err(self.outside(path))
         }
+    }
+
+    /// The error of a path that leads outside the workspace.
+    fn outside(&self, path: &str) -> ToolError {
+        ToolError::failed(format!(
+            "path \"{path}\" is outside the working directory {}",
+            self.root.display()
+        ))
+    }
+
+    /// `resolved` (from [`Workspace::resolve`]) relative to the root, as the handle methods
+    /// take it (`.` for the root itself).
+    pub(crate) fn beneath<'a>(&self, resolved: &'a Path) -> &'a Path {
+        match resolved.strip_prefix(&self.root) {
+            Ok(rel) if !rel.as_os_str().is_empty() => rel,
+            _ => Path::new("."),
+        }
+    }
+
+    /// The root's handle: every path given to it stays beneath the root.
+    pub(crate) fn dir(&self) -> &Dir {
+        &self.dir
+    }
+
+    /// Opens `resolved` (from [`Workspace::resolve`]) with `options` through the root's handle,
+    /// without blocking on a FIFO (`O_NONBLOCK`, which changes nothing for a regular file).
+    ///
+    /// # Errors
+    /// What opening fails with; map it with [`Workspace::error`].
+    pub(crate) fn open(
+        &self,
+        resolved: &Path,
+        options: &mut OpenOptions,
+    ) -> io::Result<std::fs::File> {
+        #[cfg(unix)]
+        cap_std::fs::OpenOptionsExt::custom_flags(
+            options,
+            rustix::fs::OFlags::NONBLOCK.bits().cast_signed(),
+        );
+        self.dir
+            .open_with(self.beneath(resolved), options)
+            .map(cap_std::fs::File::into_std)
+    }
+
+    /// The tool error for `e`, met while trying to `what` the file at `path` (as given): the
+    /// outside-the-directory error when the path led out of the root (also when it only does
+    /// now, a directory having been swapped for a link meanwhile), else `cannot <what>
+    /// "<path>": <e>`.
+    pub(crate) fn error(&self, what: &str, path: &str, e: &io::Error) -> ToolError {
+        if is_escape(e) {
+            return self.outside(path);
+        }
+        if let Err(now) = self.resolve(path) {
+            return now;
+        }
+        ToolError::failed(format!("cannot {what} \"{path}\": {e}"))
     }
 
     /// `path` relative to the root, for display (`.` for the root itself).
@@ -86,6 +149,12 @@ impl Workspace {
             Err(_) => path.display().to_string(),
         }
     }
+}
+
+/// Whether `e` is [`cap_std`]'s refusal of a path that leads out of its directory: a
+/// permission error of its own (not one from the system, which carries an OS error code).
+fn is_escape(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::PermissionDenied && e.raw_os_error().is_none()
 }
 
 /// Canonicalizes the longest prefix of `path` that exists and appends the rest unchanged (the
