@@ -6,7 +6,8 @@
 //!
 //! The four canonical examples of SPEC.md section 8:
 //!
-//! - [`block_rm`]: block `bash` commands containing `rm -rf` (ask first when there is a UI);
+//! - [`block_rm`]: block `bash` commands that run `rm` with a recursive and a force flag, in
+//!   any spelling (ask first when there is a UI); upstream's `contains("rm -rf")` beside it;
 //! - [`redact`]: redact `API_KEY=...` in the output of `read`;
 //! - [`filter_context`]: drop `debug-only` custom messages from the model context;
 //! - [`handoff`]: `/handoff` starts a new session seeded with a setup message.
