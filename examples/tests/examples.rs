@@ -243,16 +243,16 @@ fn read_result(text: &str, is_error: bool) -> ToolResultEvent {
 }
 
 #[test]
-fn redact_replaces_every_api_key_in_text_chunks() {
+fn redact_replaces_every_secret_in_text_chunks() {
     let result = redact::redact_read_output(&read_result(
-        "API_KEY=abc123 x\nAPI_KEY=\tAPI_KEY=é!x MY_API_KEY=zz",
+        "API_KEY=abc123 x\napi_key = é!x {\"MY_API_KEY\": \"zz\"}",
         false,
     ))
     .expect("a read result is redacted");
     let content = result.content.expect("content");
     assert_eq!(
         content[0].as_text(),
-        Some("API_KEY=[REDACTED] x\nAPI_KEY=\tAPI_KEY=[REDACTED] MY_API_KEY=[REDACTED]")
+        Some("API_KEY=[REDACTED] x\napi_key = [REDACTED] {\"MY_API_KEY\": \"[REDACTED]\"}")
     );
     assert_eq!(content[1], Content::Other(json!({"type": "thinking"})));
     assert_eq!(
