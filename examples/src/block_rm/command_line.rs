@@ -15,7 +15,8 @@
 //!    program, named by its last path component (`/bin/rm` is `rm`):
 //!    - `rm`: it counts when a later word, before `--`, is a recursive flag (`-r`, `-R` or
 //!      `--recursive`, or a prefix of it such as `--rec`) and a later word a force flag (`-f`,
-//!      `--force`), alone or in a cluster: `-rf`, `-fr`, `-Rfv`, `-r -f`, `--force -R`;
+//!      `--force`), alone or in a cluster: `-rf`, `-fr`, `-Rfv`, `-r -f`, `--force -R`; an
+//!      option made at run time (`-$FLAGS`) may be both;
 //!    - a shell (`bash`, `sh`, `zsh`, ..., `su`) with a `-c` option (`-c`, `-lc`, `-ec`): each
 //!      word after that option is a command line, read the same way, up to [`MAX_DEPTH`] deep;
 //!    - `eval`: its words joined by blanks are a command line;
@@ -37,9 +38,10 @@
 //! tracks), `grep -rf`, `echo rm -rf` and `rm -r dir` without force are not `rm -rf`.
 //!
 //! What it cannot see: a command that a program builds or reads itself (a script file, a line
-//! piped or fed into `sh`, `python -c "shutil.rmtree(...)"`, `find -delete`), flags held in a
-//! variable (`$FLAGS` is not known to be `-rf`), an alias or a function defined earlier. That
-//! is why a guard like this is a speed bump, not a sandbox.
+//! piped or fed into `sh`, `env -S 'rm -rf x'`, `python -c "shutil.rmtree(...)"`, `find
+//! -delete`), flags held in a variable (`rm $FLAGS x`), an alias or a function defined earlier,
+//! a command run elsewhere (`ssh host rm -rf x`). That is why a guard like this is a speed
+//! bump, not a sandbox.
 
 use std::iter::Peekable;
 use std::str::Chars;
@@ -154,7 +156,7 @@ fn command_runs_rm_rf<S: AsRef<str>>(words: &[S], depth: usize) -> bool {
     };
     let shell_runs = || shell_scripts(args).any(|script| line_runs_rm_rf(script, depth + 1));
     match Program::of(program.as_ref()) {
-        Program::Rm => recursive_and_force(args),
+        Program::Rm => recursive_and_force(args) || option_made_at_run_time(args),
         Program::Shell => shell_runs(),
         Program::Unknown => recursive_and_force(args) || shell_runs(),
         Program::Eval => {
@@ -196,10 +198,21 @@ fn without_prefix<S: AsRef<str>>(mut words: &[S]) -> &[S] {
 
 /// Whether `args` hold a recursive flag and a force flag before a `--`.
 fn recursive_and_force<S: AsRef<str>>(args: &[S]) -> bool {
-    let options = args.iter().map(AsRef::as_ref).take_while(|&a| a != "--");
-    has_recursive_and_force(options)
+    has_recursive_and_force(options(args))
 }
 
+/// The words of `args` before a `--`.
+fn options<S: AsRef<str>>(args: &[S]) -> impl Iterator<Item = &str> {
+    args.iter().map(AsRef::as_ref).take_while(|&a| a != "--")
+}
+
+/// Whether `rm`'s `args` have an option made at run time (`-$FLAGS`, `-r$(echo f)`), which
+/// may be either flag.
+fn option_made_at_run_time<S: AsRef<str>>(args: &[S]) -> bool {
+    options(args).any(|a| a.starts_with('-') && a.contains('$'))
+}
+
+/// Whether `words` hold a recursive flag and a force flag.
 fn has_recursive_and_force<'a>(words: impl Iterator<Item = &'a str>) -> bool {
     let (mut recursive, mut force) = (false, false);
     for word in words {
