@@ -29,6 +29,7 @@
 //! a throwaway checkout, the agent's own sandbox) where that matters.
 
 pub mod command_line;
+mod simple_commands;
 
 use hooks_core::prelude::*;
 
