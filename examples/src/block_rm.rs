@@ -12,10 +12,32 @@
 //!   if (!ok) return { block: true, reason: "user denied command" };
 //! });
 //! ```
+//!
+//! Two versions, which differ only in what counts as `rm -rf`:
+//!
+//! - [`block_rm_rf`], the registered hook and the one to copy, reads the command line as a
+//!   shell would ([`command_line`]): `rm -fr`, `rm -r -f`, `rm --recursive --force`, `/bin/rm`,
+//!   `sudo rm`, `'rm' '-rf'`, `rm${IFS}-rf`, `x && rm -rf`, `bash -c "rm -rf"` and Codex's
+//!   argument vector `["rm", "-r", "-f", "x"]` (`argv`) are all `rm -rf`; `echo "rm -rf"` and
+//!   `git rm -rf` are not.
+//! - [`block_rm_rf_upstream`] is the port line by line, kept to show fidelity: its substring
+//!   test (`cmd.contains("rm -rf")`) misses every spelling above but the first, so it is not
+//!   registered (two guards would ask twice).
+//!
+//! Either is a speed bump, not a sandbox: a denylist cannot see what a script file, a pipe into
+//! `sh` or a program of its own deletes (see [`command_line`]). Confine the agent (a container,
+//! a throwaway checkout, the agent's own sandbox) where that matters.
+
+pub mod command_line;
+mod simple_commands;
 
 use hooks_core::prelude::*;
 
-/// Guards `bash` calls whose command contains `rm -rf`.
+use command_line::{argv_runs_rm_rf, runs_rm_rf};
+
+/// Guards `bash` calls that run `rm` with a recursive and a force flag, in any spelling
+/// ([`runs_rm_rf`] on the command line, [`argv_runs_rm_rf`] on the argument vector `argv` the
+/// Codex adapter keeps beside it).
 ///
 /// Without an interactive UI the call is blocked with the reason `rm -rf blocked (no UI)`.
 /// With one, the user is asked `confirm("Dangerous command", "Allow: <cmd>")`; a refusal blocks
@@ -26,9 +48,36 @@ pub async fn block_rm_rf(event: &ToolCallEvent, ctx: &HookContext) -> Option<Too
         return None;
     }
     let cmd = event.input_str("command").unwrap_or_default();
+    let argv: Option<Vec<&str>> = event
+        .input
+        .get("argv")
+        .and_then(|argv| argv.as_array())
+        .and_then(|argv| argv.iter().map(|arg| arg.as_str()).collect());
+    if !runs_rm_rf(cmd) && !argv.is_some_and(|argv| argv_runs_rm_rf(&argv)) {
+        return None;
+    }
+    ask_or_block(cmd, ctx).await
+}
+
+/// The port line by line: guards `bash` calls whose command contains `rm -rf`, as
+/// [`block_rm_rf`] does (same reasons, same question) but by that substring alone. Not
+/// registered; kept to show fidelity to upstream, and as the minimal version of the example.
+pub async fn block_rm_rf_upstream(
+    event: &ToolCallEvent,
+    ctx: &HookContext,
+) -> Option<ToolCallEventResult> {
+    if event.tool_name != "bash" {
+        return None;
+    }
+    let cmd = event.input_str("command").unwrap_or_default();
     if !cmd.contains("rm -rf") {
         return None;
     }
+    ask_or_block(cmd, ctx).await
+}
+
+/// Upstream's answer to a dangerous `cmd`: blocked without a UI, else the user is asked.
+async fn ask_or_block(cmd: &str, ctx: &HookContext) -> Option<ToolCallEventResult> {
     if !ctx.has_ui() {
         return Some(ToolCallEventResult::block("rm -rf blocked (no UI)"));
     }

@@ -12,26 +12,74 @@
 //!   return { content: redacted };
 //! });
 //! ```
+//!
+//! Two redactions, which differ only in what they find:
+//!
+//! - [`redact_secrets`], which the registered hook uses and the one to copy: any key holding
+//!   `api_key` (`api-key`, `apikey`), `secret`, `token`, `password` or `passwd`, in any case
+//!   (`API_KEY`, `GITHUB_TOKEN`, `client_secret`, `x-api-key`), with `=`, `:` or `=>` and any
+//!   blanks (Unicode spaces too) around it, the key and the value each quoted or not:
+//!   `api_key=v`, `API_KEY = v`, `"API_KEY": "v"`, `password:\u{a0}v`, `'token' => 'v'`. The
+//!   value is replaced, its quotes kept, so JSON stays JSON. It errs toward redacting: a key
+//!   that merely holds a keyword (`max_tokens: 1024,`) loses its value too, up to the next
+//!   blank.
+//! - [`redact_api_keys`] is the port line by line, kept to show fidelity: `API_KEY=` and the
+//!   non-blank run after it, exactly; it misses every other spelling above.
 
 use std::sync::LazyLock;
 
 use hooks_core::prelude::*;
-use regex::Regex;
+use regex::{Captures, Regex};
 
 static API_KEY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"API_KEY=\S+").expect("the pattern is valid"));
 
-/// Replaces every `API_KEY=<non-space run>` with `API_KEY=[REDACTED]`.
+/// A secret: its key (`key`), the key's closing quote (`kq`), the separator with its blanks
+/// (`sep`), and the value, double-quoted (`dq`), single-quoted (`sq`) or bare (`bare`: a
+/// non-blank run, not starting with a quote, `:` or `=`).
+static SECRET: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)(?P<key>[\w.-]*?(?:api[_-]?key|secret|token|passw(?:or)?d)[\w.-]*)",
+        r#"(?P<kq>["']?)"#,
+        r"(?P<sep>[\t\p{Zs}]*(?:=>|[=:])[\t\p{Zs}]*)",
+        r#"(?:"(?P<dq>(?:[^"\\\r\n]|\\.)+)"|'(?P<sq>[^'\r\n]+)'|(?P<bare>[^\s"':=]\S*))"#,
+    ))
+    .expect("the pattern is valid")
+});
+
+/// Replaces every `API_KEY=<non-space run>` with `API_KEY=[REDACTED]` (upstream's pattern).
 #[must_use]
 pub fn redact_api_keys(text: &str) -> String {
     API_KEY.replace_all(text, "API_KEY=[REDACTED]").into_owned()
 }
 
-/// Redacts API keys in what the `read` tool returns.
+/// Replaces the value of every secret in `text` (see the [module documentation](self)) with
+/// `[REDACTED]`, keeping the key, the separator and the value's quotes.
+#[must_use]
+pub fn redact_secrets(text: &str) -> String {
+    SECRET
+        .replace_all(text, |caps: &Captures<'_>| {
+            let quote = if caps.name("dq").is_some() {
+                "\""
+            } else if caps.name("sq").is_some() {
+                "'"
+            } else {
+                ""
+            };
+            format!(
+                "{}{}{}{quote}[REDACTED]{quote}",
+                &caps["key"], &caps["kq"], &caps["sep"]
+            )
+        })
+        .into_owned()
+}
+
+/// Redacts secrets in what the `read` tool returns.
 ///
-/// For a `read` result that is not an error, every text chunk has each `API_KEY=<non-space
-/// run>` replaced with `API_KEY=[REDACTED]`; other chunks (images) are kept as they are. The
-/// model, the transcript and the session only ever see the redacted text.
+/// For a `read` result that is not an error, every text chunk has each secret's value
+/// replaced with `[REDACTED]` ([`redact_secrets`]; `API_KEY=<non-space run>` becomes
+/// `API_KEY=[REDACTED]`, as upstream); other chunks (images) are kept as they are. The model,
+/// the transcript and the session only ever see the redacted text.
 #[hook(event = "tool_result")]
 pub fn redact_read_output(event: &ToolResultEvent) -> Option<ToolResultEventResult> {
     if event.tool_name != "read" || event.failed() {
@@ -42,7 +90,7 @@ pub fn redact_read_output(event: &ToolResultEvent) -> Option<ToolResultEventResu
         .iter()
         .map(|chunk| match chunk {
             Content::Text(text) => Content::Text(TextContent {
-                text: redact_api_keys(&text.text),
+                text: redact_secrets(&text.text),
                 extra: text.extra.clone(),
             }),
             other => other.clone(),

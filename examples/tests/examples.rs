@@ -97,50 +97,134 @@ fn rt() -> tokio::runtime::Runtime {
         .expect("runtime")
 }
 
+/// The registered guard, or the port line by line.
+async fn block_rm(
+    upstream: bool,
+    event: &ToolCallEvent,
+    ctx: &HookContext,
+) -> Option<ToolCallEventResult> {
+    if upstream {
+        block_rm::block_rm_rf_upstream(event, ctx).await
+    } else {
+        block_rm::block_rm_rf(event, ctx).await
+    }
+}
+
 #[test]
 fn block_rm_rf_without_ui_blocks() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (runner, _) = runner(dir.path(), None);
     let ctx = runner.create_context();
-    rt().block_on(async {
-        let result = block_rm::block_rm_rf(&bash("rm -rf /tmp/x"), &ctx).await;
-        assert_eq!(
-            result,
-            Some(ToolCallEventResult::block("rm -rf blocked (no UI)"))
-        );
-        assert_eq!(block_rm::block_rm_rf(&bash("ls -la"), &ctx).await, None);
-        let mut read = bash("rm -rf x");
-        read.tool_name = "read".into();
-        assert_eq!(block_rm::block_rm_rf(&read, &ctx).await, None);
-    });
+    for upstream in [false, true] {
+        rt().block_on(async {
+            let result = block_rm(upstream, &bash("rm -rf /tmp/x"), &ctx).await;
+            assert_eq!(
+                result,
+                Some(ToolCallEventResult::block("rm -rf blocked (no UI)"))
+            );
+            assert_eq!(block_rm(upstream, &bash("ls -la"), &ctx).await, None);
+            let mut read = bash("rm -rf x");
+            read.tool_name = "read".into();
+            assert_eq!(block_rm(upstream, &read, &ctx).await, None);
+        });
+    }
 }
 
 #[test]
 fn block_rm_rf_with_ui_asks() {
     let dir = tempfile::tempdir().expect("tempdir");
-    for (answer, expected) in [
-        (
-            false,
-            Some(ToolCallEventResult::block("user denied command")),
-        ),
-        (true, None),
-    ] {
-        let ui = Arc::new(ScriptedUi {
-            answer,
-            ..ScriptedUi::default()
-        });
-        let (runner, _) = runner(dir.path(), Some(Arc::clone(&ui)));
-        let ctx = runner.create_context();
-        let result = rt().block_on(block_rm::block_rm_rf(&bash("sudo rm -rf build"), &ctx));
-        assert_eq!(result, expected);
-        assert_eq!(
-            *ui.asked.lock().expect("lock"),
-            [(
-                "Dangerous command".to_owned(),
-                "Allow: sudo rm -rf build".to_owned()
-            )]
-        );
+    for upstream in [false, true] {
+        for (answer, expected) in [
+            (
+                false,
+                Some(ToolCallEventResult::block("user denied command")),
+            ),
+            (true, None),
+        ] {
+            let ui = Arc::new(ScriptedUi {
+                answer,
+                ..ScriptedUi::default()
+            });
+            let (runner, _) = runner(dir.path(), Some(Arc::clone(&ui)));
+            let ctx = runner.create_context();
+            let result = rt().block_on(block_rm(upstream, &bash("sudo rm -rf build"), &ctx));
+            assert_eq!(result, expected);
+            assert_eq!(
+                *ui.asked.lock().expect("lock"),
+                [(
+                    "Dangerous command".to_owned(),
+                    "Allow: sudo rm -rf build".to_owned()
+                )]
+            );
+        }
     }
+}
+
+#[test]
+fn the_guard_blocks_rm_rf_however_it_is_spelled_where_the_upstream_port_does_not() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (runner, _) = runner(dir.path(), None);
+    let ctx = runner.create_context();
+    let blocked = Some(ToolCallEventResult::block("rm -rf blocked (no UI)"));
+    rt().block_on(async {
+        for command in [
+            "rm -fr x",
+            "rm -r -f x",
+            "ls && rm${IFS}-Rf x",
+            "bash -c 'rm --recursive --force x'",
+        ] {
+            assert_eq!(
+                block_rm::block_rm_rf(&bash(command), &ctx).await,
+                blocked,
+                "{command}"
+            );
+            assert_eq!(
+                block_rm::block_rm_rf_upstream(&bash(command), &ctx).await,
+                None,
+                "{command}"
+            );
+        }
+        // Words, not a substring: rm -rf here is echo's argument.
+        assert_eq!(
+            block_rm::block_rm_rf(&bash("echo 'rm -rf'"), &ctx).await,
+            None
+        );
+        assert_eq!(
+            block_rm::block_rm_rf_upstream(&bash("echo 'rm -rf'"), &ctx).await,
+            blocked
+        );
+    });
+}
+
+#[test]
+fn the_guard_reads_the_argument_vector_beside_the_command() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (runner, _) = runner(dir.path(), None);
+    let ctx = runner.create_context();
+    let with_argv = |command: &str, argv: Value| ToolCallEvent {
+        input: json!({ "command": command, "argv": argv })
+            .as_object()
+            .cloned()
+            .expect("object")
+            .into(),
+        ..bash(command)
+    };
+    rt().block_on(async {
+        // The Codex adapter's shape: `command` joined from the vector, the vector as `argv`.
+        let codex = with_argv("rm -r -f x", json!(["rm", "-r", "-f", "x"]));
+        assert_eq!(
+            block_rm::block_rm_rf(&codex, &ctx).await,
+            Some(ToolCallEventResult::block("rm -rf blocked (no UI)"))
+        );
+        // The vector is read on its own, word by word, even where `command` says less.
+        let apart = with_argv("x", json!(["/usr/bin/env", "rm", "-Rf", "x"]));
+        assert_eq!(
+            block_rm::block_rm_rf(&apart, &ctx).await,
+            Some(ToolCallEventResult::block("rm -rf blocked (no UI)"))
+        );
+        let harmless = with_argv("echo 'rm -rf'", json!(["echo", "rm -rf"]));
+        assert_eq!(block_rm::block_rm_rf(&harmless, &ctx).await, None);
+    });
 }
 
 fn read_result(text: &str, is_error: bool) -> ToolResultEvent {
@@ -159,16 +243,16 @@ fn read_result(text: &str, is_error: bool) -> ToolResultEvent {
 }
 
 #[test]
-fn redact_replaces_every_api_key_in_text_chunks() {
+fn redact_replaces_every_secret_in_text_chunks() {
     let result = redact::redact_read_output(&read_result(
-        "API_KEY=abc123 x\nAPI_KEY=\tAPI_KEY=é!x MY_API_KEY=zz",
+        "API_KEY=abc123 x\napi_key = é!x {\"MY_API_KEY\": \"zz\"}",
         false,
     ))
     .expect("a read result is redacted");
     let content = result.content.expect("content");
     assert_eq!(
         content[0].as_text(),
-        Some("API_KEY=[REDACTED] x\nAPI_KEY=\tAPI_KEY=[REDACTED] MY_API_KEY=[REDACTED]")
+        Some("API_KEY=[REDACTED] x\napi_key = [REDACTED] {\"MY_API_KEY\": \"[REDACTED]\"}")
     );
     assert_eq!(content[1], Content::Other(json!({"type": "thinking"})));
     assert_eq!(

@@ -63,6 +63,16 @@ fn codex_shell_commands_reach_the_guard_in_every_shape() {
         ("shell", json!({"command": ["bash", "-lc", "rm -rf /"]})),
         ("local_shell", json!({"command": ["rm", "-rf", "/"]})),
         ("exec_command", json!({"cmd": "rm -rf /"})),
+        // Spelled otherwise: the guard reads words, not the substring `rm -rf`.
+        ("shell", json!({"command": ["rm", "-r", "-f", "/"]})),
+        (
+            "local_shell",
+            json!({"command": ["sh", "-c", "cd / && rm -fr x"]}),
+        ),
+        (
+            "exec_command",
+            json!({"cmd": "sudo rm --recursive --force /"}),
+        ),
     ] {
         let c = codex_call(
             "PreToolUse",
