@@ -15,14 +15,16 @@
 //!
 //! Two redactions, which differ only in what they find:
 //!
-//! - [`redact_secrets`], which the registered hook uses and the one to copy: any key holding
-//!   `api_key` (`api-key`, `apikey`), `secret`, `token`, `password` or `passwd`, in any case
-//!   (`API_KEY`, `GITHUB_TOKEN`, `client_secret`, `x-api-key`), with `=`, `:` or `=>` and any
+//! - [`redact_secrets`], which the registered hook uses and the one to copy: any key ending in
+//!   `api_key` (`api-key`, `apikey`; also `access_key`, `secret_key`, `private_key`),
+//!   `secret`, `token`, `password` or `passwd`, in any case (`API_KEY`, `GITHUB_TOKEN`,
+//!   `client_secret`, `x-api-key`, `AWS_SECRET_ACCESS_KEY`), with `=`, `:` or `=>` and any
 //!   blanks (Unicode spaces too) around it, the key and the value each quoted or not:
 //!   `api_key=v`, `API_KEY = v`, `"API_KEY": "v"`, `password:\u{a0}v`, `'token' => 'v'`. The
-//!   value is replaced, its quotes kept, so JSON stays JSON. It errs toward redacting: a key
-//!   that merely holds a keyword (`max_tokens: 1024,`) loses its value too, up to the next
-//!   blank.
+//!   value is replaced, its quotes kept, so JSON stays JSON. A key that only holds a keyword
+//!   inside it (`max_tokens: 1024`, `token_count = 3`, `secret_name: x`) is not a secret and
+//!   keeps its value, so the model is not shown code that differs from the file for nothing.
+//!   It still errs toward redacting: `let token = next()` loses `next()`.
 //! - [`redact_api_keys`] is the port line by line, kept to show fidelity: `API_KEY=` and the
 //!   non-blank run after it, exactly; it misses every other spelling above.
 
@@ -39,7 +41,7 @@ static API_KEY: LazyLock<Regex> =
 /// non-blank run, not starting with a quote, `:` or `=`).
 static SECRET: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"(?i)(?P<key>[\w.-]*?(?:api[_-]?key|secret|token|passw(?:or)?d)[\w.-]*)",
+        r"(?i)(?P<key>[\w.-]*?(?:(?:api|access|secret|private)[_-]?key|secret|token|passw(?:or)?d))",
         r#"(?P<kq>["']?)"#,
         r"(?P<sep>[\t\p{Zs}]*(?:=>|[=:])[\t\p{Zs}]*)",
         r#"(?:"(?P<dq>(?:[^"\\\r\n]|\\.)+)"|'(?P<sq>[^'\r\n]+)'|(?P<bare>[^\s"':=]\S*))"#,

@@ -33,6 +33,11 @@ const REDACTED: &[(&str, &str)] = &[
         "API_KEY=[REDACTED]\nTOKEN=[REDACTED] LOG=1",
     ),
     ("API_KEY=[REDACTED]", "API_KEY=[REDACTED]"),
+    (
+        "AWS_SECRET_ACCESS_KEY=wJal",
+        "AWS_SECRET_ACCESS_KEY=[REDACTED]",
+    ),
+    ("private_key: abc", "private_key: [REDACTED]"),
 ];
 
 /// Texts without a secret's value, left as they are.
@@ -44,6 +49,11 @@ const KEPT: &[&str] = &[
     "token::Kind",
     "the token is valid",
     r#"{"token": ""}"#,
+    r#"{"max_tokens": 1024, "model": "m"}"#,
+    "max_tokens: 1024,",
+    "token_count = 3",
+    "secret_name: prod-db",
+    "passwords_checked=4",
 ];
 
 #[test]
@@ -57,7 +67,7 @@ fn secrets_are_redacted_in_every_spelling_of_key_separator_and_quotes() {
 }
 
 #[test]
-fn text_without_a_secret_value_is_kept() {
+fn text_without_a_secret_value_is_kept_and_a_key_only_containing_a_keyword_is_no_secret() {
     for text in KEPT {
         assert_eq!(redact_secrets(text), *text);
     }
