@@ -31,7 +31,7 @@ impl Sandbox {
     /// A fresh sandbox; `name` is part of its directory name.
     pub(crate) fn new(name: &str) -> Sandbox {
         let dir = tempfile::Builder::new()
-            .prefix(&format!("hooks-e2e-{name}-"))
+            .prefix(&format!("e2e-{name}-"))
             .tempdir()
             .expect("scratch directory");
         let root = dir.path().to_path_buf();

@@ -116,7 +116,17 @@ pub(crate) fn tool_results(body: &Value) -> Vec<(String, String)> {
     for message in body["messages"].as_array().into_iter().flatten() {
         for block in message["content"].as_array().into_iter().flatten() {
             if block["type"] == "tool_result" {
-                let text = strings(&block["content"]).join("\n");
+                let text = match &block["content"] {
+                    Value::Array(parts) => parts
+                        .iter()
+                        .map(|p| match p["text"].as_str() {
+                            Some(text) => text.to_owned(),
+                            None => format!("[{} block]", p["type"].as_str().unwrap_or("?")),
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                    other => strings(other).join("\n"),
+                };
                 out.push((block["tool_use_id"].as_str().unwrap_or("").to_owned(), text));
             }
         }

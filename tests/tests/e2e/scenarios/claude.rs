@@ -28,7 +28,7 @@ fn read(path: &std::path::Path) -> Step {
     }
 }
 
-/// Debug-log lines in which Claude Code complains about a hook or its output.
+/// Phrases of Claude Code's complaints about a hook's output.
 const COMPLAINTS: [&str; 6] = [
     "hook error",
     "validation failed",
@@ -38,10 +38,17 @@ const COMPLAINTS: [&str; 6] = [
     "Hook JSON output",
 ];
 
+/// Debug-log lines in which Claude Code complains about a hook: an error or warning about a
+/// hook, or one of [`COMPLAINTS`].
 fn complaints(run: &ClaudeRun) -> Vec<&str> {
+    let bin = crate::hooks_bin::path().display().to_string();
     run.debug_log
         .lines()
-        .filter(|l| COMPLAINTS.iter().any(|c| l.contains(c)))
+        .filter(|l| {
+            let about_hooks = l.replace(&bin, "<hooks>").to_lowercase().contains("hook");
+            let bad = l.contains("[ERROR]") || l.contains("[WARN]");
+            about_hooks && (bad || COMPLAINTS.iter().any(|c| l.contains(c)))
+        })
         .collect()
 }
 

@@ -281,6 +281,33 @@ fn trust_hash_is_the_one_codex_lists() {
     }
 }
 
+/// Codex 0.169.0 fails open when a hook cannot start: with the hooks binary gone, the guarded
+/// command runs (Codex has no `onFailure` setting; the README has to say so).
+#[test]
+fn a_missing_hook_binary_lets_codex_run_the_command() {
+    let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
+    let Some((codex, sb)) = setup("codex-missing", &server, "") else {
+        return;
+    };
+    let bin = crate::hooks_bin::path().display().to_string();
+    fixtures::edit_handlers(&hooks_json(&sb), |_, handler| {
+        let command = handler["command"].as_str().unwrap_or_default();
+        handler["command"] = json!(command.replace(&bin, "/nonexistent/hooks"));
+    });
+    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run it");
+    assert!(
+        sb.project.join("ran.txt").exists(),
+        "the command did not run: {:?}\n{}",
+        server.tool_results(),
+        run.evidence()
+    );
+    crate::report(&format!(
+        "codex, hook binary missing: tool results {:?}; hook mentions {:?}",
+        server.tool_results(),
+        hook_mentions(&run, &sb)
+    ));
+}
+
 #[test]
 #[ignore = "issue 14: in `codex exec` a blocked /handoff's reason is shown nowhere (the turn \
             ends with no item, exit 0)"]
