@@ -84,7 +84,18 @@ fn decide(shared: &Shared, body: &Value) -> (Vec<Value>, Answered) {
     let Some((index, step)) = shared.next_step() else {
         return (text(UNSCRIPTED_TEXT), Answered::Unscripted);
     };
+    let offered = |name: &str| {
+        body["tools"]
+            .as_array()
+            .is_some_and(|tools| tools.iter().any(|t| t["name"] == name))
+    };
     let block = match step {
+        Step::Shell(_) if !offered("Bash") => {
+            return (
+                text("e2e: no Bash tool among the offered tools"),
+                Answered::Step(index),
+            );
+        }
         Step::Shell(command) => tool_use(shared, "Bash", json!({ "command": command })),
         Step::Tool { name, input } => tool_use(shared, name, input.clone()),
         Step::Text(t) => return (text(t), Answered::Step(index)),

@@ -262,7 +262,12 @@ fn hook_times_from_the_debug_log() {
     let Some((claude, sb)) = setup("claude-times") else {
         return;
     };
-    for event in ["PreToolUse", "PostToolUse"] {
+    for event in [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PostToolUse",
+    ] {
         fixtures::add_handler(
             &settings(&sb),
             event,
