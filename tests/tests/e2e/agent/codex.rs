@@ -1,0 +1,236 @@
+//! Codex in exec mode (`codex exec`), pointed at the scripted model server.
+
+use std::fs;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use serde_json::{Value, json};
+
+use super::{RUN_LIMIT, Sandbox, base_command};
+use crate::install::CODEX;
+use crate::model::ModelServer;
+use crate::process::{self, Finished};
+
+/// An installed Codex.
+pub(crate) struct Codex {
+    binary: PathBuf,
+}
+
+/// One `codex exec` run.
+#[derive(Debug)]
+pub(crate) struct CodexRun {
+    /// The process's exit and output.
+    pub(crate) finished: Finished,
+    /// Its stdout, one `--json` event per line.
+    pub(crate) events: Vec<Value>,
+}
+
+/// Whether Codex may run hooks nobody has trusted (`--dangerously-bypass-hook-trust`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Trust {
+    /// Bypass the trust check: hooks run as installed.
+    Bypass,
+    /// Leave it to `config.toml`, as a user's run would.
+    Config,
+}
+
+impl Codex {
+    /// Codex for a suite, or `None` when the suite is skipped (see
+    /// [`crate::install::Package::for_suite`]).
+    pub(crate) fn for_suite() -> Option<Codex> {
+        CODEX.for_suite().map(|binary| Codex { binary })
+    }
+
+    /// `$CODEX_HOME` of the sandbox.
+    pub(crate) fn home(sandbox: &Sandbox) -> PathBuf {
+        sandbox.home.join(".codex")
+    }
+
+    /// Writes `config.toml` pointing Codex at `server` (`extra` TOML appended at the top
+    /// level, before the tables).
+    pub(crate) fn configure(sandbox: &Sandbox, server: &ModelServer, extra: &str) {
+        let home = Codex::home(sandbox);
+        fs::create_dir_all(&home).expect("CODEX_HOME");
+        let config = format!(
+            "model = \"e2e-model\"\n\
+             model_provider = \"e2e\"\n\
+             {extra}\n\
+             [model_providers.e2e]\n\
+             name = \"e2e\"\n\
+             base_url = \"{}/v1\"\n\
+             wire_api = \"responses\"\n\
+             env_key = \"E2E_API_KEY\"\n\
+             request_max_retries = 0\n\
+             stream_max_retries = 0\n",
+            server.url()
+        );
+        fs::write(home.join("config.toml"), config).expect("write config.toml");
+    }
+
+    /// Trusts every command hook in the sandbox's `hooks.json` the way Codex's own review does:
+    /// one `[hooks.state."<hooks.json>:<event>:<group>:<handler>"]` table per handler, with
+    /// `trusted_hash` = [`trust_hash`] of it, appended to `config.toml`.
+    pub(crate) fn trust_hooks(sandbox: &Sandbox) {
+        let home = Codex::home(sandbox);
+        let hooks_json = home.join("hooks.json");
+        let hooks: Value =
+            serde_json::from_str(&fs::read_to_string(&hooks_json).expect("read hooks.json"))
+                .expect("parse hooks.json");
+        let mut tables = String::new();
+        for (event, groups) in hooks["hooks"].as_object().into_iter().flatten() {
+            let label = snake_case(event);
+            for (i, group) in groups.as_array().into_iter().flatten().enumerate() {
+                for (j, handler) in group["hooks"].as_array().into_iter().flatten().enumerate() {
+                    let key = format!("{}:{label}:{i}:{j}", hooks_json.display());
+                    let hash = trust_hash(&label, group["matcher"].as_str(), handler);
+                    tables.push_str(&format!(
+                        "\n[hooks.state.{}]\ntrusted_hash = \"{hash}\"\n",
+                        Value::String(key)
+                    ));
+                }
+            }
+        }
+        let config = home.join("config.toml");
+        let mut text = fs::read_to_string(&config).expect("read config.toml");
+        text.push_str(&tables);
+        fs::write(&config, text).expect("write config.toml");
+    }
+
+    /// `hooks install codex` at user scope, under the sandbox's `CODEX_HOME`.
+    pub(crate) fn install_hooks(sandbox: &Sandbox) -> Finished {
+        let home = Codex::home(sandbox);
+        sandbox.hooks(&["install", "codex", "--user"], &[("CODEX_HOME", &home)])
+    }
+
+    /// `codex exec FLAGS [ARGS] PROMPT` in the sandbox (`ARGS` such as `resume --last` come
+    /// after the flags) (configured for `server` by
+    /// [`Codex::configure`]).
+    pub(crate) fn exec(
+        &self,
+        sandbox: &Sandbox,
+        server: &ModelServer,
+        trust: Trust,
+        args: &[&str],
+        prompt: &str,
+    ) -> CodexRun {
+        static RUNS: AtomicU32 = AtomicU32::new(0);
+        let n = RUNS.fetch_add(1, Ordering::Relaxed);
+        let mut cmd = base_command(&self.binary, sandbox);
+        cmd.env("CODEX_HOME", Codex::home(sandbox))
+            .env("E2E_API_KEY", "e2e-dummy-key")
+            .arg("exec")
+            .args(["--json", "--skip-git-repo-check", "--color", "never"])
+            .arg("--dangerously-bypass-approvals-and-sandbox");
+        if trust == Trust::Bypass {
+            cmd.arg("--dangerously-bypass-hook-trust");
+        }
+        cmd.arg("-C").arg(&sandbox.project).args(args).arg(prompt);
+        let finished = process::run_bounded(cmd, sandbox.root(), &format!("codex-{n}"), RUN_LIMIT);
+        server.save_log(sandbox.root());
+        if !finished.leftovers.is_empty() {
+            crate::report(&format!(
+                "codex left processes running, killed: {:?}",
+                finished.leftovers
+            ));
+        }
+        let events = finished
+            .stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        CodexRun { finished, events }
+    }
+}
+
+/// `PreToolUse` -> `pre_tool_use`: the event label in Codex's trust keys and hashes.
+pub(crate) fn snake_case(event: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in event.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// The hash Codex 0.169.0 trusts a command hook by (`currentHash` in its `hooks/list`): SHA-256
+/// of the compact JSON, keys sorted, of the normalised hook identity
+/// `{"event_name": LABEL, "hooks": [{"async": BOOL, "command": CMD, "timeout": SECS (600 when
+/// unset), "type": "command", ["statusMessage": MSG]}], ["matcher": M]}`, as `sha256:<hex>`.
+/// The path of `hooks.json` is part of the trust key, not of the hash.
+pub(crate) fn trust_hash(label: &str, matcher: Option<&str>, handler: &Value) -> String {
+    use sha2::{Digest, Sha256};
+    let mut normalised = serde_json::Map::new();
+    normalised.insert(
+        "async".into(),
+        json!(handler["async"].as_bool().unwrap_or(false)),
+    );
+    normalised.insert("command".into(), handler["command"].clone());
+    normalised.insert(
+        "timeout".into(),
+        json!(handler["timeout"].as_u64().unwrap_or(600).max(1)),
+    );
+    normalised.insert("type".into(), json!("command"));
+    if let Some(message) = handler["statusMessage"].as_str() {
+        normalised.insert("statusMessage".into(), json!(message));
+    }
+    let mut identity = serde_json::Map::new();
+    identity.insert("event_name".into(), json!(label));
+    identity.insert("hooks".into(), json!([normalised]));
+    if let Some(matcher) = matcher {
+        identity.insert("matcher".into(), json!(matcher));
+    }
+    let canonical = sorted(&Value::Object(identity)).to_string();
+    let digest = Sha256::digest(canonical.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+/// `value` with every object's keys in sorted order (Codex's canonical JSON).
+fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), sorted(&map[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+impl Codex {
+    /// `codex app-server` in the sandbox with `requests` (JSON-RPC lines) on stdin, kept open
+    /// until it printed a line that `answered` accepts; it exits at the end of its input.
+    pub(crate) fn app_server(
+        &self,
+        sandbox: &Sandbox,
+        requests: &[u8],
+        answered: &dyn Fn(&str) -> bool,
+    ) -> Finished {
+        let mut cmd = base_command(&self.binary, sandbox);
+        cmd.env("CODEX_HOME", Codex::home(sandbox))
+            .env("E2E_API_KEY", "e2e-dummy-key")
+            .arg("app-server");
+        let input = process::Input::UntilAnswer(requests, answered);
+        process::run_bounded_with_input(cmd, &input, sandbox.root(), "app-server", RUN_LIMIT)
+    }
+}
+
+impl CodexRun {
+    /// A summary for assertion messages: exit, stderr and the events.
+    pub(crate) fn evidence(&self) -> String {
+        format!(
+            "exit {:?} after {:.1} s\nstderr:\n{}\nevents:\n{}",
+            self.finished.status,
+            self.finished.elapsed.as_secs_f64(),
+            self.finished.stderr,
+            self.finished.stdout,
+        )
+    }
+}

@@ -1,0 +1,110 @@
+//! Runners for the real agent CLIs, each in a scratch [`Sandbox`].
+
+pub(crate) mod claude;
+pub(crate) mod codex;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use tempfile::TempDir;
+
+use crate::hooks_bin;
+use crate::process::{self, Finished};
+
+/// How long one agent run may take before it is killed.
+pub(crate) const RUN_LIMIT: Duration = Duration::from_secs(90);
+
+/// A scratch home and project for one scenario, removed afterwards (kept, and its path
+/// printed, when `HOOKS_E2E_KEEP` is set).
+pub(crate) struct Sandbox {
+    dir: Option<TempDir>,
+    root: PathBuf,
+    /// `$HOME` of the agent.
+    pub(crate) home: PathBuf,
+    /// The project the agent works in.
+    pub(crate) project: PathBuf,
+}
+
+impl Sandbox {
+    /// A fresh sandbox; `name` is part of its directory name.
+    pub(crate) fn new(name: &str) -> Sandbox {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("e2e-{name}-"))
+            .tempdir()
+            .expect("scratch directory");
+        let root = dir.path().to_path_buf();
+        let home = root.join("home");
+        let project = root.join("project");
+        fs::create_dir_all(&home).expect("scratch home");
+        fs::create_dir_all(&project).expect("scratch project");
+        Sandbox {
+            dir: Some(dir),
+            root,
+            home,
+            project,
+        }
+    }
+
+    /// The sandbox's own directory (logs go here).
+    pub(crate) fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Writes `contents` to `rel` under the project, creating directories; returns the path.
+    pub(crate) fn write(&self, rel: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.project.join(rel);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).expect("create parent directory");
+        }
+        fs::write(&path, contents).expect("write scenario file");
+        path
+    }
+
+    /// Runs the `hooks` binary with `args` in the project, with this sandbox's `HOME` and
+    /// `env`; panics unless it succeeds.
+    pub(crate) fn hooks(&self, args: &[&str], env: &[(&str, &Path)]) -> Finished {
+        let mut cmd = Command::new(hooks_bin::path());
+        cmd.args(args)
+            .current_dir(&self.project)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let done = process::run_bounded(cmd, &self.root, "hooks", Duration::from_secs(30));
+        assert!(
+            done.success(),
+            "hooks {args:?} failed ({:?}):\n{}\n{}",
+            done.status,
+            done.stdout,
+            done.stderr
+        );
+        done
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        if std::env::var_os("HOOKS_E2E_KEEP").is_some()
+            && let Some(dir) = self.dir.take()
+        {
+            crate::report(&format!("kept {}", dir.keep().display()));
+        }
+    }
+}
+
+/// The environment every agent run starts from: `PATH`, a locale, and the sandbox's `HOME`.
+pub(crate) fn base_command(binary: &Path, sandbox: &Sandbox) -> Command {
+    let mut cmd = Command::new(binary);
+    cmd.current_dir(&sandbox.project)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", &sandbox.home)
+        .env("LANG", "C.UTF-8")
+        .env("TERM", "dumb")
+        .env("TMPDIR", sandbox.root());
+    cmd
+}

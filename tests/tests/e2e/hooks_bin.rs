@@ -1,0 +1,65 @@
+//! The `hooks` binary under test: hooks-bin's `hooks` (hooks-bin/src/main.rs), which links the
+//! examples bundle.
+//!
+//! Cargo gives an integration test the path of its own package's binaries only, and never
+//! builds a dependency's binaries, so this asks Cargo itself: `cargo build -p hooks-bin --bin
+//! hooks --message-format=json` names the executable it produced (in whatever target
+//! directory and profile directory Cargo uses, `CARGO_TARGET_DIR` included). After
+//! `cargo test --workspace` the binary is already built and this takes a moment. The build
+//! runs once per test process. `HOOKS_E2E_BIN` names a binary to use instead.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+/// The `hooks` binary.
+///
+/// # Panics
+///
+/// When it cannot be built.
+pub(crate) fn path() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        if let Some(bin) = std::env::var_os("HOOKS_E2E_BIN").filter(|b| !b.is_empty()) {
+            let bin = PathBuf::from(bin);
+            assert!(bin.is_file(), "HOOKS_E2E_BIN={} is no file", bin.display());
+            return bin;
+        }
+        build().unwrap_or_else(|e| panic!("cannot build the hooks binary: {e}"))
+    })
+}
+
+fn build() -> Result<PathBuf, String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .ok_or("the tests crate has no parent directory")?;
+    let output = Command::new(cargo)
+        .current_dir(workspace)
+        .args([
+            "build",
+            "-p",
+            "hooks-bin",
+            "--bin",
+            "hooks",
+            "--message-format=json-render-diagnostics",
+        ])
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "cargo build -p hooks-bin failed ({})",
+            output.status
+        ));
+    }
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "hooks")
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .ok_or_else(|| "cargo built no `hooks` executable".to_owned())
+}

@@ -1,0 +1,228 @@
+//! The pinned agent CLIs, installed from the npm registry into a cache outside the checkout.
+//!
+//! Each package goes to `CACHE/<scope>+<name>@<version>/` (`CACHE` is `$HOOKS_E2E_CACHE`, else
+//! `$HOME/.cache/hooks-e2e`), installed with `npm install --prefix` into a temporary directory
+//! beside it that is renamed into place once the binary inside answers `--version` with the
+//! pinned version: a directory under its final name is always a complete install, and an
+//! interrupted one leaves only a `.tmp-*` directory that the next install removes.
+//!
+//! Whether a suite installs, requires or may skip an agent is [`Mode`], from `HOOKS_E2E`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::process;
+
+/// An agent CLI at a pinned version.
+#[derive(Debug)]
+pub(crate) struct Package {
+    /// What the suites call it.
+    pub(crate) agent: &'static str,
+    /// The npm package.
+    pub(crate) name: &'static str,
+    /// The pinned version.
+    pub(crate) version: &'static str,
+    /// The native binary, relative to the install prefix.
+    pub(crate) binary: &'static str,
+    /// Serialises installs of this package within one test process.
+    lock: Mutex<()>,
+}
+
+/// Claude Code. npm does not run its postinstall here, so `.bin/claude` is a stub: the native
+/// binary of the platform package is used directly.
+pub(crate) static CLAUDE: Package = Package {
+    agent: "Claude Code",
+    name: "@anthropic-ai/claude-code",
+    version: "2.1.328",
+    binary: "node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+    lock: Mutex::new(()),
+};
+
+/// Codex.
+pub(crate) static CODEX: Package = Package {
+    agent: "Codex",
+    name: "@openai/codex",
+    version: "0.169.0",
+    binary: "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+    lock: Mutex::new(()),
+};
+
+/// What to do when an agent is not in the cache (`HOOKS_E2E`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Unset: skip its scenarios, saying so.
+    Optional,
+    /// `require`: a missing agent is a failure.
+    Require,
+    /// `install`: install it, and fail if that fails.
+    Install,
+}
+
+/// The environment variable that selects the [`Mode`].
+pub(crate) const MODE_ENV: &str = "HOOKS_E2E";
+
+impl Mode {
+    /// The mode `HOOKS_E2E` selects; any other value is an error naming the valid ones.
+    pub(crate) fn from_env() -> Mode {
+        match std::env::var(MODE_ENV).as_deref() {
+            Err(_) | Ok("") => Mode::Optional,
+            Ok("require") => Mode::Require,
+            Ok("install") => Mode::Install,
+            Ok(other) => panic!(
+                "{MODE_ENV}={other:?} is not a mode: use `require` (a missing agent fails), \
+                 `install` (install missing agents from npm) or leave it unset (skip them)"
+            ),
+        }
+    }
+}
+
+/// The cache directory.
+pub(crate) fn cache_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("HOOKS_E2E_CACHE").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME").expect("HOME (or HOOKS_E2E_CACHE) must be set");
+    PathBuf::from(home).join(".cache").join("hooks-e2e")
+}
+
+impl Package {
+    /// `@scope+name@version`: the package's directory name in the cache.
+    fn dir_name(&self) -> String {
+        format!("{}@{}", self.name.replace('/', "+"), self.version)
+    }
+
+    /// `name@version`.
+    pub(crate) fn spec(&self) -> String {
+        format!("{}@{}", self.name, self.version)
+    }
+
+    /// The binary, if the package is installed in `cache`.
+    pub(crate) fn installed_in(&self, cache: &Path) -> Option<PathBuf> {
+        let binary = cache.join(self.dir_name()).join(self.binary);
+        binary.is_file().then_some(binary)
+    }
+
+    /// Installs the package into `cache` unless it is there; returns the binary.
+    pub(crate) fn install_into(&self, cache: &Path) -> Result<PathBuf, String> {
+        let _one_at_a_time = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(binary) = self.installed_in(cache) {
+            return Ok(binary);
+        }
+        fs::create_dir_all(cache)
+            .map_err(|e| format!("cannot create the cache {}: {e}", cache.display()))?;
+        remove_stale_temporaries(cache, &self.dir_name());
+        let tmp = cache.join(format!(".tmp-{}-{}", self.dir_name(), std::process::id()));
+        let _ = fs::remove_dir_all(&tmp);
+        let result = self.install_at(&tmp);
+        if let Err(e) = result {
+            let _ = fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+        let dest = cache.join(self.dir_name());
+        if let Err(e) = fs::rename(&tmp, &dest) {
+            let _ = fs::remove_dir_all(&tmp);
+            // Another process may have finished the same install first.
+            if self.installed_in(cache).is_none() {
+                return Err(format!(
+                    "cannot move the install to {}: {e}",
+                    dest.display()
+                ));
+            }
+        }
+        self.installed_in(cache)
+            .ok_or_else(|| format!("{} has no {}", dest.display(), self.binary))
+    }
+
+    fn install_at(&self, prefix: &Path) -> Result<(), String> {
+        fs::create_dir_all(prefix)
+            .map_err(|e| format!("cannot create {}: {e}", prefix.display()))?;
+        let started = Instant::now();
+        let mut npm = Command::new("npm");
+        npm.args(["install", "--no-audit", "--no-fund", "--ignore-scripts"])
+            .arg("--prefix")
+            .arg(prefix)
+            .arg(self.spec());
+        let npm_done = process::run_bounded(npm, prefix, "npm", Duration::from_secs(300));
+        if !npm_done.success() {
+            return Err(format!(
+                "`npm install {}` failed ({:?}):\n{}\n{}",
+                self.spec(),
+                npm_done.status,
+                npm_done.stdout,
+                npm_done.stderr
+            ));
+        }
+        let binary = prefix.join(self.binary);
+        let version = Command::new(&binary)
+            .arg("--version")
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run {} --version: {e}", binary.display()))?;
+        let printed = String::from_utf8_lossy(&version.stdout);
+        if !printed.contains(self.version) {
+            return Err(format!(
+                "{} --version printed {printed:?}, not version {}",
+                binary.display(),
+                self.version
+            ));
+        }
+        for log in ["npm.stdout", "npm.stderr"] {
+            let _ = fs::remove_file(prefix.join(log));
+        }
+        crate::report(&format!(
+            "installed {} in {:.1} s",
+            self.spec(),
+            started.elapsed().as_secs_f64()
+        ));
+        Ok(())
+    }
+
+    /// The binary for a suite, by [`Mode`]: `None` (after saying why) when the suite should be
+    /// skipped.
+    ///
+    /// # Panics
+    ///
+    /// When the agent is missing and the mode requires it, or the install fails.
+    pub(crate) fn for_suite(&self) -> Option<PathBuf> {
+        let cache = cache_dir();
+        match Mode::from_env() {
+            Mode::Install => Some(
+                self.install_into(&cache)
+                    .unwrap_or_else(|e| panic!("installing {} failed: {e}", self.spec())),
+            ),
+            mode => {
+                if let Some(binary) = self.installed_in(&cache) {
+                    return Some(binary);
+                }
+                let why = format!(
+                    "{} {} is not installed in {} ({MODE_ENV}=install installs it)",
+                    self.agent,
+                    self.version,
+                    cache.display()
+                );
+                assert!(mode != Mode::Require, "{why}, and {MODE_ENV}=require");
+                let test = std::thread::current().name().unwrap_or("?").to_owned();
+                crate::report(&format!("skipped {test}: {why}"));
+                None
+            }
+        }
+    }
+}
+
+/// Removes `.tmp-NAME-PID` directories of installs that did not finish (their process is
+/// gone).
+fn remove_stale_temporaries(cache: &Path, name: &str) {
+    let prefix = format!(".tmp-{name}-");
+    for entry in fs::read_dir(cache).into_iter().flatten().flatten() {
+        let file_name = entry.file_name();
+        let Some(pid) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        if !Path::new("/proc").join(pid).exists() {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}

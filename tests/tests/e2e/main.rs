@@ -1,0 +1,28 @@
+//! End-to-end: the real Claude Code and Codex binaries, with `hooks install` in place, against a
+//! scripted model server on 127.0.0.1.
+//!
+//! Each scenario starts a [`model::ModelServer`] with a script of model turns, a scratch
+//! [`agent::Sandbox`] (home and project), installs the hooks binary ([`hooks_bin`]) into the
+//! agent's settings with `hooks install`, runs the agent once or more ([`agent`]), and checks the
+//! effect on disk and in the requests the model received.
+//!
+//! The agents come from the npm registry at pinned versions ([`install`]). `HOOKS_E2E` decides
+//! what happens when one is not in the cache: unset, its scenarios print that they were skipped
+//! and why; `require`, they fail; `install`, it is installed first (what `.ci/run` does).
+
+mod agent;
+mod fixtures;
+mod hooks_bin;
+mod install;
+mod model;
+mod process;
+mod scenarios;
+mod timing;
+
+use std::io::Write;
+
+/// Prints a line past the test harness's output capture, so that skips and measurements show
+/// in a normal `cargo test` run.
+pub(crate) fn report(line: &str) {
+    let _ = writeln!(std::io::stderr(), "e2e: {line}");
+}

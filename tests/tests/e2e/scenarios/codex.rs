@@ -1,0 +1,407 @@
+//! Codex 0.169.0, `hooks install codex` (user scope, the sandbox's `CODEX_HOME`) in place.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::agent::Sandbox;
+use crate::agent::codex::{Codex, CodexRun, Trust, snake_case, trust_hash};
+use crate::fixtures::{self, SECRET, secret_line};
+use crate::model::{ModelServer, Script, Step};
+use crate::process;
+
+/// Codex configured for `server` (with `config` TOML added), the hooks installed, or `None`
+/// (skipped).
+fn setup(name: &str, server: &ModelServer, config: &str) -> Option<(Codex, Sandbox)> {
+    let codex = Codex::for_suite()?;
+    let sandbox = Sandbox::new(name);
+    Codex::configure(&sandbox, server, config);
+    Codex::install_hooks(&sandbox);
+    Some((codex, sandbox))
+}
+
+fn hooks_json(sandbox: &Sandbox) -> PathBuf {
+    Codex::home(sandbox).join("hooks.json")
+}
+
+/// Adds a recorder of hook inputs on `events`; returns its log.
+fn record(sandbox: &Sandbox, events: &[&str]) -> PathBuf {
+    let log = sandbox.root().join("hook-inputs.jsonl");
+    let recorder = fixtures::recorder(sandbox.root(), &log);
+    for event in events {
+        fixtures::add_handler(
+            &hooks_json(sandbox),
+            event,
+            json!({"type": "command", "command": recorder}),
+        );
+    }
+    log
+}
+
+/// Items of `--json` output and stderr lines that mention hooks (paths of the sandbox and of
+/// the hooks binary, and the bypass flag's own warning, aside).
+fn hook_mentions(run: &CodexRun, sandbox: &Sandbox) -> Vec<String> {
+    let root = sandbox.root().display().to_string();
+    let bin = crate::hooks_bin::path().display().to_string();
+    let mentions = |text: &str| {
+        let text = text.replace(&root, "<sandbox>").replace(&bin, "<hooks>");
+        text.to_lowercase().contains("hook") && !text.contains("--dangerously-bypass-hook-trust")
+    };
+    let mut out: Vec<String> = run
+        .events
+        .iter()
+        .map(Value::to_string)
+        .filter(|e| mentions(e))
+        .collect();
+    out.extend(
+        run.finished
+            .stderr
+            .lines()
+            .filter(|l| mentions(l))
+            .map(str::to_owned),
+    );
+    out
+}
+
+#[test]
+fn rm_rf_is_blocked_and_the_model_gets_the_reason() {
+    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
+    let Some((codex, sb)) = setup("codex-gate", &server, "") else {
+        return;
+    };
+    sb.write("victim/keep.txt", "precious\n");
+    let run = codex.exec(
+        &sb,
+        &server,
+        Trust::Bypass,
+        &[],
+        "delete the victim directory",
+    );
+    assert!(
+        sb.project.join("victim/keep.txt").exists(),
+        "rm -rf ran:\n{}",
+        run.evidence()
+    );
+    let results = server.tool_results();
+    assert!(
+        results
+            .iter()
+            .any(|(_, text)| text.contains("rm -rf blocked (no UI)")),
+        "the model did not receive the reason: {results:?}\n{}",
+        run.evidence()
+    );
+    assert!(run.finished.success(), "{}", run.evidence());
+}
+
+#[test]
+fn ls_runs_quietly() {
+    let server = ModelServer::start(Script::shell_then("ls", "listed"));
+    let Some((codex, sb)) = setup("codex-ls", &server, "") else {
+        return;
+    };
+    sb.write("listed-file.txt", "hello\n");
+    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "list the files");
+    let results = server.tool_results();
+    assert_eq!(results.len(), 1, "{results:?}\n{}", run.evidence());
+    assert!(
+        results[0].1.contains("listed-file.txt") && !results[0].1.to_lowercase().contains("hook"),
+        "the model received {:?}",
+        results[0].1
+    );
+    assert!(run.finished.success(), "{}", run.evidence());
+    assert!(
+        run.events
+            .iter()
+            .any(|e| e["item"]["type"] == "agent_message" && e["item"]["text"] == "listed"),
+        "{}",
+        run.evidence()
+    );
+    assert_eq!(hook_mentions(&run, &sb), Vec::<String>::new());
+}
+
+/// Codex never sends malformed input by itself, so each installed gating entry is run the way
+/// Codex runs it (its command string through the shell, the input on stdin) with broken input:
+/// it must exit 2 with a reason on stderr, which Codex treats as a block.
+#[test]
+fn installed_gating_entries_fail_closed_on_malformed_input() {
+    let server = ModelServer::start(Script::default());
+    let Some((_codex, sb)) = setup("codex-malformed", &server, "") else {
+        return;
+    };
+    let installed = fixtures::read_settings(&hooks_json(&sb));
+    for event in [
+        "PreToolUse",
+        "PostToolUse",
+        "UserPromptSubmit",
+        "PreCompact",
+    ] {
+        let command = installed["hooks"][event][0]["hooks"][0]["command"]
+            .as_str()
+            .expect("shell form command")
+            .to_owned();
+        for input in [&b"{\"hook_event_name\": "[..], b"", b"[1, 2]", b"\xff\xfe"] {
+            let mut cmd = Command::new("/bin/sh");
+            cmd.arg("-c").arg(&command).current_dir(&sb.project);
+            let done = process::run_bounded_with_input(
+                cmd,
+                &crate::process::Input::Bytes(input),
+                sb.root(),
+                "malformed",
+                Duration::from_secs(30),
+            );
+            assert_eq!(
+                done.code(),
+                Some(2),
+                "{event} with {:?}: {done:?}",
+                String::from_utf8_lossy(input)
+            );
+            assert!(
+                !done.stderr.trim().is_empty(),
+                "{event}: no reason on stderr"
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "issue 14: the example redactor covers `read` only (Codex has no read tool); \
+            `cat` output reaches the model with the key"]
+fn cat_of_a_secret_file_is_redacted_before_the_model_sees_it() {
+    let server = ModelServer::start(Script::shell_then("cat secret.env", "read"));
+    let Some((codex, sb)) = setup("codex-cat", &server, "") else {
+        return;
+    };
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "show secret.env");
+    assert!(
+        server.received(SECRET).is_empty(),
+        "tool results: {:?}\n{}",
+        server.tool_results(),
+        run.evidence()
+    );
+}
+
+/// A command the `rm -rf` guard blocks but Codex's own policy lets through (Codex 0.169.0
+/// itself rejects `rm -rf ...` in `exec_command`, so a real `rm -rf` cannot show whether the
+/// hook ran): it leaves `ran.txt` behind when it runs.
+const GUARDED: &str = "echo 'rm -rf victim' > ran.txt";
+
+/// Codex 0.169.0 runs no hook that the user has not trusted, and says nothing about it.
+#[test]
+fn untrusted_hooks_are_skipped_without_a_word() {
+    let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
+    let Some((codex, sb)) = setup("codex-untrusted", &server, "") else {
+        return;
+    };
+    let run = codex.exec(&sb, &server, Trust::Config, &[], "run it");
+    assert!(
+        sb.project.join("ran.txt").exists(),
+        "the guard ran although nobody trusted it:\n{}",
+        run.evidence()
+    );
+    assert_eq!(
+        hook_mentions(&run, &sb),
+        Vec::<String>::new(),
+        "{}",
+        run.evidence()
+    );
+}
+
+/// Trusting the installed hooks by writing what Codex's review writes (see
+/// [`Codex::trust_hooks`]) makes them run without `--dangerously-bypass-hook-trust`.
+#[test]
+fn hooks_trusted_in_config_toml_run_without_the_bypass() {
+    let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
+    let Some((codex, sb)) = setup("codex-trusted", &server, "") else {
+        return;
+    };
+    Codex::trust_hooks(&sb);
+    let run = codex.exec(&sb, &server, Trust::Config, &[], "run it");
+    assert!(
+        !sb.project.join("ran.txt").exists(),
+        "the guard did not run:\n{}",
+        run.evidence()
+    );
+    assert!(
+        server
+            .tool_results()
+            .iter()
+            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
+        "{:?}",
+        server.tool_results()
+    );
+}
+
+/// The trust hash computed here equals `currentHash` in Codex's own `hooks/list` (its
+/// app-server, over JSON-RPC on stdio), for every installed hook.
+#[test]
+fn trust_hash_is_the_one_codex_lists() {
+    let server = ModelServer::start(Script::default());
+    let Some((codex, sb)) = setup("codex-hash", &server, "") else {
+        return;
+    };
+    let requests = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+               "params": {"clientInfo": {"name": "hooks-e2e", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "hooks/list",
+               "params": {"cwds": [sb.project]}}),
+    ];
+    let input: String = requests.iter().map(|r| format!("{r}\n")).collect();
+    let is_answer = |line: &str| serde_json::from_str::<Value>(line).is_ok_and(|m| m["id"] == 2);
+    let listed = codex.app_server(&sb, input.as_bytes(), &is_answer);
+    let answer = listed
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|m| m["id"] == 2)
+        .unwrap_or_else(|| panic!("no hooks/list answer: {listed:?}"));
+    let hooks = answer["result"]["data"][0]["hooks"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let installed = fixtures::read_settings(&hooks_json(&sb));
+    let events = installed["hooks"].as_object().expect("hooks object");
+    assert_eq!(hooks.len(), events.len(), "{answer}");
+    for (event, groups) in events {
+        let handler = &groups[0]["hooks"][0];
+        let key = format!("{}:{}:0:0", hooks_json(&sb).display(), snake_case(event));
+        let listed = hooks
+            .iter()
+            .find(|h| h["key"] == key)
+            .unwrap_or_else(|| panic!("{key} not listed: {answer}"));
+        assert_eq!(listed["trustStatus"], "untrusted");
+        assert_eq!(
+            listed["currentHash"],
+            trust_hash(&snake_case(event), None, handler),
+            "{event}"
+        );
+    }
+}
+
+/// Codex 0.169.0 fails open when a hook cannot start: with the hooks binary gone, the guarded
+/// command runs (Codex has no `onFailure` setting; the README has to say so).
+#[test]
+fn a_missing_hook_binary_lets_codex_run_the_command() {
+    let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
+    let Some((codex, sb)) = setup("codex-missing", &server, "") else {
+        return;
+    };
+    let bin = crate::hooks_bin::path().display().to_string();
+    fixtures::edit_handlers(&hooks_json(&sb), |_, handler| {
+        let command = handler["command"].as_str().unwrap_or_default();
+        handler["command"] = json!(command.replace(&bin, "/nonexistent/hooks"));
+    });
+    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run it");
+    assert!(
+        sb.project.join("ran.txt").exists(),
+        "the command did not run: {:?}\n{}",
+        server.tool_results(),
+        run.evidence()
+    );
+    crate::report(&format!(
+        "codex, hook binary missing: tool results {:?}; hook mentions {:?}",
+        server.tool_results(),
+        hook_mentions(&run, &sb)
+    ));
+}
+
+#[test]
+#[ignore = "issue 14: in `codex exec` a blocked /handoff's reason is shown nowhere (the turn \
+            ends with no item, exit 0)"]
+fn handoff_prompt_tells_the_user_why_nothing_happened() {
+    let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
+    let Some((codex, sb)) = setup("codex-handoff", &server, "") else {
+        return;
+    };
+    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "/handoff");
+    assert!(
+        server.model_turns().is_empty(),
+        "the prompt reached the model"
+    );
+    assert!(
+        run.finished.stdout.contains("not available")
+            || run.finished.stderr.contains("not available"),
+        "{}",
+        run.evidence()
+    );
+}
+
+/// Config that makes Codex compact once the usage of one answer is large.
+const COMPACT_EARLY: &str =
+    "model_auto_compact_token_limit = 10000\nmodel_context_window = 1000000";
+
+/// What the fix of `SessionStart`'s mapping relies on: Codex 0.169.0 sends `SessionStart` with
+/// `source: "startup"` at the start, `"compact"` after each compaction (after `PreCompact` and
+/// `PostCompact`, `trigger: "auto"`), and `"resume"` on `codex exec resume`.
+#[test]
+fn session_start_source_says_startup_compact_or_resume() {
+    let mut script = Script::new(vec![
+        Step::Shell("echo one".into()),
+        Step::Text("first done".into()),
+        Step::Text("second done".into()),
+    ]);
+    script.large_usage_at = Some(0);
+    let server = ModelServer::start(script);
+    let Some((codex, sb)) = setup("codex-sources", &server, COMPACT_EARLY) else {
+        return;
+    };
+    let log = record(&sb, &["SessionStart", "PreCompact", "PostCompact"]);
+    let first = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+    assert!(first.finished.success(), "{}", first.evidence());
+    let resumed = codex.exec(&sb, &server, Trust::Bypass, &["resume", "--last"], "again");
+    assert!(resumed.finished.success(), "{}", resumed.evidence());
+    let seen: Vec<String> = fixtures::recorded(&log)
+        .iter()
+        .map(|i| {
+            let detail = i["source"].as_str().or(i["trigger"].as_str()).unwrap_or("");
+            format!("{}:{detail}", i["hook_event_name"].as_str().unwrap_or(""))
+        })
+        .collect();
+    crate::report(&format!("codex hook sequence: {seen:?}"));
+    assert_eq!(
+        seen,
+        [
+            "SessionStart:startup",
+            "PreCompact:auto",
+            "PostCompact:auto",
+            "SessionStart:compact",
+            "SessionStart:resume"
+        ],
+        "{}\n{}",
+        first.evidence(),
+        resumed.evidence()
+    );
+}
+
+#[test]
+#[ignore = "issue 14: PreCompact {\"continue\": false} stops the whole turn (exit 1), not only \
+            the compaction, and its reason is shown nowhere"]
+fn a_held_compaction_lets_the_turn_finish_and_says_why() {
+    let mut script = Script::new(vec![
+        Step::Shell("echo one".into()),
+        Step::Text("first done".into()),
+    ]);
+    script.large_usage_at = Some(0);
+    let server = ModelServer::start(script);
+    let Some((codex, sb)) = setup("codex-hold", &server, COMPACT_EARLY) else {
+        return;
+    };
+    sb.write(".hooks/hold-compaction", "");
+    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+    assert!(run.finished.success(), "{}", run.evidence());
+    assert!(
+        run.events
+            .iter()
+            .any(|e| e["item"]["type"] == "agent_message" && e["item"]["text"] == "first done"),
+        "{}",
+        run.evidence()
+    );
+    assert!(
+        run.finished.stdout.contains("compaction held"),
+        "{}",
+        run.evidence()
+    );
+}

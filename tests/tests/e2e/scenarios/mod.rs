@@ -1,0 +1,4 @@
+//! The scenarios, per agent.
+
+mod claude;
+mod codex;

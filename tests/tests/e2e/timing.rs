@@ -1,0 +1,84 @@
+//! Per-hook times from Claude Code's debug log.
+//!
+//! Claude Code logs each command hook it ran as
+//! `Hooks: PreToolUse:Bash [/path/to/hooks claude PreToolUse] finished with status 0 (8ms)`.
+
+use std::fmt;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+static FINISHED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"Hooks: (\w+)(?::\S*)? \[(.+?)\] finished with status (-?\d+) \((\d+)ms\)")
+        .expect("the pattern is valid")
+});
+
+/// One hook run.
+#[derive(Debug, Clone)]
+pub(crate) struct HookTime {
+    /// The event (`PreToolUse`).
+    pub(crate) event: String,
+    /// The command line.
+    pub(crate) command: String,
+    /// Its exit status.
+    pub(crate) status: i32,
+    /// Milliseconds.
+    pub(crate) ms: u64,
+}
+
+/// Every hook run in a debug log.
+#[derive(Debug, Default)]
+pub(crate) struct HookTimes(pub(crate) Vec<HookTime>);
+
+/// A median in milliseconds and the number of runs, for reports.
+pub(crate) struct Median(Option<u64>, usize);
+
+impl fmt::Display for Median {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(ms) => write!(f, "{ms} ms median of {}", self.1),
+            None => f.write_str("no runs"),
+        }
+    }
+}
+
+/// The hook runs in `debug_log`.
+pub(crate) fn hook_times(debug_log: &str) -> HookTimes {
+    HookTimes(
+        FINISHED
+            .captures_iter(debug_log)
+            .map(|c| HookTime {
+                event: c[1].to_owned(),
+                command: c[2].to_owned(),
+                status: c[3].parse().unwrap_or(-1),
+                ms: c[4].parse().unwrap_or(0),
+            })
+            .collect(),
+    )
+}
+
+impl HookTimes {
+    fn select(&self, event: &str, command: impl Fn(&str) -> bool) -> Vec<&HookTime> {
+        self.0
+            .iter()
+            .filter(|t| t.event == event && command(&t.command))
+            .collect()
+    }
+
+    /// The runs that did not exit 0.
+    pub(crate) fn failed(&self) -> Vec<&HookTime> {
+        self.0.iter().filter(|t| t.status != 0).collect()
+    }
+
+    /// How many runs of `event` by a command `command` accepts.
+    pub(crate) fn count(&self, event: &str, command: impl Fn(&str) -> bool) -> usize {
+        self.select(event, command).len()
+    }
+
+    /// The median time of those runs.
+    pub(crate) fn median(&self, event: &str, command: impl Fn(&str) -> bool) -> Median {
+        let mut ms: Vec<u64> = self.select(event, command).iter().map(|t| t.ms).collect();
+        ms.sort_unstable();
+        Median(ms.get(ms.len() / 2).copied(), ms.len())
+    }
+}
