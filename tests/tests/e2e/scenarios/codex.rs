@@ -184,9 +184,10 @@ fn cat_of_a_secret_file_is_redacted_before_the_model_sees_it() {
 }
 
 /// A command the `rm -rf` guard blocks but Codex's own policy lets through (Codex 0.169.0
-/// itself rejects `rm -rf ...` in `exec_command`, so a real `rm -rf` cannot show whether the
-/// hook ran): it leaves `ran.txt` behind when it runs.
-const GUARDED: &str = "echo 'rm -rf victim' > ran.txt";
+/// itself rejects `rm -rf ...`, `rm -r -f ...`, `/bin/rm -rf ...` and `bash -c 'rm -rf ...'` in
+/// `exec_command`, so those cannot show whether the hook ran; it does not look inside `eval`):
+/// it leaves `ran.txt` behind when it runs.
+const GUARDED: &str = "touch ran.txt; eval \"rm -rf victim\"";
 
 /// Codex 0.169.0 runs no hook that the user has not trusted, and says nothing about it.
 #[test]
