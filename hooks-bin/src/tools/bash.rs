@@ -1,7 +1,11 @@
 //! `bash`: runs `bash -c COMMAND` in the workspace root.
 //!
-//! The command runs in its own process group through [`hooks_core::exec_command`]; on timeout
-//! or cancellation the whole group gets SIGTERM, then SIGKILL a second later. The output is
+//! The command runs through [`hooks_core::exec_command`], whose documentation
+//! ([`hooks_core::exec`]) says exactly which processes are killed when: when the command exits,
+//! what it left running in its process group is killed, and output is read for half a second
+//! more at most; on timeout or cancellation its group gets SIGTERM, then SIGKILL a second later,
+//! so a call returns within its timeout plus about one and a half seconds whatever its processes
+//! do. The output is
 //! stdout followed by stderr, cut to the last [`MAX_LINES`](super::MAX_LINES) lines /
 //! [`MAX_BYTES`](super::MAX_BYTES) bytes. A non-zero exit status is a tool error whose text is
 //! the output plus `Command exited with code N`.

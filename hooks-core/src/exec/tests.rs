@@ -407,3 +407,73 @@ fn exec_result_uses_the_upstream_json_shape() {
         serde_json::json!({"stdout": "o", "stderr": "e", "code": 1, "killed": false})
     );
 }
+
+/// Processes a test started in the background, named by the pid files they wrote: each one
+/// still running `sleep` is SIGKILLed when this is dropped, so a failing test leaves nothing.
+#[cfg(target_os = "linux")]
+struct Sleepers(Vec<PathBuf>);
+
+#[cfg(target_os = "linux")]
+impl Drop for Sleepers {
+    fn drop(&mut self) {
+        for file in &self.0 {
+            let Some(pid) = std::fs::read_to_string(file)
+                .ok()
+                .and_then(|text| text.trim().parse::<i32>().ok())
+            else {
+                continue;
+            };
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            if cmdline.starts_with(b"sleep\0") {
+                let _ = nix::sys::signal::kill(
+                    nix::unistd::Pid::from_raw(pid),
+                    nix::sys::signal::Signal::SIGKILL,
+                );
+            }
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn exec_timeout_bounds_a_call_whose_child_escaped_the_group() {
+    // The escaped child keeps stdout and stderr open, left its group, lost its parent and has
+    // an empty environment: nothing can find it, and still the call ends.
+    let dir = tempfile::tempdir().unwrap();
+    let _sleepers = Sleepers(vec![dir.path().join("escaped.pid")]);
+    let script = "(env -i setsid sleep 30 & echo $! > escaped.pid); echo started; sleep 30";
+    let started = Instant::now();
+    let r = exec_command("sh", &args(&["-c", script]), dir.path(), with_timeout(500))
+        .await
+        .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert!(r.killed);
+    assert_eq!(r.stdout, "started\n");
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn exec_returns_when_the_command_exits_though_an_escaped_child_holds_its_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let _sleepers = Sleepers(vec![dir.path().join("escaped.pid")]);
+    let script = "env -i setsid sleep 30 & echo $! > escaped.pid; echo done";
+    let started = Instant::now();
+    let r = exec_command(
+        "sh",
+        &args(&["-c", script]),
+        dir.path(),
+        ExecOptions::default(),
+    )
+    .await
+    .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!((r.stdout.as_str(), r.code, r.killed), ("done\n", 0, false));
+}
