@@ -18,8 +18,22 @@
 //!   plus one and a half seconds, whatever its processes do;
 //! - **dropped:** SIGKILL at once.
 //!
-//! The processes of a call are its process group: the command leads a new one. A process that
-//! left it (`setsid`, `setpgid`) is not killed.
+//! The processes of a call are found as follows. The command leads a new process group and has
+//! `HOOKS_PROCESS_TREE=<id of the call>` in its environment, which what it starts inherits. On
+//! Linux the hooks process makes itself a child subreaper (`PR_SET_CHILD_SUBREAPER`) before it
+//! starts its first command, so that a process whose parent ends is handed to hooks rather than
+//! to init. Signalled are: the command; every member of its process group; every child of hooks
+//! whose environment holds the call's `HOOKS_PROCESS_TREE`; after a SIGTERM, every process it
+//! reached; and every descendant of those. Not found, and left running: a process that left the
+//! group (`setsid`), lost its parent *and* was started with an environment without that entry
+//! (`env -i`) before the call's first signal — with any descendants of it that are not found on
+//! their own. Processes of another call running at the same time are not touched. Outside Linux
+//! only the process group is signalled.
+//!
+//! The killed processes that were handed to hooks are reaped by hooks. As a subreaper hooks also
+//! receives the orphans of processes that other code in it starts (a hook's own
+//! `std::process::Command`); those are neither killed nor reaped, so when they end they remain
+//! zombies until hooks exits.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -29,6 +43,8 @@ use serde::{Deserialize, Serialize};
 use tokio::process::Command;
 use tokio_util::sync::CancellationToken;
 
+#[cfg(target_os = "linux")]
+mod procfs;
 pub(crate) mod run;
 mod tree;
 
@@ -96,7 +112,7 @@ pub enum ExecError {
 /// A non-zero exit status is a normal result (`code`), not an error. On timeout or cancellation
 /// the call's processes get SIGTERM, then SIGKILL one second later, and the result has
 /// `killed: true`. When the command exits, and when the returned future is dropped, what it
-/// left running in its process group is killed. The [module documentation](self) says more.
+/// left running is killed. The [module documentation](self) says which processes are found.
 ///
 /// # Errors
 ///

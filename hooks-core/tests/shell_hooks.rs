@@ -401,6 +401,25 @@ fn escape(command: &str) -> String {
 
 #[cfg(target_os = "linux")]
 #[tokio::test]
+async fn hook_file_setsid_child_does_not_outlive_the_call() {
+    let p = Project::new();
+    let pid_file = p.cwd.join("child.pid");
+    let _sleepers = Sleepers(vec![pid_file.clone()]);
+    p.script(
+        "pre",
+        "bash.sh",
+        &escape("setsid sh -c 'echo $$ > child.pid; exec sleep 30' >/dev/null 2>&1"),
+    );
+    let (wrapper, _) = p.wrapper(Duration::from_secs(20));
+    assert_eq!(
+        call(&wrapper, "echo hi").await.unwrap().text_content(),
+        "hi\n"
+    );
+    assert_gone(&pid_file);
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
 async fn hook_file_that_exits_returns_though_an_escaped_child_holds_its_output() {
     let p = Project::new();
     let _sleepers = Sleepers(vec![p.cwd.join("child.pid")]);

@@ -231,6 +231,14 @@ fn bash_timeout_kills_the_process_group() {
 struct Sleepers(Vec<std::path::PathBuf>);
 
 #[cfg(target_os = "linux")]
+impl Sleepers {
+    fn pid(file: &std::path::Path) -> i32 {
+        let text = std::fs::read_to_string(file).expect("the pid file");
+        text.trim().parse().expect("a pid")
+    }
+}
+
+#[cfg(target_os = "linux")]
 impl Drop for Sleepers {
     fn drop(&mut self) {
         for file in &self.0 {
@@ -275,6 +283,24 @@ fn bash_command_that_exits_returns_though_an_escaped_child_holds_its_output() {
     let command = "env -i setsid sleep 30 & echo $! > escaped.pid; echo hi";
     let out = call_within_10s(&ws, "bash", json!({"command": command})).expect("bash");
     assert_eq!(out, "hi\n");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bash_setsid_child_does_not_outlive_the_call() {
+    let (_dir, ws) = setup();
+    let pid_file = ws.root().join("escaped.pid");
+    let _sleepers = Sleepers(vec![pid_file.clone()]);
+    let command = "setsid sleep 30 >/dev/null 2>&1 & echo $! > escaped.pid; echo hi";
+    let out = call_within_10s(&ws, "bash", json!({"command": command})).expect("bash");
+    assert_eq!(out, "hi\n");
+    let pid = Sleepers::pid(&pid_file);
+    let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while proc_dir.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!proc_dir.exists(), "{pid} outlived the call");
 }
 
 #[test]

@@ -5,8 +5,10 @@
 //! The file is run directly (no shell) in the loader's working directory with
 //! `CLAUDE_PROJECT_DIR` set to it and one JSON object on stdin, the way [`crate::exec`] runs a
 //! command: when it exits, times out (SIGKILL, no SIGTERM first), or the handler's future is
-//! dropped, its process group is killed (not what left the group), and output is read for half
-//! a second more at most. stdout and stderr are each kept up to [`OUTPUT_LIMIT`] bytes; the rest is read and
+//! dropped, every process it started that can be found is killed (the process group, and on
+//! Linux also what left it, unless that also lost its parent and dropped `HOOKS_PROCESS_TREE`
+//! from its environment before the call's first signal: [`crate::exec`] says exactly which), and
+//! output is read for half a second more at most. stdout and stderr are each kept up to [`OUTPUT_LIMIT`] bytes; the rest is read and
 //! discarded.
 
 use std::io;
@@ -144,7 +146,8 @@ pub fn shell_hook(path: String, pre: bool, hook: ShellHook) -> LoadedHook {
 
 /// Runs `file` (no shell) in `cwd` with `CLAUDE_PROJECT_DIR=cwd`, writes `stdin` to it, and
 /// collects its output, as [`crate::exec`] runs a command: when it exits, after `timeout` (with
-/// SIGKILL at once), or when the returned future is dropped, its process group is killed.
+/// SIGKILL at once), or when the returned future is dropped, every process it started that can
+/// be found is killed.
 ///
 /// # Errors
 /// The file could not be started, or reading its output or waiting for it failed.
