@@ -266,7 +266,8 @@ fn bash_timeout_bounds_a_call_whose_child_escaped_the_group() {
     let _sleepers = Sleepers(vec![ws.root().join("escaped.pid")]);
     // The escaped child keeps stdout and stderr open, left the group, lost its parent and has
     // an empty environment: nothing finds it, and still the timeout ends the call.
-    let command = "(env -i setsid sleep 30 & echo $! > escaped.pid); echo started; sleep 30";
+    let command = "(env -i setsid sh -c 'echo $$ > escaped.pid; exec sleep 30' &)
+        while [ ! -s escaped.pid ]; do sleep 0.01; done; echo started; sleep 30";
     let err = call_within_10s(&ws, "bash", json!({"command": command, "timeout": 1}))
         .expect_err("timed out");
     assert_eq!(
@@ -280,7 +281,8 @@ fn bash_timeout_bounds_a_call_whose_child_escaped_the_group() {
 fn bash_command_that_exits_returns_though_an_escaped_child_holds_its_output() {
     let (_dir, ws) = setup();
     let _sleepers = Sleepers(vec![ws.root().join("escaped.pid")]);
-    let command = "env -i setsid sleep 30 & echo $! > escaped.pid; echo hi";
+    let command = "env -i setsid sh -c 'echo $$ > escaped.pid; exec sleep 30' &
+        while [ ! -s escaped.pid ]; do sleep 0.01; done; echo hi";
     let out = call_within_10s(&ws, "bash", json!({"command": command})).expect("bash");
     assert_eq!(out, "hi\n");
 }
@@ -291,7 +293,8 @@ fn bash_setsid_child_does_not_outlive_the_call() {
     let (_dir, ws) = setup();
     let pid_file = ws.root().join("escaped.pid");
     let _sleepers = Sleepers(vec![pid_file.clone()]);
-    let command = "setsid sleep 30 >/dev/null 2>&1 & echo $! > escaped.pid; echo hi";
+    let command = "setsid sh -c 'echo $$ > escaped.pid; exec sleep 30' >/dev/null 2>&1 &
+        while [ ! -s escaped.pid ]; do sleep 0.01; done; echo hi";
     let out = call_within_10s(&ws, "bash", json!({"command": command})).expect("bash");
     assert_eq!(out, "hi\n");
     let pid = Sleepers::pid(&pid_file);

@@ -450,6 +450,20 @@ impl Drop for Sleepers {
     }
 }
 
+/// A command running `sleep 30` through `launcher` (`setsid`, `env -i setsid`, or nothing) and a
+/// shell that first writes its own pid to `file`: once `file` is written, the sleeper is where
+/// the launcher put it (`setsid` does not fork when its caller leads no group).
+#[cfg(target_os = "linux")]
+fn sleeper(launcher: &str, file: &str) -> String {
+    format!("{launcher} sh -c 'echo $$ > {file}; exec sleep 30'")
+}
+
+/// A shell loop that waits until `file` is written.
+#[cfg(target_os = "linux")]
+fn until_written(file: &str) -> String {
+    format!("while [ ! -s {file} ]; do sleep 0.01; done")
+}
+
 /// Waits up to five seconds for a pid to be gone entirely: ended and reaped, not a zombie.
 #[cfg(target_os = "linux")]
 async fn reaped(pid: i32) -> bool {
@@ -488,9 +502,13 @@ async fn exec_timeout_bounds_a_call_whose_child_escaped_the_group() {
     // an empty environment: nothing can find it, and still the call ends.
     let dir = tempfile::tempdir().unwrap();
     let _sleepers = Sleepers(vec![dir.path().join("escaped.pid")]);
-    let script = "(env -i setsid sleep 30 & echo $! > escaped.pid); echo started; sleep 30";
+    let script = format!(
+        "({} &); {}; echo started; sleep 30",
+        sleeper("env -i setsid", "escaped.pid"),
+        until_written("escaped.pid")
+    );
     let started = Instant::now();
-    let r = exec_command("sh", &args(&["-c", script]), dir.path(), with_timeout(500))
+    let r = exec_command("sh", &args(&["-c", &script]), dir.path(), with_timeout(500))
         .await
         .unwrap();
     assert!(
@@ -507,11 +525,15 @@ async fn exec_timeout_bounds_a_call_whose_child_escaped_the_group() {
 async fn exec_returns_when_the_command_exits_though_an_escaped_child_holds_its_output() {
     let dir = tempfile::tempdir().unwrap();
     let _sleepers = Sleepers(vec![dir.path().join("escaped.pid")]);
-    let script = "env -i setsid sleep 30 & echo $! > escaped.pid; echo done";
+    let script = format!(
+        "{} & {}; echo done",
+        sleeper("env -i setsid", "escaped.pid"),
+        until_written("escaped.pid")
+    );
     let started = Instant::now();
     let r = exec_command(
         "sh",
-        &args(&["-c", script]),
+        &args(&["-c", &script]),
         dir.path(),
         ExecOptions::default(),
     )
@@ -532,12 +554,18 @@ async fn exec_children_left_running_do_not_outlive_the_call() {
     let files = ["background.pid", "escaped.pid", "orphan.pid"].map(|f| dir.path().join(f));
     let _sleepers = Sleepers(files.to_vec());
     // In the group; out of it (setsid) with the shell as parent; out of it and orphaned.
-    let script = "sleep 30 >/dev/null 2>&1 & echo $! > background.pid
-        setsid sleep 30 >/dev/null 2>&1 & echo $! > escaped.pid
-        (setsid sleep 30 >/dev/null 2>&1 & echo $! > orphan.pid)";
+    let script = format!(
+        "{} >/dev/null 2>&1 & {}\n{} >/dev/null 2>&1 & {}\n({} >/dev/null 2>&1 &); {}",
+        sleeper("", "background.pid"),
+        until_written("background.pid"),
+        sleeper("setsid", "escaped.pid"),
+        until_written("escaped.pid"),
+        sleeper("setsid", "orphan.pid"),
+        until_written("orphan.pid"),
+    );
     let r = exec_command(
         "sh",
-        &args(&["-c", script]),
+        &args(&["-c", &script]),
         dir.path(),
         ExecOptions::default(),
     )
@@ -560,10 +588,14 @@ async fn exec_timeout_kills_children_that_left_the_group() {
     let dir = tempfile::tempdir().unwrap();
     let files = ["escaped.pid", "orphan.pid"].map(|f| dir.path().join(f));
     let _sleepers = Sleepers(files.to_vec());
-    let script = "setsid sleep 30 >/dev/null 2>&1 & echo $! > escaped.pid
-        (setsid sleep 30 >/dev/null 2>&1 & echo $! > orphan.pid)
-        sleep 30";
-    let r = exec_command("sh", &args(&["-c", script]), dir.path(), with_timeout(500))
+    let script = format!(
+        "{} >/dev/null 2>&1 & {}\n({} >/dev/null 2>&1 &); {}\nsleep 30",
+        sleeper("setsid", "escaped.pid"),
+        until_written("escaped.pid"),
+        sleeper("setsid", "orphan.pid"),
+        until_written("orphan.pid"),
+    );
+    let r = exec_command("sh", &args(&["-c", &script]), dir.path(), with_timeout(500))
         .await
         .unwrap();
     assert!(r.killed);
@@ -603,8 +635,12 @@ async fn exec_dropping_the_future_kills_children_that_left_the_group() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("orphan.pid");
     let _sleepers = Sleepers(vec![file.clone()]);
-    let script = "(setsid sleep 30 >/dev/null 2>&1 & echo $! > orphan.pid); sleep 30";
-    let argv = args(&["-c", script]);
+    let script = format!(
+        "({} >/dev/null 2>&1 &); {}; sleep 30",
+        sleeper("setsid", "orphan.pid"),
+        until_written("orphan.pid")
+    );
+    let argv = args(&["-c", &script]);
     let call = exec_command("sh", &argv, dir.path(), ExecOptions::default());
     let pid = tokio::select! {
         r = call => panic!("the call ended on its own: {r:?}"),
@@ -632,16 +668,24 @@ async fn exec_call_kills_only_the_processes_it_started() {
     };
     let cwd = dir.path().to_path_buf();
     let running = tokio::spawn(async move {
-        let script = "(setsid sleep 30 >/dev/null 2>&1 & echo $! > other.pid); sleep 30";
-        exec_command("sh", &args(&["-c", script]), &cwd, options).await
+        let script = format!(
+            "({} >/dev/null 2>&1 &); {}; sleep 30",
+            sleeper("setsid", "other.pid"),
+            until_written("other.pid")
+        );
+        exec_command("sh", &args(&["-c", &script]), &cwd, options).await
     });
     let other_pid = Sleepers::pid(&other).await;
     orphaned(other_pid).await;
 
-    let script = "(setsid sleep 30 >/dev/null 2>&1 & echo $! > mine.pid)";
+    let script = format!(
+        "({} >/dev/null 2>&1 &); {}",
+        sleeper("setsid", "mine.pid"),
+        until_written("mine.pid")
+    );
     let r = exec_command(
         "sh",
-        &args(&["-c", script]),
+        &args(&["-c", &script]),
         dir.path(),
         ExecOptions::default(),
     )
