@@ -1,21 +1,54 @@
 //! Running an external command for a hook (`pi.exec` / `execCommand`, SPEC-DETAILS section 8).
 //!
 //! The command is spawned directly with its argument vector (no shell), stdin closed, stdout and
-//! stderr piped and read concurrently. A timeout or a cancellation ends the child gracefully
-//! (SIGTERM to its process group, then SIGKILL to the whole group one second later) and the call
-//! still resolves with `killed: true`. The child runs in its own process group, so grandchildren
-//! are ended with it, also when the returned future is dropped half-way.
+//! stderr piped and read concurrently. Hook files and the `bash` tool of `hooks run` run the
+//! same way.
+//!
+//! # What a call kills, and when
+//!
+//! The call ends when the command exits, when its timeout or cancellation stops it, or when the
+//! returned future is dropped; then every process of the call that can be found is killed:
+//!
+//! - **exits:** what it left running gets SIGKILL at once, and output is read until both pipes
+//!   are closed, for half a second at most: a process that escaped holding a pipe open does not
+//!   keep the call going;
+//! - **timeout or cancellation:** SIGTERM, and one second later SIGKILL (sooner when the command
+//!   has exited and both pipes are closed); output is read for half a second more at most, and
+//!   the call resolves with `killed: true`. So a call with a timeout takes at most the timeout
+//!   plus one and a half seconds, whatever its processes do;
+//! - **dropped:** SIGKILL at once.
+//!
+//! The processes of a call are found as follows. The command leads a new process group and has
+//! `HOOKS_PROCESS_TREE=<id of the call>` in its environment, which what it starts inherits. On
+//! Linux the hooks process makes itself a child subreaper (`PR_SET_CHILD_SUBREAPER`) before it
+//! starts its first command, so that a process whose parent ends is handed to hooks rather than
+//! to init. Signalled are: the command; every member of its process group; every child of hooks
+//! whose environment holds the call's `HOOKS_PROCESS_TREE`; after a SIGTERM, every process it
+//! reached; and every descendant of those. Not found, and left running: a process that left the
+//! group (`setsid`), lost its parent *and* was started with an environment without that entry
+//! (`env -i`) before the call's first signal — with any descendants of it that are not found on
+//! their own. Processes of another call running at the same time are not touched. Outside Linux
+//! only the process group is signalled.
+//!
+//! The killed processes that were handed to hooks are reaped by hooks. As a subreaper hooks also
+//! receives the orphans of processes that other code in it starts (a hook's own
+//! `std::process::Command`); those are neither killed nor reaped, so when they end they remain
+//! zombies until hooks exits.
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tokio::io::{AsyncRead, AsyncReadExt};
-use tokio::process::{Child, Command};
-use tokio::time::Instant;
+use tokio::process::Command;
 use tokio_util::sync::CancellationToken;
+
+#[cfg(target_os = "linux")]
+mod procfs;
+pub(crate) mod run;
+mod tree;
+
+use run::{Capture, RunError, Spec, run};
 
 /// The most bytes of stdout (and of stderr) kept: 50 MiB.
 pub const OUTPUT_LIMIT: usize = 50 * 1024 * 1024;
@@ -77,8 +110,9 @@ pub enum ExecError {
 /// Runs `command` with `args` (no shell) in `cwd` (or `options.cwd`) and collects its output.
 ///
 /// A non-zero exit status is a normal result (`code`), not an error. On timeout or cancellation
-/// the child's process group gets SIGTERM, then SIGKILL one second later, and the result has
-/// `killed: true`. Dropping the returned future kills the child and its process group.
+/// the call's processes get SIGTERM, then SIGKILL one second later, and the result has
+/// `killed: true`. When the command exits, and when the returned future is dropped, what it
+/// left running is killed. The [module documentation](self) says which processes are found.
 ///
 /// # Errors
 ///
@@ -126,85 +160,39 @@ async fn exec_with_limit(
     } = options;
     let mut cmd = Command::new(command);
     cmd.args(args)
-        .current_dir(cwd_override.as_deref().unwrap_or(cwd))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    #[cfg(unix)]
-    cmd.process_group(0);
-    let mut child = cmd.spawn().map_err(|source| ExecError::Spawn {
-        command: command.to_owned(),
-        source,
-    })?;
-    // From here on, any early return (error, or the future being dropped) kills the group.
-    let mut tree = ProcessTree::new(&child);
-
-    let stdout = child
-        .stdout
-        .take()
-        .ok_or_else(|| io::Error::other("child stdout was not captured"))?;
-    let stderr = child
-        .stderr
-        .take()
-        .ok_or_else(|| io::Error::other("child stderr was not captured"))?;
-    let mut stdout_fut = std::pin::pin!(read_capped(stdout, limit));
-    let mut stderr_fut = std::pin::pin!(read_truncating(stderr, limit));
-    let mut stop = std::pin::pin!(stop_requested(cancel, timeout.filter(|d| !d.is_zero())));
-
-    let mut out: Option<Vec<u8>> = None;
-    let mut err: Option<(Vec<u8>, bool)> = None;
-    let mut status: Option<ExitStatus> = None;
-    let mut killed = false;
-    let mut kill_at: Option<Instant> = None;
-    let mut sigkill_sent = false;
-
-    while out.is_none() || err.is_none() || status.is_none() {
-        tokio::select! {
-            read = &mut stdout_fut, if out.is_none() => match read? {
-                Some(bytes) => out = Some(bytes),
-                None => {
-                    tree.kill(&mut child, status.is_some());
-                    // SIGKILL cannot be caught: reaping is quick.
-                    let _ = child.wait().await;
-                    tree.disarm();
-                    return Err(ExecError::OutputTooLarge { limit });
-                }
-            },
-            read = &mut stderr_fut, if err.is_none() => err = Some(read?),
-            exited = child.wait(), if status.is_none() => status = Some(exited?),
-            () = &mut stop, if !killed => {
-                killed = true;
-                tree.terminate(&mut child, status.is_some());
-                kill_at = Some(Instant::now() + KILL_GRACE);
-            },
-            () = tokio::time::sleep_until(kill_at.unwrap_or_else(Instant::now)),
-                if kill_at.is_some() && !sigkill_sent =>
-            {
-                sigkill_sent = true;
-                tree.kill(&mut child, status.is_some());
-            },
-        }
-    }
-
-    if killed && !sigkill_sent {
-        // The child is gone and the pipes are closed; leave no member of the tree behind.
-        tree.kill(&mut child, true);
-    }
-    tree.disarm();
-
-    let (stdout, (stderr, stderr_truncated), status) = match (out, err, status) {
-        (Some(o), Some(e), Some(s)) => (o, e, s),
-        _ => unreachable!("the loop ends only when all three are known"),
+        .current_dir(cwd_override.as_deref().unwrap_or(cwd));
+    let spec = Spec {
+        stdin: None,
+        stdout: Capture {
+            limit,
+            stop_past_limit: true,
+        },
+        stderr: Capture {
+            limit,
+            stop_past_limit: false,
+        },
+        term_grace: Some(KILL_GRACE),
     };
-    let code = match status.code() {
+    let stop = stop_requested(cancel, timeout.filter(|d| !d.is_zero()));
+    let finished = run(cmd, spec, stop).await.map_err(|e| match e {
+        RunError::Spawn(source) => ExecError::Spawn {
+            command: command.to_owned(),
+            source,
+        },
+        RunError::Io(e) => ExecError::Io(e),
+    })?;
+    if finished.stdout.truncated {
+        return Err(ExecError::OutputTooLarge { limit });
+    }
+    let killed = finished.stopped;
+    let code = match finished.status.and_then(|s| s.code()) {
         Some(code) => code,
         None if killed => 0,
         None => -1,
     };
     Ok(ExecResult {
-        stdout: String::from_utf8_lossy(&stdout).into_owned(),
-        stderr: decode_stderr(&stderr, stderr_truncated, limit),
+        stdout: String::from_utf8_lossy(&finished.stdout.bytes).into_owned(),
+        stderr: decode_stderr(&finished.stderr.bytes, finished.stderr.truncated, limit),
         code,
         killed,
     })
@@ -230,47 +218,6 @@ async fn stop_requested(cancel: Option<CancellationToken>, timeout: Option<Durat
     }
 }
 
-/// Reads everything; `None` when more than `limit` bytes arrive.
-async fn read_capped<R: AsyncRead + Unpin>(
-    mut reader: R,
-    limit: usize,
-) -> io::Result<Option<Vec<u8>>> {
-    let mut buf = Vec::new();
-    let mut chunk = vec![0_u8; 64 * 1024];
-    loop {
-        let n = reader.read(&mut chunk).await?;
-        if n == 0 {
-            return Ok(Some(buf));
-        }
-        if buf.len() + n > limit {
-            return Ok(None);
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    }
-}
-
-/// Reads everything, keeping the first `limit` bytes; the flag tells whether more arrived.
-async fn read_truncating<R: AsyncRead + Unpin>(
-    mut reader: R,
-    limit: usize,
-) -> io::Result<(Vec<u8>, bool)> {
-    let mut buf = Vec::new();
-    let mut truncated = false;
-    let mut chunk = vec![0_u8; 64 * 1024];
-    loop {
-        let n = reader.read(&mut chunk).await?;
-        if n == 0 {
-            return Ok((buf, truncated));
-        }
-        let room = limit - buf.len();
-        if n > room {
-            truncated = true;
-        }
-        // Past the limit the rest is drained and dropped, so the child never blocks on a full pipe.
-        buf.extend_from_slice(&chunk[..n.min(room)]);
-    }
-}
-
 /// Decodes stderr; a truncated stderr loses a trailing partial character and gets the marker line.
 fn decode_stderr(bytes: &[u8], truncated: bool, limit: usize) -> String {
     if !truncated {
@@ -286,89 +233,6 @@ fn decode_stderr(bytes: &[u8], truncated: bool, limit: usize) -> String {
     }
     text.push_str(&format!("…[stderr truncated at {limit} bytes]"));
     text
-}
-
-/// The child's process group. Signals go to the group (so grandchildren get them too) and to the
-/// child itself (in case it left the group). While armed, dropping it SIGKILLs the group.
-struct ProcessTree {
-    #[cfg(unix)]
-    pid: Option<nix::unistd::Pid>,
-    armed: bool,
-}
-
-impl ProcessTree {
-    fn new(child: &Child) -> Self {
-        #[cfg(not(unix))]
-        let _ = child;
-        ProcessTree {
-            #[cfg(unix)]
-            pid: child
-                .id()
-                .and_then(|id| i32::try_from(id).ok())
-                .map(nix::unistd::Pid::from_raw),
-            armed: true,
-        }
-    }
-
-    /// Asks the tree to end (SIGTERM).
-    fn terminate(&self, child: &mut Child, reaped: bool) {
-        self.send(child, reaped, false);
-    }
-
-    /// Ends the tree (SIGKILL).
-    fn kill(&self, child: &mut Child, reaped: bool) {
-        self.send(child, reaped, true);
-    }
-
-    #[cfg(unix)]
-    fn send(&self, _child: &mut Child, reaped: bool, force: bool) {
-        use nix::sys::signal::Signal;
-        self.signal(
-            if force {
-                Signal::SIGKILL
-            } else {
-                Signal::SIGTERM
-            },
-            reaped,
-        );
-    }
-
-    #[cfg(not(unix))]
-    fn send(&self, child: &mut Child, reaped: bool, _force: bool) {
-        if !reaped {
-            let _ = child.start_kill();
-        }
-    }
-
-    #[cfg(unix)]
-    fn signal(&self, signal: nix::sys::signal::Signal, reaped: bool) {
-        if let Some(pid) = self.pid {
-            // A process group id is not reused while any member is alive; errors (ESRCH: the
-            // group is empty) are expected and ignored.
-            let _ = nix::sys::signal::killpg(pid, signal);
-            if !reaped {
-                let _ = nix::sys::signal::kill(pid, signal);
-            }
-        }
-    }
-
-    /// The call finished normally: dropping no longer kills anything.
-    fn disarm(&mut self) {
-        self.armed = false;
-    }
-}
-
-impl Drop for ProcessTree {
-    fn drop(&mut self) {
-        if self.armed {
-            // The child itself is killed and reaped by tokio (`kill_on_drop`); this reaches the
-            // rest of its group.
-            #[cfg(unix)]
-            if let Some(pid) = self.pid {
-                let _ = nix::sys::signal::killpg(pid, nix::sys::signal::Signal::SIGKILL);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -367,6 +367,80 @@ async fn dropping_the_call_kills_the_hook() {
     }
 }
 
+/// Processes a hook started in the background, named by the pid files it wrote: each one still
+/// running `sleep` is SIGKILLed when this is dropped, so a failing test leaves nothing behind.
+#[cfg(target_os = "linux")]
+struct Sleepers(Vec<PathBuf>);
+
+#[cfg(target_os = "linux")]
+impl Drop for Sleepers {
+    fn drop(&mut self) {
+        for file in &self.0 {
+            let Some(pid) = std::fs::read_to_string(file)
+                .ok()
+                .and_then(|text| text.trim().parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            if cmdline.starts_with(b"sleep\0") {
+                let _ = std::process::Command::new("kill")
+                    .args(["-KILL", &pid.to_string()])
+                    .status();
+            }
+        }
+    }
+}
+
+/// A hook body that runs `command` in the background and exits once it wrote `child.pid` (from
+/// then on, it has left the hook's process group).
+#[cfg(target_os = "linux")]
+fn escape(command: &str) -> String {
+    format!("{command} &\nwhile [ ! -s child.pid ]; do sleep 0.01; done")
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn hook_file_setsid_child_does_not_outlive_the_call() {
+    let p = Project::new();
+    let pid_file = p.cwd.join("child.pid");
+    let _sleepers = Sleepers(vec![pid_file.clone()]);
+    p.script(
+        "pre",
+        "bash.sh",
+        &escape("setsid sh -c 'echo $$ > child.pid; exec sleep 30' >/dev/null 2>&1"),
+    );
+    let (wrapper, _) = p.wrapper(Duration::from_secs(20));
+    assert_eq!(
+        call(&wrapper, "echo hi").await.unwrap().text_content(),
+        "hi\n"
+    );
+    assert_gone(&pid_file);
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn hook_file_that_exits_returns_though_an_escaped_child_holds_its_output() {
+    let p = Project::new();
+    let _sleepers = Sleepers(vec![p.cwd.join("child.pid")]);
+    // Out of the group, orphaned, with an empty environment: it cannot be found, and it keeps
+    // the hook's stdout and stderr open.
+    p.script(
+        "pre",
+        "bash.sh",
+        &escape("env -i setsid sh -c 'echo $$ > child.pid; exec sleep 30'"),
+    );
+    let (wrapper, _) = p.wrapper(Duration::from_secs(20));
+    let started = Instant::now();
+    let out = call(&wrapper, "echo hi").await;
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(out.unwrap().text_content(), "hi\n");
+}
+
 #[tokio::test]
 async fn stdout_past_the_limit_is_a_handler_error() {
     let p = Project::new();

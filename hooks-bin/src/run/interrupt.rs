@@ -1,8 +1,8 @@
 //! Ctrl-C (SIGINT) during `hooks run`.
 //!
 //! - The **first** Ctrl-C cancels the tool call that is running, through the cancellation token
-//!   given to the tool: a `bash` command's whole process group is stopped (SIGTERM, then SIGKILL
-//!   a second later), a `read`, `ls`, `grep` or `find` is abandoned (file tools run off the
+//!   given to the tool: a `bash` command's processes are stopped (SIGTERM, then SIGKILL a
+//!   second later; [`hooks_core::exec`] says which), a `read`, `ls`, `grep` or `find` is abandoned (file tools run off the
 //!   runtime thread, so they never hold up this handling), a `write` or `edit` completes its
 //!   change first. The call ends with the status `cancelled` (its tool result, an error
 //!   `tool call cancelled`, is written to the session like any other) and **the script goes
@@ -11,7 +11,7 @@
 //!   remaining ones are skipped, the open agent run is closed, `session_shutdown` is emitted and
 //!   `hooks run` exits with status 130.
 //! - **Any later** Ctrl-C exits at once with status 130: the action in progress is abandoned
-//!   (a running tool's process group is killed), no further events are emitted.
+//!   (a running tool's processes are killed), no further events are emitted.
 //!
 //! The session file is intact either way: every entry is one complete line written with a
 //! single write, so an abandoned action leaves the entries written before it and nothing

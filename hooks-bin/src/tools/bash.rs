@@ -1,10 +1,14 @@
 //! `bash`: runs `bash -c COMMAND` in the workspace root.
 //!
-//! The command runs in its own process group through [`hooks_core::exec_command`]; on timeout
-//! or cancellation the whole group gets SIGTERM, then SIGKILL a second later. The output is
-//! stdout followed by stderr, cut to the last [`MAX_LINES`](super::MAX_LINES) lines /
-//! [`MAX_BYTES`](super::MAX_BYTES) bytes. A non-zero exit status is a tool error whose text is
-//! the output plus `Command exited with code N`.
+//! The command runs through [`hooks_core::exec_command`], whose documentation
+//! ([`hooks_core::exec`]) says exactly which processes are killed when: when the command exits,
+//! what it left running is killed, and output is read for half a second more at most; on
+//! timeout or cancellation its processes get SIGTERM, then SIGKILL a second later, so a call
+//! returns within its timeout plus about one and a half seconds whatever they do.
+//!
+//! The output is stdout followed by stderr, cut to the last [`MAX_LINES`](super::MAX_LINES)
+//! lines / [`MAX_BYTES`](super::MAX_BYTES) bytes. A non-zero exit status is a tool error whose
+//! text is the output plus `Command exited with code N`.
 //!
 //! `timeout` is in seconds, as upstream's bash tool: a positive number from `1e-9` (one
 //! nanosecond) up to, not including, `2^64`. Anything else (`0`, a negative number, `1e20`) is

@@ -224,6 +224,88 @@ fn bash_timeout_kills_the_process_group() {
     });
 }
 
+/// Processes a command started in the background, named by the pid files it wrote in the
+/// workspace: each one still running `sleep` is SIGKILLed when this is dropped, so a failing
+/// test leaves nothing behind.
+#[cfg(target_os = "linux")]
+struct Sleepers(Vec<std::path::PathBuf>);
+
+#[cfg(target_os = "linux")]
+impl Sleepers {
+    fn pid(file: &std::path::Path) -> i32 {
+        let text = std::fs::read_to_string(file).expect("the pid file");
+        text.trim().parse().expect("a pid")
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for Sleepers {
+    fn drop(&mut self) {
+        for file in &self.0 {
+            let Some(pid) = std::fs::read_to_string(file)
+                .ok()
+                .and_then(|text| text.trim().parse::<i32>().ok())
+            else {
+                continue;
+            };
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            if cmdline.starts_with(b"sleep\0") {
+                let _ = nix::sys::signal::kill(
+                    nix::unistd::Pid::from_raw(pid),
+                    nix::sys::signal::Signal::SIGKILL,
+                );
+            }
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bash_timeout_bounds_a_call_whose_child_escaped_the_group() {
+    let (_dir, ws) = setup();
+    let _sleepers = Sleepers(vec![ws.root().join("escaped.pid")]);
+    // The escaped child keeps stdout and stderr open, left the group, lost its parent and has
+    // an empty environment: nothing finds it, and still the timeout ends the call.
+    let command = "(env -i setsid sh -c 'echo $$ > escaped.pid; exec sleep 30' &)
+        while [ ! -s escaped.pid ]; do sleep 0.01; done; echo started; sleep 30";
+    let err = call_within_10s(&ws, "bash", json!({"command": command, "timeout": 1}))
+        .expect_err("timed out");
+    assert_eq!(
+        err.to_string(),
+        "started\n\nCommand timed out after 1 seconds"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bash_command_that_exits_returns_though_an_escaped_child_holds_its_output() {
+    let (_dir, ws) = setup();
+    let _sleepers = Sleepers(vec![ws.root().join("escaped.pid")]);
+    let command = "env -i setsid sh -c 'echo $$ > escaped.pid; exec sleep 30' &
+        while [ ! -s escaped.pid ]; do sleep 0.01; done; echo hi";
+    let out = call_within_10s(&ws, "bash", json!({"command": command})).expect("bash");
+    assert_eq!(out, "hi\n");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bash_setsid_child_does_not_outlive_the_call() {
+    let (_dir, ws) = setup();
+    let pid_file = ws.root().join("escaped.pid");
+    let _sleepers = Sleepers(vec![pid_file.clone()]);
+    let command = "setsid sh -c 'echo $$ > escaped.pid; exec sleep 30' >/dev/null 2>&1 &
+        while [ ! -s escaped.pid ]; do sleep 0.01; done; echo hi";
+    let out = call_within_10s(&ws, "bash", json!({"command": command})).expect("bash");
+    assert_eq!(out, "hi\n");
+    let pid = Sleepers::pid(&pid_file);
+    let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while proc_dir.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!proc_dir.exists(), "{pid} outlived the call");
+}
+
 #[test]
 fn bash_cancel_returns_promptly() {
     let (_dir, ws) = setup();

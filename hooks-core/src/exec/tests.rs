@@ -407,3 +407,299 @@ fn exec_result_uses_the_upstream_json_shape() {
         serde_json::json!({"stdout": "o", "stderr": "e", "code": 1, "killed": false})
     );
 }
+
+/// Processes a test started in the background, named by the pid files they wrote: each one
+/// still running `sleep` is SIGKILLed when this is dropped, so a failing test leaves nothing.
+#[cfg(target_os = "linux")]
+struct Sleepers(Vec<PathBuf>);
+
+#[cfg(target_os = "linux")]
+impl Sleepers {
+    /// The pid written to `file` (waiting up to ten seconds for it).
+    async fn pid(file: &Path) -> i32 {
+        for _ in 0..200 {
+            if let Ok(text) = std::fs::read_to_string(file)
+                && let Ok(pid) = text.trim().parse()
+            {
+                return pid;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("{} was never written", file.display());
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for Sleepers {
+    fn drop(&mut self) {
+        for file in &self.0 {
+            let Some(pid) = std::fs::read_to_string(file)
+                .ok()
+                .and_then(|text| text.trim().parse::<i32>().ok())
+            else {
+                continue;
+            };
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            if cmdline.starts_with(b"sleep\0") {
+                let _ = nix::sys::signal::kill(
+                    nix::unistd::Pid::from_raw(pid),
+                    nix::sys::signal::Signal::SIGKILL,
+                );
+            }
+        }
+    }
+}
+
+/// A command running `sleep 30` through `launcher` (`setsid`, `env -i setsid`, or nothing) and a
+/// shell that first writes its own pid to `file`: once `file` is written, the sleeper is where
+/// the launcher put it (`setsid` does not fork when its caller leads no group).
+#[cfg(target_os = "linux")]
+fn sleeper(launcher: &str, file: &str) -> String {
+    format!("{launcher} sh -c 'echo $$ > {file}; exec sleep 30'")
+}
+
+/// A shell loop that waits until `file` is written.
+#[cfg(target_os = "linux")]
+fn until_written(file: &str) -> String {
+    format!("while [ ! -s {file} ]; do sleep 0.01; done")
+}
+
+/// Waits up to five seconds for a pid to be gone entirely: ended and reaped, not a zombie.
+#[cfg(target_os = "linux")]
+async fn reaped(pid: i32) -> bool {
+    for _ in 0..100 {
+        if !Path::new(&format!("/proc/{pid}")).exists() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+/// Waits up to ten seconds until the subshell that started `pid` has ended: its parent is no
+/// longer `sh`.
+#[cfg(target_os = "linux")]
+async fn orphaned(pid: i32) {
+    for _ in 0..200 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .unwrap_or_default();
+        let parent = std::fs::read_to_string(format!("/proc/{ppid}/comm")).unwrap_or_default();
+        if !stat.is_empty() && parent.trim() != "sh" {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the shell that started {pid} never ended");
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn exec_timeout_bounds_a_call_whose_child_escaped_the_group() {
+    // The escaped child keeps stdout and stderr open, left its group, lost its parent and has
+    // an empty environment: nothing can find it, and still the call ends.
+    let dir = tempfile::tempdir().unwrap();
+    let _sleepers = Sleepers(vec![dir.path().join("escaped.pid")]);
+    let script = format!(
+        "({} &); {}; echo started; sleep 30",
+        sleeper("env -i setsid", "escaped.pid"),
+        until_written("escaped.pid")
+    );
+    let started = Instant::now();
+    let r = exec_command("sh", &args(&["-c", &script]), dir.path(), with_timeout(500))
+        .await
+        .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert!(r.killed);
+    assert_eq!(r.stdout, "started\n");
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn exec_returns_when_the_command_exits_though_an_escaped_child_holds_its_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let _sleepers = Sleepers(vec![dir.path().join("escaped.pid")]);
+    let script = format!(
+        "{} & {}; echo done",
+        sleeper("env -i setsid", "escaped.pid"),
+        until_written("escaped.pid")
+    );
+    let started = Instant::now();
+    let r = exec_command(
+        "sh",
+        &args(&["-c", &script]),
+        dir.path(),
+        ExecOptions::default(),
+    )
+    .await
+    .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!((r.stdout.as_str(), r.code, r.killed), ("done\n", 0, false));
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn exec_children_left_running_do_not_outlive_the_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = ["background.pid", "escaped.pid", "orphan.pid"].map(|f| dir.path().join(f));
+    let _sleepers = Sleepers(files.to_vec());
+    // In the group; out of it (setsid) with the shell as parent; out of it and orphaned.
+    let script = format!(
+        "{} >/dev/null 2>&1 & {}\n{} >/dev/null 2>&1 & {}\n({} >/dev/null 2>&1 &); {}",
+        sleeper("", "background.pid"),
+        until_written("background.pid"),
+        sleeper("setsid", "escaped.pid"),
+        until_written("escaped.pid"),
+        sleeper("setsid", "orphan.pid"),
+        until_written("orphan.pid"),
+    );
+    let r = exec_command(
+        "sh",
+        &args(&["-c", &script]),
+        dir.path(),
+        ExecOptions::default(),
+    )
+    .await
+    .unwrap();
+    assert_eq!((r.code, r.killed), (0, false));
+    for file in &files {
+        let pid = Sleepers::pid(file).await;
+        assert!(
+            reaped(pid).await,
+            "{} ({pid}) outlived the call",
+            file.display()
+        );
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn exec_timeout_kills_children_that_left_the_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = ["escaped.pid", "orphan.pid"].map(|f| dir.path().join(f));
+    let _sleepers = Sleepers(files.to_vec());
+    let script = format!(
+        "{} >/dev/null 2>&1 & {}\n({} >/dev/null 2>&1 &); {}\nsleep 30",
+        sleeper("setsid", "escaped.pid"),
+        until_written("escaped.pid"),
+        sleeper("setsid", "orphan.pid"),
+        until_written("orphan.pid"),
+    );
+    let r = exec_command("sh", &args(&["-c", &script]), dir.path(), with_timeout(500))
+        .await
+        .unwrap();
+    assert!(r.killed);
+    for file in &files {
+        let pid = Sleepers::pid(file).await;
+        assert!(
+            reaped(pid).await,
+            "{} ({pid}) outlived the call",
+            file.display()
+        );
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn exec_timeout_kills_a_child_that_ignored_the_sigterm_and_lost_its_parent() {
+    // Out of the group, with an empty environment: found through its parent at the SIGTERM,
+    // which it ignores; the parent dies of it, so only that sighting leads the SIGKILL to it.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("escaped.pid");
+    let _sleepers = Sleepers(vec![file.clone()]);
+    let script = "setsid env -i sh -c 'trap \"\" TERM; echo $$ > escaped.pid; exec sleep 30' \
+        >/dev/null 2>&1 &
+        while [ ! -s escaped.pid ]; do sleep 0.01; done
+        wait";
+    let r = exec_command("sh", &args(&["-c", script]), dir.path(), with_timeout(500))
+        .await
+        .unwrap();
+    assert!(r.killed);
+    let pid = Sleepers::pid(&file).await;
+    assert!(reaped(pid).await, "{pid} outlived the call");
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn exec_dropping_the_future_kills_children_that_left_the_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("orphan.pid");
+    let _sleepers = Sleepers(vec![file.clone()]);
+    let script = format!(
+        "({} >/dev/null 2>&1 &); {}; sleep 30",
+        sleeper("setsid", "orphan.pid"),
+        until_written("orphan.pid")
+    );
+    let argv = args(&["-c", &script]);
+    let call = exec_command("sh", &argv, dir.path(), ExecOptions::default());
+    let pid = tokio::select! {
+        r = call => panic!("the call ended on its own: {r:?}"),
+        pid = async {
+            let pid = Sleepers::pid(&file).await;
+            orphaned(pid).await;
+            pid
+        } => pid,
+    };
+    assert!(reaped(pid).await, "{pid} survived the dropped future");
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn exec_call_kills_only_the_processes_it_started() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mine, other) = (dir.path().join("mine.pid"), dir.path().join("other.pid"));
+    let _sleepers = Sleepers(vec![mine.clone(), other.clone()]);
+    // Another call, still running, whose escaped child has lost its parent too.
+    let token = CancellationToken::new();
+    let options = ExecOptions {
+        cancel: Some(token.clone()),
+        timeout: Some(Duration::from_secs(60)),
+        ..ExecOptions::default()
+    };
+    let cwd = dir.path().to_path_buf();
+    let running = tokio::spawn(async move {
+        let script = format!(
+            "({} >/dev/null 2>&1 &); {}; sleep 30",
+            sleeper("setsid", "other.pid"),
+            until_written("other.pid")
+        );
+        exec_command("sh", &args(&["-c", &script]), &cwd, options).await
+    });
+    let other_pid = Sleepers::pid(&other).await;
+    orphaned(other_pid).await;
+
+    let script = format!(
+        "({} >/dev/null 2>&1 &); {}",
+        sleeper("setsid", "mine.pid"),
+        until_written("mine.pid")
+    );
+    let r = exec_command(
+        "sh",
+        &args(&["-c", &script]),
+        dir.path(),
+        ExecOptions::default(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.code, 0);
+    let mine_pid = Sleepers::pid(&mine).await;
+    assert!(reaped(mine_pid).await, "{mine_pid} outlived its call");
+    assert!(
+        alive(other_pid),
+        "the other call's child {other_pid} was killed"
+    );
+
+    token.cancel();
+    assert!(running.await.unwrap().unwrap().killed);
+    assert!(reaped(other_pid).await, "{other_pid} outlived its call");
+}

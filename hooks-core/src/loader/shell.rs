@@ -3,19 +3,19 @@
 //! protocol (see [`super::claude`]).
 //!
 //! The file is run directly (no shell) in the loader's working directory with
-//! `CLAUDE_PROJECT_DIR` set to it and one JSON object on stdin. It runs in its own process
-//! group; when it exits, times out, or the handler's future is dropped, the whole group is
-//! killed, so nothing it started outlives the call. stdout and stderr are each kept up to
-//! [`OUTPUT_LIMIT`] bytes; the rest is read and discarded.
+//! `CLAUDE_PROJECT_DIR` set to it and one JSON object on stdin, the way [`crate::exec`] runs a
+//! command: when it exits, times out (SIGKILL, no SIGTERM first), or the handler's future is
+//! dropped, every process it started that can be found is killed (the process group, and on
+//! Linux also what left it, unless that also lost its parent and dropped `HOOKS_PROCESS_TREE`
+//! from its environment before the call's first signal: [`crate::exec`] says exactly which), and
+//! output is read for half a second more at most. stdout and stderr are each kept up to [`OUTPUT_LIMIT`] bytes; the rest is read and
+//! discarded.
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 
 use super::claude::{
@@ -25,6 +25,7 @@ use super::claude::{
 use crate::api::{HookApi, LoadedHook};
 use crate::context::HookContext;
 use crate::events::{ToolCallEvent, ToolCallEventResult, ToolResultEvent, ToolResultEventResult};
+use crate::exec::run::{Capture, RunError, Spec, run};
 use crate::handler::{Handler, HandlerError, HandlerInfo};
 
 /// The default limit for one run of a hook file: 60 seconds.
@@ -143,62 +144,13 @@ pub fn shell_hook(path: String, pre: bool, hook: ShellHook) -> LoadedHook {
     api.finish()
 }
 
-/// Kills the child's process group once: when asked, or when dropped. Disarmed after the
-/// first kill, so a process group id that the system may reuse later is never signalled.
-struct GroupGuard(AtomicU32);
-
-impl GroupGuard {
-    fn new(pid: Option<u32>) -> Self {
-        GroupGuard(AtomicU32::new(pid.unwrap_or(0)))
-    }
-
-    fn kill(&self) {
-        let pid = self.0.swap(0, Ordering::SeqCst);
-        #[cfg(unix)]
-        if let Ok(pid) = i32::try_from(pid)
-            && pid > 0
-        {
-            use nix::sys::signal::{Signal, killpg};
-            use nix::unistd::Pid;
-            let _already_gone = killpg(Pid::from_raw(pid), Signal::SIGKILL);
-        }
-        #[cfg(not(unix))]
-        let _ = pid;
-    }
-}
-
-impl Drop for GroupGuard {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-async fn read_bounded(pipe: Option<impl AsyncRead + Unpin>) -> (Vec<u8>, bool) {
-    let mut kept = Vec::new();
-    let mut truncated = false;
-    let Some(mut pipe) = pipe else {
-        return (kept, truncated);
-    };
-    let mut buf = [0u8; 8192];
-    loop {
-        match pipe.read(&mut buf).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                let room = OUTPUT_LIMIT - kept.len();
-                kept.extend_from_slice(&buf[..n.min(room)]);
-                truncated |= n > room;
-            }
-        }
-    }
-    (kept, truncated)
-}
-
 /// Runs `file` (no shell) in `cwd` with `CLAUDE_PROJECT_DIR=cwd`, writes `stdin` to it, and
-/// collects its output, killing its process group when it exits, after `timeout`, or when the
-/// returned future is dropped.
+/// collects its output, as [`crate::exec`] runs a command: when it exits, after `timeout` (with
+/// SIGKILL at once), or when the returned future is dropped, every process it started that can
+/// be found is killed.
 ///
 /// # Errors
-/// The file could not be started, or waiting for it failed.
+/// The file could not be started, or reading its output or waiting for it failed.
 pub async fn run_hook_file(
     file: &Path,
     cwd: &Path,
@@ -206,57 +158,34 @@ pub async fn run_hook_file(
     timeout: Duration,
 ) -> io::Result<HookRun> {
     let mut command = Command::new(file);
-    command
-        .current_dir(cwd)
-        .env("CLAUDE_PROJECT_DIR", cwd)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    #[cfg(unix)]
-    command.process_group(0);
-    let mut child = command.spawn()?;
-    let guard = GroupGuard::new(child.id());
-    let mut child_stdin = child.stdin.take();
-    let stdout = child.stdout.take();
-    let stderr = child.stderr.take();
-
-    let write = async move {
-        if let Some(pipe) = child_stdin.as_mut() {
-            // A hook that does not read its input closes the pipe early; that is fine.
-            let _ignored = pipe.write_all(&stdin).await;
-        }
-        drop(child_stdin);
+    command.current_dir(cwd).env("CLAUDE_PROJECT_DIR", cwd);
+    let capture = Capture {
+        limit: OUTPUT_LIMIT,
+        stop_past_limit: false,
     };
-    let wait = async {
-        let status = child.wait().await;
-        // Stragglers it left behind would keep the pipes open: end them with it.
-        guard.kill();
-        status
+    let spec = Spec {
+        stdin: Some(stdin),
+        stdout: capture,
+        stderr: capture,
+        term_grace: None,
     };
-    let all = async { tokio::join!(write, read_bounded(stdout), read_bounded(stderr), wait) };
-    match tokio::time::timeout(timeout, all).await {
-        Ok(((), (stdout, stdout_truncated), (stderr, _), status)) => {
-            let exit = exit_of(status?);
-            Ok(HookRun {
-                exit,
-                stdout,
-                stderr,
-                stdout_truncated,
-            })
-        }
-        Err(_elapsed) => {
-            guard.kill();
-            let _ignored = child.start_kill();
-            let _reaped = child.wait().await;
-            Ok(HookRun {
-                exit: HookExit::TimedOut(timeout),
-                stdout: Vec::new(),
-                stderr: Vec::new(),
-                stdout_truncated: false,
-            })
-        }
-    }
+    let finished = run(command, spec, tokio::time::sleep(timeout))
+        .await
+        .map_err(|(RunError::Spawn(e) | RunError::Io(e))| e)?;
+    let exit = if finished.stopped {
+        HookExit::TimedOut(timeout)
+    } else {
+        let status = finished
+            .status
+            .ok_or_else(|| io::Error::other("the hook's exit status is unknown"))?;
+        exit_of(status)
+    };
+    Ok(HookRun {
+        exit,
+        stdout: finished.stdout.bytes,
+        stderr: finished.stderr.bytes,
+        stdout_truncated: finished.stdout.truncated,
+    })
 }
 
 fn exit_of(status: std::process::ExitStatus) -> HookExit {
