@@ -80,8 +80,8 @@ use similar::TextDiff;
 use hooks_core::loader::path::normalize_lexically;
 use hooks_core::{EventKind, HookRunner, JsonlSessionStore};
 
-use crate::adapters::input::{self, InputError};
 use crate::adapters::{self, AgentEvent};
+use crate::json::{self, InputError};
 use crate::text::{json_kind, shell_quote};
 
 /// The agent CLI to install into (the adapter's [`adapters::Agent`]).
@@ -574,27 +574,10 @@ fn read_settings(path: &Path) -> Result<Option<String>, InstallError> {
         }
         Err(e) => return Err(read_err(e)),
     };
-    let bytes = input::read_bounded(&mut file).map_err(read_err)?;
-    let shown = path.display().to_string();
-    if bytes.len() > input::MAX_INPUT_BYTES {
-        return Err(InputError::TooLarge {
-            name: shown,
-            limit: input::MAX_INPUT_BYTES,
-        }
-        .into());
-    }
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok(Some(text)),
-        Err(e) => {
-            let offset = e.utf8_error().valid_up_to();
-            Err(InputError::NotUtf8 {
-                name: shown,
-                at: input::Position::of_offset(e.as_bytes(), offset),
-                offset,
-            }
-            .into())
-        }
-    }
+    let bytes = json::read_bounded(&mut file).map_err(read_err)?;
+    Ok(Some(
+        json::text(&bytes, &path.display().to_string())?.to_owned(),
+    ))
 }
 
 /// For a `path` that does not exist: the error naming `path`, or the directory on the way to
@@ -722,7 +705,7 @@ impl Ours<'_> {
 /// comments and trailing commas).
 fn parse_settings(text: &str, shown: &str) -> Result<CstRootNode, InstallError> {
     if !text.is_empty() {
-        input::decode_object::<serde_json::Map<String, Value>>(text.as_bytes(), shown)?;
+        json::decode_object::<serde_json::Map<String, Value>>(text.as_bytes(), shown)?;
     }
     CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| {
         InstallError::Input(InputError::Invalid {

@@ -34,6 +34,7 @@ use clap::{Parser, Subcommand};
 pub mod adapters;
 pub mod home;
 pub mod install;
+pub mod json;
 pub mod list;
 pub mod load;
 pub mod run;

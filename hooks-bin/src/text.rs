@@ -26,3 +26,12 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
+/// `text` with ANSI escape sequences and control characters other than newline and tab
+/// removed: for multi-line text shown to a user (a command's output).
+pub(crate) fn clean_text(text: &str) -> String {
+    strip_ansi_escapes::strip_str(text)
+        .chars()
+        .filter(|&c| c == '\n' || c == '\t' || !c.is_control())
+        .collect()
+}

@@ -36,7 +36,7 @@
 //! ```
 //!
 //! Keys are canonical absolute paths (symlinks resolved), values lowercase hex SHA-256 of the
-//! file's bytes. The store is read with the bounded decoder of [`crate::adapters::input`]
+//! file's bytes. The store is read with the bounded decoder of [`crate::json`]
 //! (16 MiB, 64 levels); a malformed store is an error naming `file:line:column`, and no
 //! command overwrites it. Writes go to a temporary file in the same directory, which is flushed
 //! and renamed over the store (atomic); unknown keys are not kept.
@@ -72,7 +72,7 @@ use sha2::{Digest, Sha256};
 use hooks_core::loader::path::normalize_lexically;
 use hooks_core::loader::{FileCandidate, FilePolicy, Level};
 
-use crate::adapters::input::{self, InputError};
+use crate::json::{self, InputError};
 use crate::text::shell_quote;
 
 /// The environment variable naming the config directory (overrides the XDG rules).
@@ -287,7 +287,7 @@ impl<'de> Deserialize<'de> for HashHex {
         } else {
             Err(serde::de::Error::custom(format!(
                 "expected a SHA-256 hash (64 hex digits), found {:?}",
-                input::one_line(&s, 80)
+                json::one_line(&s, 80)
             )))
         }
     }
@@ -347,7 +347,7 @@ impl TrustStore {
     pub fn open(path: impl Into<PathBuf>) -> Result<Self, TrustError> {
         let path = path.into();
         let bytes = match fs::File::open(&path) {
-            Ok(mut file) => input::read_bounded(&mut file).map_err(|source| TrustError::Read {
+            Ok(mut file) => json::read_bounded(&mut file).map_err(|source| TrustError::Read {
                 path: path.clone(),
                 source,
             })?,
@@ -369,7 +369,7 @@ impl TrustStore {
     /// [`TrustError::Malformed`], naming `path:line:column`.
     pub fn parse(path: impl Into<PathBuf>, bytes: &[u8]) -> Result<Self, TrustError> {
         let path = path.into();
-        let decoded: StoreIn = input::decode_object(bytes, &shown(&path))
+        let decoded: StoreIn = json::decode_object(bytes, &shown(&path))
             .map_err(|error| TrustError::Malformed { error })?;
         Ok(TrustStore {
             path,
@@ -697,7 +697,7 @@ fn working_dir(cwd: Option<&PathBuf>, command: &str) -> Result<PathBuf, ExitCode
 }
 
 fn fail(command: &str, e: &TrustError) -> ExitCode {
-    eprintln!("hooks {command}: {}", input::one_line(&e.to_string(), 2000));
+    eprintln!("hooks {command}: {}", json::one_line(&e.to_string(), 2000));
     ExitCode::from(e.exit_code())
 }
 
@@ -764,7 +764,7 @@ pub fn run_trust(args: &TrustArgs) -> ExitCode {
             Err(e) => {
                 eprintln!(
                     "hooks trust: {}; nothing was trusted",
-                    input::one_line(&e.to_string(), 2000)
+                    json::one_line(&e.to_string(), 2000)
                 );
                 return ExitCode::from(e.exit_code());
             }

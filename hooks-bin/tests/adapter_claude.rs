@@ -6,7 +6,8 @@ mod common;
 use serde_json::json;
 
 use common::{Call, call, canonical_options, failing_options, input, workdir};
-use hooks_bin::adapters::{AdapterOptions, claude, input::MAX_INPUT_BYTES};
+use hooks_bin::adapters::{AdapterOptions, claude};
+use hooks_bin::json::MAX_INPUT_BYTES;
 
 fn run(event: &str, bytes: &[u8], opts: &AdapterOptions) -> Call {
     call(claude::run, event, bytes, opts)

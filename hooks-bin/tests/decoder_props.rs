@@ -7,8 +7,8 @@ mod common;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
-use hooks_bin::adapters::input::{InputError, MAX_DEPTH, decode_object};
 use hooks_bin::adapters::{AdapterOptions, claude, codex};
+use hooks_bin::json::{InputError, MAX_DEPTH, decode_object};
 
 fn no_hooks() -> AdapterOptions {
     AdapterOptions::with_hooks(|_cwd| Vec::new()).cwd(std::env::temp_dir())

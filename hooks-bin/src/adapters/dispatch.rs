@@ -11,10 +11,11 @@ use hooks_core::events::{
 };
 use hooks_core::handler::HandlerErrorKind;
 
-use super::input::{self, InputError, one_line};
 use super::session::Session;
 use super::tools::{self, ToolOutputView};
 use super::{Agent, AgentEvent, MAX_REASON_CHARS};
+use crate::json::{self, InputError, one_line};
+use crate::text::clean_text;
 
 /// The fields of an agent's hook input the adapters read. Every other field is ignored.
 #[derive(Debug, Default, Deserialize)]
@@ -45,7 +46,7 @@ impl HookInput {
 
     /// Decodes and checks the input for `event`.
     pub(super) fn decode(bytes: &[u8], event: AgentEvent) -> Result<HookInput, InputError> {
-        let input: HookInput = input::decode_object(bytes, "stdin")?;
+        let input: HookInput = json::decode_object(bytes, "stdin")?;
         let invalid = |message: String| InputError::Invalid {
             name: "stdin".to_owned(),
             message,
@@ -294,7 +295,7 @@ async fn user_prompt_submit(input: HookInput, s: &Session) -> Reply {
             _ => {
                 let mut parts = s.take_notes();
                 parts.extend(s.take_messages());
-                let output = input::clean_text(parts.join("\n").trim());
+                let output = clean_text(parts.join("\n").trim());
                 let reason = if output.is_empty() {
                     format!("/{name} done.")
                 } else {

@@ -5,7 +5,7 @@
 //! stdin, and reads the exit code, stdout and stderr. The adapter
 //!
 //! 1. checks the event name (one of [`AgentEvent`], as the agent spells it);
-//! 2. decodes stdin with the bounded decoder of [`input`] (16 MiB, 64 levels of nesting,
+//! 2. decodes stdin with the bounded decoder of [`crate::json`] (16 MiB, 64 levels of nesting,
 //!    UTF-8; unknown fields ignored; a field it needs of the wrong type is an error);
 //! 3. loads the hooks for the working directory (`--cwd`, else the agent's project directory
 //!    (Claude Code's `CLAUDE_PROJECT_DIR`), else the input's `cwd`, else the process's; it must
@@ -61,7 +61,6 @@
 pub mod claude;
 pub mod codex;
 mod dispatch;
-pub mod input;
 mod session;
 pub mod stdio;
 pub mod tools;
@@ -77,8 +76,8 @@ use serde_json::Value;
 use hooks_core::LoadedHook;
 
 use self::dispatch::{Answer, HookInput, Reply};
-use self::input::one_line;
 use self::session::Session;
+use crate::json::{self, one_line};
 
 /// Exit code: success (an answer on stdout, or no opinion).
 pub const EXIT_OK: u8 = 0;
@@ -183,12 +182,12 @@ pub fn silence_panic_output() {
     std::panic::set_hook(Box::new(|_| {}));
 }
 
-/// Reads the adapter's input (stdin), bounded; see [`input::read_bounded`].
+/// Reads the adapter's input (stdin), bounded; see [`json::read_bounded`].
 ///
 /// # Errors
 /// The reader's I/O error.
 pub fn read_input(reader: &mut dyn std::io::Read) -> std::io::Result<Vec<u8>> {
-    input::read_bounded(reader)
+    json::read_bounded(reader)
 }
 
 /// An agent CLI whose hook protocol an adapter speaks.

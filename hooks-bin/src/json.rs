@@ -1,5 +1,6 @@
-//! Bounded JSON decoding for everything a user or an agent hands the host: adapter stdin and
-//! the settings files `hooks install` edits.
+//! Bounded JSON decoding for everything a user or an agent hands the host: adapter stdin, the
+//! settings files `hooks install` edits and the trust store; the fuzz targets run the same
+//! decoder.
 //!
 //! Every decode runs the same checks, in this order, and stops at the first failure:
 //!
@@ -178,19 +179,28 @@ pub fn decode_object<T: DeserializeOwned>(bytes: &[u8], name: &str) -> Result<T,
     Ok(value)
 }
 
-/// Runs checks 1 to 5 and returns the text.
-fn check<'a>(bytes: &'a [u8], name: &str) -> Result<&'a str, InputError> {
+/// `bytes` as text after checks 1 and 2 (size and encoding), for an input that is kept as
+/// text (a settings file edited in place) before it is decoded.
+///
+/// # Errors
+/// [`InputError::TooLarge`] or [`InputError::NotUtf8`].
+pub fn text<'a>(bytes: &'a [u8], name: &str) -> Result<&'a str, InputError> {
     if bytes.len() > MAX_INPUT_BYTES {
         return Err(InputError::TooLarge {
             name: name.to_owned(),
             limit: MAX_INPUT_BYTES,
         });
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| InputError::NotUtf8 {
+    std::str::from_utf8(bytes).map_err(|e| InputError::NotUtf8 {
         name: name.to_owned(),
         at: Position::of_offset(bytes, e.valid_up_to()),
         offset: e.valid_up_to(),
-    })?;
+    })
+}
+
+/// Runs checks 1 to 5 and returns the text.
+fn check<'a>(bytes: &'a [u8], name: &str) -> Result<&'a str, InputError> {
+    let text = text(bytes, name)?;
     let Some(first) = text.find(|c: char| !c.is_ascii_whitespace()) else {
         return Err(InputError::Empty {
             name: name.to_owned(),
@@ -298,16 +308,6 @@ pub fn one_line(text: &str, max_chars: usize) -> String {
         chars += 1;
     }
     out
-}
-
-/// `text` with ANSI escape sequences and control characters other than newline and tab
-/// removed: for multi-line text shown to a user (a command's output).
-#[must_use]
-pub fn clean_text(text: &str) -> String {
-    strip_ansi_escapes::strip_str(text)
-        .chars()
-        .filter(|&c| c == '\n' || c == '\t' || !c.is_control())
-        .collect()
 }
 
 #[cfg(test)]
