@@ -24,6 +24,7 @@ pub mod registry;
 pub mod runner;
 pub mod session;
 pub mod tool;
+pub mod tool_names;
 pub mod ui;
 
 #[doc(hidden)]

@@ -32,8 +32,20 @@ use std::io::Write;
 
 use serde_json::{Value, json};
 
+use hooks_core::tool_names::ToolNames;
+
 use super::claude::replacement_text;
 use super::{AdapterOptions, Agent, AgentEvent, Answer};
+
+/// Codex's tool names that differ from ours: every shell tool is `bash`; `apply_patch` keeps
+/// its name (its input is a patch, not an `edit` input).
+pub const CODEX_TOOL_NAMES: ToolNames = ToolNames::new(&[
+    ("Bash", "bash"),
+    ("exec_command", "bash"),
+    ("shell", "bash"),
+    ("local_shell", "bash"),
+    ("apply_patch", "apply_patch"),
+]);
 
 /// Serves one Codex hook call: `event` is Codex's event name, `input` the bytes read from
 /// stdin (see [`super::read_input`]); the answer goes to `out`, a failure line to `err`.
@@ -73,5 +85,17 @@ pub(crate) fn encode(event: AgentEvent, answer: &Answer) -> Option<Value> {
         Answer::CancelCompact { reason } => {
             Some(json!({ "continue": false, "stopReason": reason }))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codex_shell_tools_are_bash_and_apply_patch_keeps_its_name() {
+        assert_eq!(CODEX_TOOL_NAMES.ours("apply_patch"), "apply_patch");
+        assert_eq!(CODEX_TOOL_NAMES.ours("exec_command"), "bash");
+        assert_eq!(CODEX_TOOL_NAMES.theirs("bash"), "Bash");
     }
 }

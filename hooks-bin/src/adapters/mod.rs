@@ -231,8 +231,8 @@ impl Agent {
     #[must_use]
     pub fn tool_name(self, name: &str) -> String {
         match self {
-            Agent::Claude => tools::claude_tool_name(name),
-            Agent::Codex => tools::codex_tool_name(name),
+            Agent::Claude => hooks_core::loader::claude::CLAUDE_TOOL_NAMES.ours(name),
+            Agent::Codex => codex::CODEX_TOOL_NAMES.ours(name),
         }
     }
 

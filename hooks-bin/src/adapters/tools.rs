@@ -1,6 +1,12 @@
-//! Tool names, inputs and outputs between an agent CLI's wire form and ours.
+//! Tool inputs and outputs between an agent CLI's wire form and ours, and how tool names
+//! map.
 //!
 //! # Names
+//!
+//! Each agent's protocol has one two-way table ([`ToolNames`](hooks_core::tool_names::ToolNames)):
+//! Claude Code's is the loader's
+//! [`CLAUDE_TOOL_NAMES`](hooks_core::loader::claude::CLAUDE_TOOL_NAMES), Codex's
+//! [`CODEX_TOOL_NAMES`](super::codex::CODEX_TOOL_NAMES).
 //!
 //! | Claude Code | Codex | ours |
 //! | --- | --- | --- |
@@ -44,44 +50,6 @@
 use serde_json::{Map, Value};
 
 use hooks_core::events::{Content, ToolInput};
-
-/// Claude Code's tool names that differ from ours, with ours.
-pub const CLAUDE_TOOL_NAMES: &[(&str, &str)] = &[
-    ("Bash", "bash"),
-    ("Read", "read"),
-    ("Write", "write"),
-    ("Edit", "edit"),
-    ("Grep", "grep"),
-    ("Glob", "find"),
-];
-
-/// Codex's tool names that differ from ours, with ours.
-pub const CODEX_TOOL_NAMES: &[(&str, &str)] = &[
-    ("Bash", "bash"),
-    ("exec_command", "bash"),
-    ("shell", "bash"),
-    ("local_shell", "bash"),
-    ("apply_patch", "apply_patch"),
-];
-
-/// Our name for the Claude Code tool `name`.
-#[must_use]
-pub fn claude_tool_name(name: &str) -> String {
-    map_name(CLAUDE_TOOL_NAMES, name)
-}
-
-/// Our name for the Codex tool `name`.
-#[must_use]
-pub fn codex_tool_name(name: &str) -> String {
-    map_name(CODEX_TOOL_NAMES, name)
-}
-
-fn map_name(table: &[(&str, &str)], name: &str) -> String {
-    table
-        .iter()
-        .find(|(theirs, _)| *theirs == name)
-        .map_or_else(|| name.to_lowercase(), |(_, ours)| (*ours).to_owned())
-}
 
 /// Field names of Claude's tool inputs that we spell differently.
 const INPUT_ALIASES: &[(&str, &str)] = &[
@@ -328,14 +296,6 @@ fn read_shape(response: &Value) -> (Shape, Vec<Content>) {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn names() {
-        assert_eq!(claude_tool_name("Glob"), "find");
-        assert_eq!(claude_tool_name("WebFetch"), "webfetch");
-        assert_eq!(codex_tool_name("apply_patch"), "apply_patch");
-        assert_eq!(codex_tool_name("exec_command"), "bash");
-    }
 
     #[test]
     fn aliases_do_not_overwrite() {

@@ -8,30 +8,29 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use crate::events::{Content, ToolCallEvent, ToolCallEventResult, ToolResultEvent};
+use crate::tool_names::ToolNames;
 
 /// The most bytes of stdout, and of stderr, kept from a hook process: 1 MiB.
 pub const OUTPUT_LIMIT: usize = 1024 * 1024;
 
-/// Claude Code's spelling of one of our tool names: `bash`→`Bash`, `read`→`Read`,
-/// `write`→`Write`, `edit`→`Edit`, `grep`→`Grep`, `find`→`Glob`; any other name is unchanged.
-#[must_use]
-pub fn claude_tool_name(tool: &str) -> &str {
-    match tool {
-        "bash" => "Bash",
-        "read" => "Read",
-        "write" => "Write",
-        "edit" => "Edit",
-        "grep" => "Grep",
-        "find" => "Glob",
-        other => other,
-    }
-}
+/// Claude Code's tool names that differ from ours: `Bash`/`bash`, `Read`/`read`,
+/// `Write`/`write`, `Edit`/`edit`, `Grep`/`grep`, `Glob`/`find`. The loader spells our tool
+/// names Claude's way for hook files ([`ToolNames::theirs`]); the Claude Code adapter reads
+/// Claude's calls with the same table ([`ToolNames::ours`]).
+pub const CLAUDE_TOOL_NAMES: ToolNames = ToolNames::new(&[
+    ("Bash", "bash"),
+    ("Read", "read"),
+    ("Write", "write"),
+    ("Edit", "edit"),
+    ("Grep", "grep"),
+    ("Glob", "find"),
+]);
 
 /// Whether a hook file for `hook_tool` (`*`, our name, or Claude's name) applies to a call of
 /// our tool `tool`.
 #[must_use]
 pub fn tool_matches(hook_tool: &str, tool: &str) -> bool {
-    hook_tool == "*" || hook_tool == tool || hook_tool == claude_tool_name(tool)
+    hook_tool == "*" || hook_tool == tool || hook_tool == CLAUDE_TOOL_NAMES.theirs(tool)
 }
 
 /// The session fields of every hook input.
@@ -60,7 +59,7 @@ fn common_input(event_name: &str, tool: &str, session: &HookSession) -> Map<Stri
         session.cwd.to_string_lossy().into_owned().into(),
     );
     m.insert("hook_event_name".into(), event_name.into());
-    m.insert("tool_name".into(), claude_tool_name(tool).into());
+    m.insert("tool_name".into(), CLAUDE_TOOL_NAMES.theirs(tool).into());
     m
 }
 
@@ -93,7 +92,7 @@ pub fn post_tool_use_input(event: &ToolResultEvent, session: &HookSession) -> Va
     if let Some(details) = event.details.as_ref().filter(|d| !d.is_null()) {
         response.insert("details".into(), details.clone());
     }
-    if claude_tool_name(&event.tool_name) == "Bash" {
+    if CLAUDE_TOOL_NAMES.theirs(&event.tool_name) == "Bash" {
         response.insert("stdout".into(), text.clone().into());
         response.insert("stderr".into(), "".into());
         response.insert("interrupted".into(), false.into());

@@ -39,13 +39,23 @@ fn tool_names_map_to_claude_spelling() {
         ("mcp__x", "mcp__x"),
     ];
     for (ours, theirs) in pairs {
-        assert_eq!(claude_tool_name(ours), theirs);
+        assert_eq!(CLAUDE_TOOL_NAMES.theirs(ours), theirs);
     }
     assert!(tool_matches("*", "ls"));
     assert!(tool_matches("bash", "bash"));
     assert!(tool_matches("Bash", "bash"));
     assert!(tool_matches("Glob", "find"));
     assert!(!tool_matches("read", "bash"));
+}
+
+#[test]
+fn claude_tool_names_read_both_ways_from_one_table() {
+    assert_eq!(CLAUDE_TOOL_NAMES.ours("Glob"), "find");
+    assert_eq!(CLAUDE_TOOL_NAMES.ours("WebFetch"), "webfetch");
+    for &(theirs, ours) in CLAUDE_TOOL_NAMES.pairs() {
+        assert_eq!(CLAUDE_TOOL_NAMES.ours(theirs), ours);
+        assert_eq!(CLAUDE_TOOL_NAMES.theirs(ours), theirs);
+    }
 }
 
 #[test]
