@@ -5,7 +5,7 @@ mod common;
 
 use serde_json::json;
 
-use common::{Call, call, canonical_options, failing_options, input, workdir};
+use common::{Call, blocking_options, call, canonical_options, failing_options, input, workdir};
 use hooks_bin::adapters::{AdapterOptions, claude};
 use hooks_bin::json::MAX_INPUT_BYTES;
 
@@ -30,6 +30,29 @@ fn assert_fail_closed(c: &Call) {
     assert_eq!(c.stdout, "", "no answer on a failure");
     c.assert_one_line_stderr();
     assert!(c.stderr.starts_with("hooks claude "), "{}", c.stderr);
+}
+
+/// The deny reason of a block, as `PreToolUse` prints it.
+fn deny_reason(c: &Call) -> serde_json::Value {
+    assert_eq!(c.code, 0, "{c:?}");
+    c.json()["hookSpecificOutput"]["permissionDecisionReason"].clone()
+}
+
+#[test]
+fn deny_reason_is_the_default_only_when_missing_or_empty_as_upstream() {
+    let dir = workdir();
+    let call = |reason| {
+        run(
+            "PreToolUse",
+            &bash(dir.path(), "ls"),
+            &blocking_options(reason),
+        )
+    };
+    let default = "Tool execution was blocked by a hook";
+    assert_eq!(deny_reason(&call(None)), default);
+    assert_eq!(deny_reason(&call(Some(""))), default);
+    // `result.reason || DEFAULT`: a reason of only whitespace is a reason.
+    assert_eq!(deny_reason(&call(Some("  "))), "  ");
 }
 
 #[test]

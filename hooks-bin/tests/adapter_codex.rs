@@ -5,7 +5,7 @@ mod common;
 
 use serde_json::json;
 
-use common::{Call, call, canonical_options, failing_options, input, workdir};
+use common::{Call, blocking_options, call, canonical_options, failing_options, input, workdir};
 use hooks_bin::adapters::{AdapterOptions, codex};
 
 fn run(event: &str, bytes: &[u8], opts: &AdapterOptions) -> Call {
@@ -26,6 +26,26 @@ fn assert_fail_closed(c: &Call) {
     assert_eq!(c.stdout, "");
     c.assert_one_line_stderr();
     assert!(c.stderr.starts_with("hooks codex "), "{}", c.stderr);
+}
+
+#[test]
+fn codex_deny_reason_is_never_blank() {
+    // Codex ignores a deny without a non-blank reason and runs the tool.
+    let dir = workdir();
+    let bytes = codex_input(
+        "PreToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf ~"}}),
+    );
+    for reason in [None, Some(""), Some("  "), Some("\n\t")] {
+        let c = run("PreToolUse", &bytes, &blocking_options(reason));
+        assert_eq!(c.code, 0, "{reason:?}: {c:?}");
+        assert_eq!(
+            c.json()["hookSpecificOutput"]["permissionDecisionReason"],
+            "Tool execution was blocked by a hook",
+            "{reason:?}"
+        );
+    }
 }
 
 #[test]

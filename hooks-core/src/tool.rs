@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
-use crate::events::{Content, EventKind, Extra, ToolCallEvent, ToolInput, ToolResultEvent};
+use crate::events::{
+    Content, EventKind, Extra, ToolCallEvent, ToolCallEventResult, ToolInput, ToolResultEvent,
+};
 use crate::handler::BoxFuture;
 use crate::runner::{HookRunner, ToolCallHookError};
 
@@ -235,8 +237,7 @@ impl Tool for dyn DynTool {
     }
 }
 
-/// The reason of a block whose handler gave none (or an empty one).
-pub const DEFAULT_BLOCK_REASON: &str = "Tool execution was blocked by a hook";
+pub use crate::events::DEFAULT_BLOCK_REASON;
 
 /// Wraps a tool so that hooks see every call. It is itself a [`Tool`] with the inner tool's
 /// name, description and parameters, so wrapping is transparent.
@@ -349,14 +350,12 @@ impl<T: Tool> Tool for HookToolWrapper<T> {
             // A cancellation while a gate is pending drops the gate; the tool then never starts
             // (the cancellation check below).
             match until_cancelled!(runner.emit_tool_call(&event), cancel, cancel_first = false) {
-                Some(Ok(Some(result))) if result.is_block() => {
-                    let reason = result
-                        .reason
-                        .filter(|r| !r.is_empty())
-                        .unwrap_or_else(|| DEFAULT_BLOCK_REASON.to_owned());
-                    return Err(ToolError::Blocked { reason });
+                Some(Ok(result)) => {
+                    if let Some(reason) = result.and_then(ToolCallEventResult::into_block_reason) {
+                        return Err(ToolError::Blocked { reason });
+                    }
                 }
-                Some(Ok(_)) | None => {}
+                None => {}
                 Some(Err(error)) => return Err(ToolError::Hook(error)),
             }
             call_event = Some(event);

@@ -32,6 +32,7 @@ use std::io::Write;
 
 use serde_json::{Value, json};
 
+use hooks_core::events::DEFAULT_BLOCK_REASON;
 use hooks_core::tool_names::ToolNames;
 
 use super::claude::replacement_text;
@@ -67,7 +68,7 @@ pub(crate) fn encode(event: AgentEvent, answer: &Answer) -> Option<Value> {
             "hookSpecificOutput": {
                 "hookEventName": event.as_str(),
                 "permissionDecision": "deny",
-                "permissionDecisionReason": reason,
+                "permissionDecisionReason": deny_reason(reason),
             }
         })),
         Answer::ReplaceOutput { content, .. } => Some(json!({
@@ -85,6 +86,16 @@ pub(crate) fn encode(event: AgentEvent, answer: &Answer) -> Option<Value> {
         Answer::CancelCompact { reason } => {
             Some(json!({ "continue": false, "stopReason": reason }))
         }
+    }
+}
+
+/// `reason` as Codex reads a deny: Codex ignores a deny whose reason is blank, and runs the
+/// tool, so a reason of only whitespace is sent as [`DEFAULT_BLOCK_REASON`].
+fn deny_reason(reason: &str) -> &str {
+    if reason.trim().is_empty() {
+        DEFAULT_BLOCK_REASON
+    } else {
+        reason
     }
 }
 

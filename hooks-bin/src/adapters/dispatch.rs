@@ -7,7 +7,8 @@ use serde_json::{Map, Value, json};
 use hooks_core::ToolCallHookError;
 use hooks_core::events::{
     AgentEndEvent, AssistantMessage, Content, Extra, Message, SessionBeforeCompactEvent,
-    SessionShutdownEvent, SessionStartEvent, ToolCallEvent, ToolInput, ToolResultEvent,
+    SessionShutdownEvent, SessionStartEvent, ToolCallEvent, ToolCallEventResult, ToolInput,
+    ToolResultEvent,
 };
 use hooks_core::handler::HandlerErrorKind;
 
@@ -203,14 +204,10 @@ async fn pre_tool_use(agent: Agent, mut input: HookInput, s: &Session) -> Reply 
         input: tool_input,
     };
     match s.runner.emit_tool_call(&event).await {
-        Ok(Some(result)) if result.is_block() => {
-            let reason = result
-                .reason
-                .filter(|r| !r.trim().is_empty())
-                .unwrap_or_else(|| hooks_core::tool::DEFAULT_BLOCK_REASON.to_owned());
-            Reply::answer(Answer::Deny { reason })
-        }
-        Ok(_) => Reply::default(),
+        Ok(result) => match result.and_then(ToolCallEventResult::into_block_reason) {
+            Some(reason) => Reply::answer(Answer::Deny { reason }),
+            None => Reply::default(),
+        },
         Err(e) => Reply::failure(tool_call_failure(&e)),
     }
 }

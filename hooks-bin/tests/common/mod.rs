@@ -132,6 +132,20 @@ pub fn canonical_options() -> (AdapterOptions, Log) {
     )
 }
 
+/// Options serving one hook that blocks every tool call with `reason` (`None`: no reason).
+pub fn blocking_options(reason: Option<&'static str>) -> AdapterOptions {
+    AdapterOptions::with_hooks(move |cwd| {
+        let mut api = HookApi::new("test-blocker", cwd);
+        api.on(
+            move |_e: &ToolCallEvent, _c: &HookContext| ToolCallEventResult {
+                block: Some(true),
+                reason: reason.map(str::to_owned),
+            },
+        );
+        vec![api.finish()]
+    })
+}
+
 /// A hook whose handlers panic (or fail) on every event, after [`canonical`].
 pub fn failing(cwd: &Path, panic: bool) -> LoadedHook {
     let mut api = HookApi::new("test-failing", cwd);

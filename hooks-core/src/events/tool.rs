@@ -117,6 +117,9 @@ impl ToolCallEvent {
     }
 }
 
+/// The reason of a block whose handler gave none (or an empty one).
+pub const DEFAULT_BLOCK_REASON: &str = "Tool execution was blocked by a hook";
+
 /// Result of `tool_call`: `block: true` stops the call, with `reason` as the error text.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolCallEventResult {
@@ -142,6 +145,29 @@ impl ToolCallEventResult {
     #[must_use]
     pub fn is_block(&self) -> bool {
         self.block == Some(true)
+    }
+
+    /// The reason this result blocks with, when it blocks: its `reason`, or
+    /// [`DEFAULT_BLOCK_REASON`] when it has none or an empty one. As upstream
+    /// (`result.reason || "Tool execution was blocked by a hook"`), a reason of only
+    /// whitespace is a reason, and is kept.
+    ///
+    /// ```
+    /// use hooks_core::events::{DEFAULT_BLOCK_REASON, ToolCallEventResult};
+    ///
+    /// let reason = |r: &str| ToolCallEventResult::block(r).into_block_reason();
+    /// assert_eq!(reason("no"), Some("no".to_owned()));
+    /// assert_eq!(reason(""), Some(DEFAULT_BLOCK_REASON.to_owned()));
+    /// assert_eq!(reason(" "), Some(" ".to_owned()));
+    /// assert_eq!(ToolCallEventResult::default().into_block_reason(), None);
+    /// ```
+    #[must_use]
+    pub fn into_block_reason(self) -> Option<String> {
+        self.is_block().then(|| {
+            self.reason
+                .filter(|reason| !reason.is_empty())
+                .unwrap_or_else(|| DEFAULT_BLOCK_REASON.to_owned())
+        })
     }
 }
 
