@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use hooks_bin::adapters::AdapterOptions;
+use hooks_bin::adapters::{AdapterOptions, Protocol, command};
 
 /// The events tried: the first input byte picks one (the last is not a known event).
 pub const EVENTS: &[&str] = &[
@@ -18,10 +18,6 @@ pub const EVENTS: &[&str] = &[
     "NotAnEvent",
 ];
 
-/// The signature of `hooks_bin::adapters::{claude,codex}::run`.
-pub type Run =
-    fn(&str, &[u8], &mut dyn std::io::Write, &mut dyn std::io::Write, &AdapterOptions) -> u8;
-
 fn options() -> &'static AdapterOptions {
     static OPTIONS: OnceLock<(tempfile::TempDir, AdapterOptions)> = OnceLock::new();
     let (_dir, options) = OPTIONS.get_or_init(|| {
@@ -34,14 +30,14 @@ fn options() -> &'static AdapterOptions {
 
 /// Runs one call and checks: exit 0, 1 or 2; stdout empty or one JSON value on one line;
 /// stderr empty or one line, and non-empty exactly when the exit is not 0.
-pub fn check(run: Run, data: &[u8]) {
+pub fn check(protocol: &dyn Protocol, data: &[u8]) {
     let Some((&first, input)) = data.split_first() else {
         return;
     };
     let event = EVENTS[usize::from(first) % EVENTS.len()];
     let mut out = Vec::new();
     let mut err = Vec::new();
-    let code = run(event, input, &mut out, &mut err, options());
+    let code = command::run(protocol, event, input, &mut out, &mut err, options());
     assert!(code <= 2, "exit {code}");
     let stdout = String::from_utf8(out).expect("stdout is UTF-8");
     let stderr = String::from_utf8(err).expect("stderr is UTF-8");

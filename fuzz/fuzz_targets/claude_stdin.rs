@@ -1,5 +1,6 @@
-//! Claude Code adapter stdin: `hooks_bin::adapters::claude::run` on arbitrary bytes (the first
-//! byte picks the event) with an empty hook set; see `adapter.rs` for what is checked.
+//! Claude Code adapter stdin: `hooks_bin::adapters::command::run` with the Claude protocol on
+//! arbitrary bytes (the first byte picks the event) with an empty hook set; see `adapter.rs`
+//! for what is checked.
 
 #![no_main]
 
@@ -8,4 +9,4 @@ mod adapter;
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| adapter::check(hooks_bin::adapters::claude::run, data));
+fuzz_target!(|data: &[u8]| adapter::check(&hooks_bin::adapters::claude::Claude, data));

@@ -6,7 +6,8 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use hooks_bin::adapters::{Agent, AgentEvent};
+use hooks_bin::adapters::Agent;
+use hooks_bin::adapters::hook_json::{POST_TOOL_USE, PRE_TOOL_USE, STOP};
 use hooks_bin::install::Install;
 use libfuzzer_sys::fuzz_target;
 
@@ -26,9 +27,9 @@ fuzz_target!(|data: &[u8]| {
             dry_run: true,
         };
         let events = [
-            AgentEvent::PreToolUse,
-            AgentEvent::PostToolUse,
-            AgentEvent::Stop,
+            PRE_TOOL_USE,
+            POST_TOOL_USE,
+            STOP,
         ];
         let mut out = Vec::new();
         match install.apply(&events, &mut out) {

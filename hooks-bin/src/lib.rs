@@ -24,7 +24,7 @@
 //! ([`trust`]); `--trust-all` (an option of `list`, `run`, `claude`, `codex`, also accepted
 //! before them: `hooks --trust-all run ...`) skips that check, e.g. in CI. Usage errors (an
 //! unknown option, a missing argument) exit with 2, except for `hooks claude|codex EVENT` on an
-//! observational event, where every failure exits 1 ([`adapters::Agent::failure_code`]).
+//! observational event, where every failure exits 1 ([`adapters::Protocol::failure_code`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -201,7 +201,7 @@ pub fn main() -> ExitCode {
 
 /// The exit code of invalid usage: 2, except on an adapter call for an observational event
 /// (`hooks claude Stop --bogus`), which fails like any other failure of that call, with 1
-/// ([`adapters::Agent::failure_code`]): exit 2 on `Stop` would make the agent go on.
+/// ([`adapters::Protocol::failure_code`]): exit 2 on `Stop` would make the agent go on.
 fn usage_error_code() -> u8 {
     use clap::CommandFactory as _;
     // What clap can make of the arguments despite the error.
@@ -214,25 +214,25 @@ fn usage_error_code() -> u8 {
         _ => return 2,
     };
     let event = args.get_one::<String>("event").map_or("", String::as_str);
-    agent.failure_code(event)
+    agent.protocol().failure_code(event)
 }
 
-/// `hooks claude|codex EVENT`: stdin in, one answer out ([`adapters::stdio::serve`]).
+/// `hooks claude|codex EVENT`: stdin in, one answer out ([`adapters::command::serve`]).
 fn serve(agent: adapters::Agent, args: &AdapterArgs) -> ExitCode {
+    let protocol = agent.protocol();
     // Claude Code runs hook commands with the project root in `CLAUDE_PROJECT_DIR`; the
     // input's `cwd` follows the session's `cd`.
-    let project_dir = match agent {
-        adapters::Agent::Claude => std::env::var_os("CLAUDE_PROJECT_DIR")
-            .filter(|dir| !dir.is_empty())
-            .map(PathBuf::from),
-        _ => None,
-    };
+    let project_dir = protocol
+        .project_dir_env()
+        .and_then(std::env::var_os)
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from);
     let options = adapters::AdapterOptions {
         cwd: args.cwd.clone(),
         project_dir,
         ..adapters::AdapterOptions::default()
     };
-    ExitCode::from(adapters::stdio::serve(agent, &args.event, &options))
+    ExitCode::from(adapters::command::serve(protocol, &args.event, &options))
 }
 
 /// `hooks install`.

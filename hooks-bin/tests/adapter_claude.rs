@@ -6,11 +6,12 @@ mod common;
 use serde_json::json;
 
 use common::{Call, blocking_options, call, canonical_options, failing_options, input, workdir};
-use hooks_bin::adapters::{AdapterOptions, claude};
+use hooks_bin::adapters::claude::Claude;
+use hooks_bin::adapters::{AdapterOptions, command};
 use hooks_bin::json::MAX_INPUT_BYTES;
 
 fn run(event: &str, bytes: &[u8], opts: &AdapterOptions) -> Call {
-    call(claude::run, event, bytes, opts)
+    call(&Claude, event, bytes, opts)
 }
 
 fn bash(cwd: &std::path::Path, command: &str) -> Vec<u8> {
@@ -680,7 +681,8 @@ fn unwritable_stdout_fails_closed() {
     let dir = workdir();
     let (opts, _log) = canonical_options();
     let mut err = Vec::new();
-    let code = claude::run(
+    let code = command::run(
+        &Claude,
         "PreToolUse",
         &bash(dir.path(), "rm -rf /"),
         &mut Broken,

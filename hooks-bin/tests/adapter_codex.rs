@@ -6,10 +6,12 @@ mod common;
 use serde_json::json;
 
 use common::{Call, blocking_options, call, canonical_options, failing_options, input, workdir};
-use hooks_bin::adapters::{AdapterOptions, codex};
+use hooks_bin::adapters::AdapterOptions;
+use hooks_bin::adapters::claude::Claude;
+use hooks_bin::adapters::codex::Codex;
 
 fn run(event: &str, bytes: &[u8], opts: &AdapterOptions) -> Call {
-    call(codex::run, event, bytes, opts)
+    call(&Codex, event, bytes, opts)
 }
 
 /// A Codex input: the common fields plus Codex's extensions.
@@ -134,7 +136,7 @@ fn bash_command_is_the_string_command_whatever_shape_the_agent_sent() {
                     &opts,
                 ),
                 _ => call(
-                    hooks_bin::adapters::claude::run,
+                    &Claude,
                     "PreToolUse",
                     &input("PreToolUse", dir.path(), extra),
                     &opts,

@@ -7,23 +7,20 @@ use examples as _;
 use serde_json::json;
 
 use common::{Call, call, input, workdir};
-use hooks_bin::adapters::{AdapterOptions, claude, codex};
+use hooks_bin::adapters::AdapterOptions;
+use hooks_bin::adapters::claude::Claude;
+use hooks_bin::adapters::codex::Codex;
 
 fn defaults(cwd: &std::path::Path) -> AdapterOptions {
     AdapterOptions::default().cwd(cwd)
 }
 
 fn claude_call(event: &str, cwd: &std::path::Path, extra: serde_json::Value) -> Call {
-    call(
-        claude::run,
-        event,
-        &input(event, cwd, extra),
-        &defaults(cwd),
-    )
+    call(&Claude, event, &input(event, cwd, extra), &defaults(cwd))
 }
 
 fn codex_call(event: &str, cwd: &std::path::Path, extra: serde_json::Value) -> Call {
-    call(codex::run, event, &input(event, cwd, extra), &defaults(cwd))
+    call(&Codex, event, &input(event, cwd, extra), &defaults(cwd))
 }
 
 #[test]

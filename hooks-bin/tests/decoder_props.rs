@@ -7,7 +7,9 @@ mod common;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
-use hooks_bin::adapters::{AdapterOptions, claude, codex};
+use hooks_bin::adapters::claude::Claude;
+use hooks_bin::adapters::codex::Codex;
+use hooks_bin::adapters::{AdapterOptions, Protocol, command};
 use hooks_bin::json::{InputError, MAX_DEPTH, decode_object};
 
 fn no_hooks() -> AdapterOptions {
@@ -78,9 +80,9 @@ proptest! {
         ],
         event in prop::sample::select(vec!["PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"]),
     ) {
-        for run in [claude::run, codex::run] {
+        for protocol in [&Claude as &dyn Protocol, &Codex] {
             let (mut out, mut err) = (Vec::new(), Vec::new());
-            let code = run(event, &bytes, &mut out, &mut err, &no_hooks());
+            let code = command::run(protocol, event, &bytes, &mut out, &mut err, &no_hooks());
             prop_assert!(out.is_empty(), "no hooks, no answer");
             let err = String::from_utf8(err).unwrap();
             if code == 0 {
@@ -111,7 +113,7 @@ proptest! {
         let opts = AdapterOptions::with_hooks(move |cwd| vec![common::canonical(cwd, &log)])
             .cwd(std::env::temp_dir());
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = claude::run("PreToolUse", &bytes, &mut out, &mut err, &opts);
+        let code = command::run(&Claude, "PreToolUse", &bytes, &mut out, &mut err, &opts);
         prop_assert!(code == 0 || code == 2);
         if code == 2 {
             prop_assert!(out.is_empty());
@@ -131,7 +133,7 @@ proptest! {
         let opts = AdapterOptions::with_hooks(move |cwd| vec![common::canonical(cwd, &log)])
             .cwd(std::env::temp_dir());
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = claude::run("PreToolUse", &bytes, &mut out, &mut err, &opts);
+        let code = command::run(&Claude, "PreToolUse", &bytes, &mut out, &mut err, &opts);
         prop_assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
         let answer: Value = serde_json::from_slice(&out).unwrap();
         prop_assert_eq!(&answer["hookSpecificOutput"]["permissionDecision"], "deny");
@@ -186,7 +188,7 @@ proptest! {
         input["tool_name"] = value;
         let bytes = serde_json::to_vec(&input).unwrap();
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = claude::run("PreToolUse", &bytes, &mut out, &mut err, &no_hooks());
+        let code = command::run(&Claude, "PreToolUse", &bytes, &mut out, &mut err, &no_hooks());
         prop_assert_eq!(code, 2);
         let err = String::from_utf8(err).unwrap();
         prop_assert!(err.contains("tool_name") && err.contains("stdin:1:"), "{}", err);

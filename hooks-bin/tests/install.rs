@@ -11,17 +11,17 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use hooks_bin::adapters::AgentEvent;
+use hooks_bin::adapters::hook_json::{
+    POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START,
+    STOP, USER_PROMPT_SUBMIT,
+};
 use hooks_bin::install::{self, Install, InstallError, Scope, Target};
 use hooks_core::{HookApi, HookRunner, JsonlSessionStore};
 
 const BINARY: &str = "/opt/hooks/bin/hooks";
 
 fn claude_events() -> Vec<AgentEvent> {
-    vec![
-        AgentEvent::PreToolUse,
-        AgentEvent::PostToolUse,
-        AgentEvent::UserPromptSubmit,
-    ]
+    vec![PRE_TOOL_USE, POST_TOOL_USE, USER_PROMPT_SUBMIT]
 }
 
 fn plan(target: Target, path: &Path, dry_run: bool) -> Install {
@@ -165,9 +165,9 @@ fn install_adds_only_missing_events() {
     let dir = common::workdir();
     let path = settings_file(dir.path(), "{}");
     let install = plan(Target::Claude, &path, false);
-    apply(&install, &[AgentEvent::PreToolUse]).0.unwrap();
-    let (result, _) = apply(&install, &[AgentEvent::PreToolUse, AgentEvent::Stop]);
-    assert_eq!(result.unwrap().added, [AgentEvent::Stop]);
+    apply(&install, &[PRE_TOOL_USE]).0.unwrap();
+    let (result, _) = apply(&install, &[PRE_TOOL_USE, STOP]);
+    assert_eq!(result.unwrap().added, [STOP]);
     let new = read_json(&path);
     assert_eq!(new["hooks"]["PreToolUse"].as_array().unwrap().len(), 1);
 }
@@ -354,7 +354,7 @@ fn install_codex_uses_a_quoted_shell_command() {
         binary: PathBuf::from("/opt/my tools/hooks"),
         dry_run: false,
     };
-    let events = [AgentEvent::PreToolUse, AgentEvent::PostToolUse];
+    let events = [PRE_TOOL_USE, POST_TOOL_USE];
     let (result, out) = apply(&install, &events);
     result.unwrap();
     assert!(out.contains("/hooks in Codex"), "trust note: {out}");
@@ -532,14 +532,14 @@ fn reinstalling_from_another_path_replaces_our_entries_in_place() {
     let dir = common::workdir();
     let old = "/home/u/src/hooks/target/debug/hooks";
     let path = settings_file(dir.path(), &installed_from(old));
-    let events = [AgentEvent::PreToolUse, AgentEvent::PostToolUse];
+    let events = [PRE_TOOL_USE, POST_TOOL_USE];
     let (result, out) = apply(&plan(Target::Claude, &path, false), &events);
     let report = result.unwrap();
-    assert_eq!(report.added, [AgentEvent::PostToolUse]);
+    assert_eq!(report.added, [POST_TOOL_USE]);
     assert_eq!(
         report.replaced,
         [install::Replaced {
-            event: AgentEvent::PreToolUse,
+            event: PRE_TOOL_USE,
             old_binary: old.to_owned(),
             removed: false,
         }]
@@ -583,10 +583,7 @@ fn reinstalling_from_another_path_replaces_the_codex_shell_form() {
     ]}})
     .to_string();
     fs::write(&path, &text).unwrap();
-    let (result, _) = apply(
-        &plan(Target::Codex, &path, false),
-        &[AgentEvent::PreToolUse],
-    );
+    let (result, _) = apply(&plan(Target::Codex, &path, false), &[PRE_TOOL_USE]);
     let report = result.unwrap();
     assert!(report.added.is_empty());
     assert_eq!(report.replaced[0].old_binary, old);
@@ -614,10 +611,7 @@ fn an_entry_of_another_path_next_to_ours_is_removed_as_a_duplicate() {
     ]}})
     .to_string();
     let path = settings_file(dir.path(), &text);
-    let (result, out) = apply(
-        &plan(Target::Claude, &path, false),
-        &[AgentEvent::PreToolUse],
-    );
+    let (result, out) = apply(&plan(Target::Claude, &path, false), &[PRE_TOOL_USE]);
     let report = result.unwrap();
     assert_eq!(report.replaced.len(), 2);
     assert!(
@@ -693,10 +687,7 @@ fn install_keeps_every_number_and_all_other_text_as_written() {
     let (result, out) = apply(&install, &claude_events());
     let report = result.unwrap();
     assert_eq!(report.replaced.len(), 1, "{out}");
-    assert_eq!(
-        report.added,
-        [AgentEvent::PostToolUse, AgentEvent::UserPromptSubmit]
-    );
+    assert_eq!(report.added, [POST_TOOL_USE, USER_PROMPT_SUBMIT]);
     let new = fs::read_to_string(&path).unwrap();
     let before_ours = text.find(&other_entry).unwrap() + other_entry.len();
     assert!(
@@ -749,24 +740,24 @@ fn events_come_from_what_the_hooks_handle() {
     assert_eq!(
         install::events_for(Target::Claude, &all),
         [
-            AgentEvent::PreToolUse,
-            AgentEvent::PostToolUse,
-            AgentEvent::PostToolUseFailure,
-            AgentEvent::UserPromptSubmit,
-            AgentEvent::SessionStart,
-            AgentEvent::SessionEnd,
-            AgentEvent::PreCompact,
-            AgentEvent::Stop,
+            PRE_TOOL_USE,
+            POST_TOOL_USE,
+            POST_TOOL_USE_FAILURE,
+            USER_PROMPT_SUBMIT,
+            SESSION_START,
+            SESSION_END,
+            PRE_COMPACT,
+            STOP,
         ]
     );
-    assert!(!install::events_for(Target::Codex, &all).contains(&AgentEvent::PostToolUseFailure));
+    assert!(!install::events_for(Target::Codex, &all).contains(&POST_TOOL_USE_FAILURE));
 
     let mut api = HookApi::new("cmd-only", "/tmp");
     api.register_command("handoff", None, |_a, _c| Box::pin(async { Ok(()) }));
     let commands = runner(vec![api.finish()]);
     assert_eq!(
         install::events_for(Target::Claude, &commands),
-        [AgentEvent::UserPromptSubmit]
+        [USER_PROMPT_SUBMIT]
     );
 
     let none = runner(Vec::new());
@@ -861,7 +852,7 @@ proptest! {
         let text = serde_json::to_string_pretty(&existing).unwrap();
         fs::write(&path, &text).unwrap();
         let install = plan(Target::Claude, &path, false);
-        let events = [AgentEvent::PreToolUse, AgentEvent::PostToolUse, AgentEvent::Stop];
+        let events = [PRE_TOOL_USE, POST_TOOL_USE, STOP];
         apply(&install, &events).0.unwrap();
         let old = Value::Object(existing);
         let new = read_json(&path);

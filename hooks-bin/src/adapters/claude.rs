@@ -1,8 +1,13 @@
-//! `hooks claude EVENT`: the Claude Code command-hook adapter.
+//! Claude Code's protocol ([`Claude`]): `hooks claude EVENT`.
+//!
+//! Events: all of the [shared hook JSON](super::hook_json) (`PreToolUse`, `PostToolUse`,
+//! `PostToolUseFailure`, `UserPromptSubmit`, `SessionStart`, `SessionEnd`, `PreCompact`,
+//! `Stop`). Tool names: [`CLAUDE_TOOL_NAMES`], shared with the loader's hook files. The project
+//! directory: `CLAUDE_PROJECT_DIR`.
 //!
 //! Install it with `hooks install claude`, which adds entries like
-//! `{"type": "command", "command": "/path/to/hooks", "args": ["claude", "PreToolUse"]}`
-//! (exec form: no shell, no profile scripts).
+//! `{"type": "command", "command": "/path/to/hooks", "args": ["claude", "PreToolUse"]}` to
+//! `.claude/settings.json` (exec form: no shell, no profile scripts).
 //!
 //! # Answers
 //!
@@ -24,66 +29,89 @@
 //! error (the first stderr line is shown); exit 1 never blocks, which is why no failure on a
 //! gating event uses it.
 
-use std::io::Write;
-
 use serde_json::{Value, json};
 
-use super::{AdapterOptions, Agent, AgentEvent, Answer};
-use crate::adapters::tools::join_text;
 use hooks_core::events::Content;
+use hooks_core::loader::claude::CLAUDE_TOOL_NAMES;
+use hooks_core::tool_names::ToolNames;
 
-/// Serves one Claude Code hook call: `event` is Claude's event name, `input` the bytes read
-/// from stdin (see [`super::read_input`]); the answer goes to `out`, a failure line to `err`.
-/// Returns the exit code.
-pub fn run(
-    event: &str,
-    input: &[u8],
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-    opts: &AdapterOptions,
-) -> u8 {
-    super::serve(Agent::Claude, event, input, out, err, opts, encode)
-}
+use super::hook_json::{
+    self, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END,
+    SESSION_START, STOP, USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
+};
+use super::protocol::{AgentEvent, Decision, Protocol, Request};
+use crate::install::{Form, InstallShape};
+use crate::json::InputError;
 
-fn hook_specific(event: AgentEvent, fields: Value) -> Value {
-    let mut inner = json!({ "hookEventName": event.as_str() });
-    if let (Some(inner), Value::Object(fields)) = (inner.as_object_mut(), fields) {
-        inner.extend(fields);
+/// Claude Code's hook protocol.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Claude;
+
+/// Where `hooks install claude` writes: `.claude/settings.json`, exec-form entries.
+const INSTALL: InstallShape = InstallShape {
+    dir: ".claude",
+    file: "settings.json",
+    dir_env: None,
+    form: Form::Exec,
+    note: None,
+};
+
+impl Protocol for Claude {
+    fn name(&self) -> &'static str {
+        "claude"
     }
-    json!({ "hookSpecificOutput": inner })
-}
 
-/// Claude Code's JSON for `answer` on `event`.
-pub(crate) fn encode(event: AgentEvent, answer: &Answer) -> Option<Value> {
-    match answer {
-        Answer::Deny { reason } => Some(hook_specific(
-            event,
-            json!({ "permissionDecision": "deny", "permissionDecisionReason": reason }),
-        )),
-        Answer::ReplaceOutput { view, content } => Some(match view.rewrite(content) {
-            Some(output) => hook_specific(event, json!({ "updatedToolOutput": output })),
-            None => json!({ "decision": "block", "reason": replacement_text(content) }),
-        }),
-        Answer::WithholdOutput { view, reason } => {
-            let notice = Content::text(format!("[tool output withheld: {reason}]"));
-            view.rewrite(&[notice])
-                .map(|output| hook_specific(event, json!({ "updatedToolOutput": output })))
-        }
-        Answer::Context { text } => {
-            Some(hook_specific(event, json!({ "additionalContext": text })))
-        }
-        Answer::BlockPrompt { reason } | Answer::CancelCompact { reason } => {
-            Some(json!({ "decision": "block", "reason": reason }))
+    fn events(&self) -> &'static [AgentEvent] {
+        &[
+            PRE_TOOL_USE,
+            POST_TOOL_USE,
+            POST_TOOL_USE_FAILURE,
+            USER_PROMPT_SUBMIT,
+            SESSION_START,
+            SESSION_END,
+            PRE_COMPACT,
+            STOP,
+        ]
+    }
+
+    fn tool_names(&self) -> &'static ToolNames {
+        &CLAUDE_TOOL_NAMES
+    }
+
+    fn project_dir_env(&self) -> Option<&'static str> {
+        Some("CLAUDE_PROJECT_DIR")
+    }
+
+    fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
+        hook_json::decode(event, input, self.tool_names())
+    }
+
+    fn encode(&self, event: AgentEvent, decision: &Decision) -> Option<Value> {
+        match decision {
+            Decision::Deny { reason } => Some(hook_specific(
+                event,
+                json!({ "permissionDecision": "deny", "permissionDecisionReason": reason }),
+            )),
+            Decision::ReplaceOutput { output, content } => Some(match output.rewrite(content) {
+                Some(output) => hook_specific(event, json!({ "updatedToolOutput": output })),
+                None => block(&replacement_text(content)),
+            }),
+            Decision::WithholdOutput { output, reason } => {
+                let notice = Content::text(format!("[tool output withheld: {reason}]"));
+                output
+                    .rewrite(&[notice])
+                    .map(|output| hook_specific(event, json!({ "updatedToolOutput": output })))
+            }
+            Decision::Context { text } => {
+                Some(hook_specific(event, json!({ "additionalContext": text })))
+            }
+            Decision::BlockPrompt { reason } | Decision::CancelCompact { reason } => {
+                Some(block(reason))
+            }
         }
     }
-}
 
-/// The text that replaces a tool's output where only text can be sent.
-pub(crate) fn replacement_text(content: &[Content]) -> String {
-    let text = join_text(content);
-    if text.trim().is_empty() {
-        "(tool output removed by a hook)".to_owned()
-    } else {
-        text
+    fn install(&self) -> &'static InstallShape {
+        &INSTALL
     }
 }

@@ -1,4 +1,4 @@
-//! `hooks codex EVENT`: the Codex command-hook adapter.
+//! Codex's protocol ([`Codex`]): `hooks codex EVENT`.
 //!
 //! Install it with `hooks install codex`, which adds entries like
 //! `{"type": "command", "command": "'/path/to/hooks' codex PreToolUse"}` to `.codex/hooks.json`
@@ -8,7 +8,8 @@
 //! Served events: `PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `SessionStart`,
 //! `SessionEnd`, `PreCompact`, `Stop` (Codex has no `PostToolUseFailure`; it runs
 //! `PostToolUse` after failing Bash commands too). Tool names: `Bash` → `bash`, `apply_patch`
-//! stays `apply_patch` (its input is `{"command": PATCH}`); see [`super::tools`].
+//! stays `apply_patch` (its input is `{"command": PATCH}`): [`CODEX_TOOL_NAMES`]; see
+//! [`super::tools`].
 //!
 //! # Answers
 //!
@@ -20,6 +21,8 @@
 //!   `{"decision":"block","reason":NEW_TEXT}`, which makes Codex replace the tool result with
 //!   `reason`.
 //! - A cancelled compaction is `{"continue":false,"stopReason":"Compaction cancelled by a hook"}`.
+//! - A deny whose reason is blank is ignored (Codex runs the tool), so a reason of only
+//!   whitespace is sent as the default block reason.
 //! - Exit 2 blocks only with a non-empty stderr; the adapter's failure line is never empty. On
 //!   `PostToolUse` exit 2 makes Codex replace the tool result with the stderr reason, so a
 //!   failing redaction hook withholds the output without any stdout.
@@ -28,15 +31,22 @@
 //! `decision: "block"` with the command's output for `/name args`, `additionalContext` for
 //! injected messages. Exit codes: see [the adapter docs](super#exit-codes-both-agents).
 
-use std::io::Write;
-
 use serde_json::{Value, json};
 
 use hooks_core::events::DEFAULT_BLOCK_REASON;
 use hooks_core::tool_names::ToolNames;
 
-use super::claude::replacement_text;
-use super::{AdapterOptions, Agent, AgentEvent, Answer};
+use super::hook_json::{
+    self, POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP,
+    USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
+};
+use super::protocol::{AgentEvent, Decision, Protocol, Request};
+use crate::install::{Form, InstallShape};
+use crate::json::InputError;
+
+/// Codex's hook protocol.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Codex;
 
 /// Codex's tool names that differ from ours: every shell tool is `bash`; `apply_patch` keeps
 /// its name (its input is a patch, not an `edit` input).
@@ -48,44 +58,67 @@ pub const CODEX_TOOL_NAMES: ToolNames = ToolNames::new(&[
     ("apply_patch", "apply_patch"),
 ]);
 
-/// Serves one Codex hook call: `event` is Codex's event name, `input` the bytes read from
-/// stdin (see [`super::read_input`]); the answer goes to `out`, a failure line to `err`.
-/// Returns the exit code.
-pub fn run(
-    event: &str,
-    input: &[u8],
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-    opts: &AdapterOptions,
-) -> u8 {
-    super::serve(Agent::Codex, event, input, out, err, opts, encode)
-}
+/// The environment variable Codex reads its config directory from (default `~/.codex`).
+pub const CODEX_HOME_ENV: &str = "CODEX_HOME";
 
-/// Codex's JSON for `answer` on `event`.
-pub(crate) fn encode(event: AgentEvent, answer: &Answer) -> Option<Value> {
-    match answer {
-        Answer::Deny { reason } => Some(json!({
-            "hookSpecificOutput": {
-                "hookEventName": event.as_str(),
-                "permissionDecision": "deny",
-                "permissionDecisionReason": deny_reason(reason),
+/// Where `hooks install codex` writes: `.codex/hooks.json` (or `$CODEX_HOME/hooks.json`),
+/// shell-form entries (Codex runs `command` through a shell).
+const INSTALL: InstallShape = InstallShape {
+    dir: ".codex",
+    file: "hooks.json",
+    dir_env: Some(CODEX_HOME_ENV),
+    form: Form::Shell,
+    note: Some("Codex runs new hooks only after you review and trust them: open /hooks in Codex."),
+};
+
+impl Protocol for Codex {
+    fn name(&self) -> &'static str {
+        "codex"
+    }
+
+    fn events(&self) -> &'static [AgentEvent] {
+        &[
+            PRE_TOOL_USE,
+            POST_TOOL_USE,
+            USER_PROMPT_SUBMIT,
+            SESSION_START,
+            SESSION_END,
+            PRE_COMPACT,
+            STOP,
+        ]
+    }
+
+    fn tool_names(&self) -> &'static ToolNames {
+        &CODEX_TOOL_NAMES
+    }
+
+    fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
+        hook_json::decode(event, input, self.tool_names())
+    }
+
+    fn encode(&self, event: AgentEvent, decision: &Decision) -> Option<Value> {
+        match decision {
+            Decision::Deny { reason } => Some(hook_specific(
+                event,
+                json!({
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": deny_reason(reason),
+                }),
+            )),
+            Decision::ReplaceOutput { content, .. } => Some(block(&replacement_text(content))),
+            Decision::WithholdOutput { .. } => None,
+            Decision::Context { text } => {
+                Some(hook_specific(event, json!({ "additionalContext": text })))
             }
-        })),
-        Answer::ReplaceOutput { content, .. } => Some(json!({
-            "decision": "block",
-            "reason": replacement_text(content),
-        })),
-        Answer::WithholdOutput { .. } => None,
-        Answer::Context { text } => Some(json!({
-            "hookSpecificOutput": {
-                "hookEventName": event.as_str(),
-                "additionalContext": text,
+            Decision::BlockPrompt { reason } => Some(block(reason)),
+            Decision::CancelCompact { reason } => {
+                Some(json!({ "continue": false, "stopReason": reason }))
             }
-        })),
-        Answer::BlockPrompt { reason } => Some(json!({ "decision": "block", "reason": reason })),
-        Answer::CancelCompact { reason } => {
-            Some(json!({ "continue": false, "stopReason": reason }))
         }
+    }
+
+    fn install(&self) -> &'static InstallShape {
+        &INSTALL
     }
 }
 

@@ -16,8 +16,6 @@ use hooks_core::{
     SessionActionResult,
 };
 
-use super::Agent;
-
 /// A runner with collectors for what hooks report or send.
 pub(super) struct Session {
     pub(super) runner: HookRunner,
@@ -27,10 +25,10 @@ pub(super) struct Session {
 }
 
 impl Session {
-    /// A runner over `hooks` for a call of the agent's session `session_id` (a fresh id when
-    /// the agent sent none).
+    /// A runner over `hooks` for a call of the session `session_id` (a fresh id when the
+    /// agent sent none) of the agent named `agent`.
     pub(super) fn new(
-        agent: Agent,
+        agent: &'static str,
         hooks: Vec<LoadedHook>,
         cwd: &Path,
         session_id: Option<&str>,

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use hooks_bin::adapters::AdapterOptions;
+use hooks_bin::adapters::{AdapterOptions, Protocol, command};
 use hooks_core::LoadedHook;
 use hooks_core::prelude::*;
 
@@ -224,14 +224,11 @@ impl Call {
     }
 }
 
-type RunFn =
-    fn(&str, &[u8], &mut dyn std::io::Write, &mut dyn std::io::Write, &AdapterOptions) -> u8;
-
 /// Calls an adapter in process.
-pub fn call(run: RunFn, event: &str, input: &[u8], opts: &AdapterOptions) -> Call {
+pub fn call(protocol: &dyn Protocol, event: &str, input: &[u8], opts: &AdapterOptions) -> Call {
     let mut out = Vec::new();
     let mut err = Vec::new();
-    let code = run(event, input, &mut out, &mut err, opts);
+    let code = command::run(protocol, event, input, &mut out, &mut err, opts);
     Call {
         code,
         stdout: String::from_utf8(out).expect("stdout is UTF-8"),

@@ -1,0 +1,171 @@
+//! One call through a [`Protocol`], for any transport: [`answer`] takes the agent's event name
+//! and input bytes and gives the [`Outcome`] (exit code, stdout, stderr) the agent reads.
+//!
+//! The command adapter ([`super::command`]) writes the outcome to its streams; another
+//! transport (an HTTP server answering `POST /<agent>/<Event>`) sends the same bytes.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+
+use super::emit::{self, Reply};
+use super::protocol::{AgentEvent, Protocol, Request};
+use super::session::Session;
+use super::{AdapterOptions, EXIT_OK, MAX_REASON_CHARS, load_bundle_for};
+use crate::json::one_line;
+
+/// What one call gives the agent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The exit code: [`EXIT_OK`], else the call's
+    /// [`failure_code`](Protocol::failure_code).
+    pub code: u8,
+    /// The answer: one JSON value on one line (with its newline), or empty for no opinion.
+    pub stdout: String,
+    /// Empty on success; on a failure one line (with its newline) naming the agent, the event
+    /// and the reason: `hooks claude PreToolUse: blocked: hook guard panicked: boom`.
+    pub stderr: String,
+}
+
+impl Outcome {
+    /// The outcome of a call for `event_name` that failed for `reason`, with no answer (cut to
+    /// 2000 characters, on one line).
+    #[must_use]
+    pub fn failure(protocol: &dyn Protocol, event_name: &str, reason: &str) -> Outcome {
+        let mut stderr = one_line(
+            &format!(
+                "hooks {} {}: {reason}",
+                protocol.name(),
+                one_line(event_name, 60)
+            ),
+            MAX_REASON_CHARS,
+        );
+        stderr.push('\n');
+        Outcome {
+            code: protocol.failure_code(event_name),
+            stdout: String::new(),
+            stderr,
+        }
+    }
+}
+
+/// Serves one call of `protocol` for the event named `event_name` with the input `input`; see
+/// the [adapter docs](super). Never panics: a panic of the adapter is a failure.
+#[must_use]
+pub fn answer(
+    protocol: &dyn Protocol,
+    event_name: &str,
+    input: &[u8],
+    opts: &AdapterOptions,
+) -> Outcome {
+    let Some(event) = protocol.event(event_name) else {
+        return Outcome::failure(protocol, event_name, &unknown_event(protocol, event_name));
+    };
+    let reply = catch_unwind(AssertUnwindSafe(|| handle(protocol, event, input, opts)))
+        .unwrap_or_else(|payload| {
+            let message = hooks_core::HandlerError::from_panic(&*payload);
+            Reply::failure(format!("internal error: the adapter panicked: {message}"))
+        });
+    let stdout = reply
+        .decision
+        .as_ref()
+        .and_then(|decision| protocol.encode(event, decision))
+        .map(|json| {
+            let mut line = json.to_string();
+            line.push('\n');
+            line
+        })
+        .unwrap_or_default();
+    match reply.failure {
+        Some(failure) => Outcome {
+            stdout,
+            ..Outcome::failure(protocol, event_name, &failure)
+        },
+        None => Outcome {
+            code: EXIT_OK,
+            stdout,
+            stderr: String::new(),
+        },
+    }
+}
+
+fn unknown_event(protocol: &dyn Protocol, name: &str) -> String {
+    let known: Vec<&str> = protocol.events().iter().map(|e| e.name).collect();
+    format!(
+        "unknown event `{}` (expected one of: {})",
+        one_line(name, 60),
+        known.join(", ")
+    )
+}
+
+/// Decodes, loads, and emits; every failure becomes a [`Reply`] failure.
+fn handle(
+    protocol: &dyn Protocol,
+    event: AgentEvent,
+    bytes: &[u8],
+    opts: &AdapterOptions,
+) -> Reply {
+    let request = match protocol.decode(event, bytes) {
+        Ok(request) => request,
+        Err(e) => return Reply::failure(format!("invalid input: {e}")),
+    };
+    let cwd = match working_dir(opts, &request) {
+        Ok(cwd) => cwd,
+        Err(e) => return Reply::failure(e),
+    };
+    let hooks = match &opts.hooks {
+        Some(factory) => factory(&cwd),
+        None => load_bundle_for(&cwd, event),
+    };
+    let hooks = match hooks {
+        Ok(hooks) => hooks,
+        Err(e) => return Reply::failure(format!("cannot load hooks: {e}")),
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return Reply::failure(format!("internal error: cannot start the runtime: {e}")),
+    };
+    let session = Session::new(
+        protocol.name(),
+        hooks,
+        &cwd,
+        request.session_id.as_deref(),
+        opts.handler_timeout,
+    );
+    runtime.block_on(emit::emit(request.call, &session))
+}
+
+/// The directory the hooks are loaded for: `--cwd`, else the project directory, else the
+/// input's `cwd`, else the process's (a relative one is taken from the process's). It must be
+/// a directory: hooks loaded for a missing one would silently lack the project's hook files.
+fn working_dir(opts: &AdapterOptions, request: &Request) -> Result<PathBuf, String> {
+    let given = opts
+        .cwd
+        .clone()
+        .or_else(|| opts.project_dir.clone())
+        .or_else(|| {
+            request
+                .cwd
+                .as_deref()
+                .filter(|c| !c.is_empty())
+                .map(PathBuf::from)
+        });
+    let dir = match given {
+        Some(dir) if dir.is_absolute() => dir,
+        other => {
+            let here = std::env::current_dir()
+                .map_err(|e| format!("cannot determine the working directory: {e}"))?;
+            other.map_or_else(|| here.clone(), |rel| here.join(rel))
+        }
+    };
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "the working directory {} is not a directory",
+            dir.display()
+        ))
+    }
+}

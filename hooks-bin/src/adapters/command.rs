@@ -1,0 +1,112 @@
+//! The command transport: `hooks claude EVENT` / `hooks codex EVENT`, one hook call per process,
+//! the input on stdin, the [`Outcome`] of [`answer`] as the exit code, stdout and stderr.
+//!
+//! Before anything is read, a gating call ([`Protocol::is_gating`]) checks that its stdout can
+//! carry an answer: a stdout that is `/dev/null` fails the call (exit 2, the reason on stderr),
+//! because a `deny` written there would be lost and the agent would read the empty stdout and
+//! exit 0 as "no opinion", letting the tool call through. A stdout the agent closed shows up
+//! the same way: the Rust runtime opens `/dev/null` on a standard descriptor that is closed
+//! when the process starts, so the check is whether descriptor 1 is `/dev/null` (the same
+//! character device). Observational calls are not checked: there is no decision to lose, and
+//! their hooks (a logger on `Stop`) still run.
+//!
+//! A failure here (an unusable stdout, a stdin that cannot be read, an answer that cannot be
+//! written) exits with [`Protocol::failure_code`], like every other failure of the call.
+
+use std::io::{self, Write};
+
+use super::answer::{Outcome, answer};
+use super::protocol::Protocol;
+use super::{AdapterOptions, read_input, silence_panic_output};
+
+/// Serves one call of `protocol` for the event named `event_name`: `input` is the bytes read
+/// from stdin (see [`read_input`]); the answer goes to `out`, a failure line to `err`.
+/// Returns the exit code.
+pub fn run(
+    protocol: &dyn Protocol,
+    event_name: &str,
+    input: &[u8],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    opts: &AdapterOptions,
+) -> u8 {
+    let mut outcome = answer(protocol, event_name, input, opts);
+    if !outcome.stdout.is_empty()
+        && let Err(e) = out
+            .write_all(outcome.stdout.as_bytes())
+            .and_then(|()| out.flush())
+        && outcome.stderr.is_empty()
+    {
+        let reason = format!("cannot write the answer to stdout: {e}");
+        outcome = Outcome::failure(protocol, event_name, &reason);
+    }
+    report(&outcome, err)
+}
+
+/// Serves one call of `protocol` for the event named `event_name` on the process's stdin,
+/// stdout and stderr (see the [module docs](self)); returns the exit code.
+#[must_use]
+pub fn serve(protocol: &dyn Protocol, event_name: &str, opts: &AdapterOptions) -> u8 {
+    silence_panic_output();
+    let mut err = io::stderr().lock();
+    if protocol.is_gating(event_name)
+        && let Some(why) = stdout_unusable()
+    {
+        return report(&Outcome::failure(protocol, event_name, &why), &mut err);
+    }
+    let input = match read_input(&mut io::stdin().lock()) {
+        Ok(input) => input,
+        Err(e) => {
+            let reason = format!("cannot read stdin: {e}");
+            return report(&Outcome::failure(protocol, event_name, &reason), &mut err);
+        }
+    };
+    run(
+        protocol,
+        event_name,
+        &input,
+        &mut io::stdout().lock(),
+        &mut err,
+        opts,
+    )
+}
+
+/// Writes the outcome's failure line, if any, to `err` (a write error is ignored: there is
+/// nowhere left to report it) and returns its exit code.
+fn report(outcome: &Outcome, err: &mut dyn Write) -> u8 {
+    if !outcome.stderr.is_empty() {
+        let _ignored = err
+            .write_all(outcome.stderr.as_bytes())
+            .and_then(|()| err.flush());
+    }
+    outcome.code
+}
+
+/// Why the process's stdout cannot carry an answer, if it cannot: it is `/dev/null` (or was
+/// closed, which the Rust runtime turned into `/dev/null`), or it cannot even be examined.
+#[cfg(unix)]
+fn stdout_unusable() -> Option<String> {
+    use rustix::fs::{FileType, fstat, stat};
+    let out = match fstat(io::stdout()) {
+        Ok(out) => out,
+        Err(e) => {
+            return Some(format!(
+                "stdout cannot be examined ({e}); no answer could be given"
+            ));
+        }
+    };
+    let is_char_device = |mode| FileType::from_raw_mode(mode) == FileType::CharacterDevice;
+    let null = stat("/dev/null").ok()?;
+    (is_char_device(out.st_mode) && is_char_device(null.st_mode) && out.st_rdev == null.st_rdev)
+        .then(|| {
+            "stdout is closed or /dev/null, so no answer could reach the agent; run the \
+             adapter with stdout captured"
+                .to_owned()
+        })
+}
+
+/// Elsewhere stdout is not examined.
+#[cfg(not(unix))]
+fn stdout_unusable() -> Option<String> {
+    None
+}

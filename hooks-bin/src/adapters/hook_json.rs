@@ -1,0 +1,233 @@
+//! The hook JSON that Claude Code defined and Codex (like Qwen Code and Factory Droid) reads
+//! and writes with small differences: its event names, its input fields and how they decode
+//! into our terms, and the pieces of an answer the agents share. The protocols of
+//! [`claude`](super::claude) and [`codex`](super::codex) are built from it.
+//!
+//! The input fields read are `session_id` (any type; only a string is used), `cwd`,
+//! `hook_event_name` (when present it must be the event the adapter was started for),
+//! `tool_name`, `tool_input` and `tool_use_id` (tool events), `tool_response` (`PostToolUse`),
+//! `error` (`PostToolUseFailure`), `prompt` (`UserPromptSubmit`), `trigger` and
+//! `custom_instructions` (`PreCompact`) and `last_assistant_message` (`Stop`). Every other
+//! field is ignored; a field of the wrong type is an error naming it.
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use hooks_core::events::{
+    AgentEndEvent, AssistantMessage, Content, Extra, Message, SessionBeforeCompactEvent,
+    ToolCallEvent, ToolInput, ToolResultEvent,
+};
+use hooks_core::tool_names::ToolNames;
+
+use super::protocol::{AgentEvent, Call, Mapping, Request};
+use super::tools::{self, ToolOutputView, join_text};
+use crate::json::{self, InputError, one_line};
+
+/// `PreToolUse`: before a tool runs.
+pub const PRE_TOOL_USE: AgentEvent = AgentEvent::new("PreToolUse", Mapping::ToolCall);
+/// `PostToolUse`: after a tool succeeded (Codex: after failing Bash commands too).
+pub const POST_TOOL_USE: AgentEvent = AgentEvent::new("PostToolUse", Mapping::ToolResult);
+/// `PostToolUseFailure`: after a tool failed (Claude Code only).
+pub const POST_TOOL_USE_FAILURE: AgentEvent =
+    AgentEvent::new("PostToolUseFailure", Mapping::ToolFailure);
+/// `UserPromptSubmit`: a user prompt was submitted.
+pub const USER_PROMPT_SUBMIT: AgentEvent = AgentEvent::new("UserPromptSubmit", Mapping::Prompt);
+/// `SessionStart`: a session started.
+pub const SESSION_START: AgentEvent = AgentEvent::new("SessionStart", Mapping::SessionStart);
+/// `SessionEnd`: a session ended.
+pub const SESSION_END: AgentEvent = AgentEvent::new("SessionEnd", Mapping::SessionEnd);
+/// `PreCompact`: before a compaction.
+pub const PRE_COMPACT: AgentEvent = AgentEvent::new("PreCompact", Mapping::Compact);
+/// `Stop`: the agent finished responding.
+pub const STOP: AgentEvent = AgentEvent::new("Stop", Mapping::AgentEnd);
+
+/// The fields of the input read (see the [module docs](self)).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct HookInput {
+    /// Not needed to decide, so any type is accepted; only a string is used.
+    session_id: Option<Value>,
+    cwd: Option<String>,
+    hook_event_name: Option<String>,
+    tool_name: Option<String>,
+    tool_input: Option<Map<String, Value>>,
+    tool_use_id: Option<String>,
+    tool_response: Option<Value>,
+    error: Option<Value>,
+    prompt: Option<String>,
+    trigger: Option<Value>,
+    custom_instructions: Option<Value>,
+    last_assistant_message: Option<Value>,
+}
+
+/// Decodes the input of one call of `event`, with the agent's tool names `tool_names`.
+///
+/// # Errors
+/// The decoder's ([`crate::json`]), a `hook_event_name` naming another event, or a missing
+/// field the event needs.
+pub fn decode(
+    event: AgentEvent,
+    bytes: &[u8],
+    tool_names: &ToolNames,
+) -> Result<Request, InputError> {
+    let mut input: HookInput = json::decode_object(bytes, "stdin")?;
+    check(&input, event)?;
+    let call = match event.mapping {
+        Mapping::ToolCall => {
+            let (tool_name, tool_call_id, input) = input.take_tool_call(tool_names);
+            Call::ToolCall(ToolCallEvent {
+                tool_name,
+                tool_call_id,
+                input,
+            })
+        }
+        Mapping::ToolResult => {
+            let (tool_name, tool_call_id, tool_input) = input.take_tool_call(tool_names);
+            let output = ToolOutputView::new(input.tool_response.take().unwrap_or(Value::Null));
+            let event = ToolResultEvent {
+                tool_name,
+                tool_call_id,
+                input: tool_input,
+                content: output.content().to_vec(),
+                details: Some(output.original().clone()),
+                is_error: Some(false),
+                is_warning: None,
+            };
+            Call::ToolResult { event, output }
+        }
+        Mapping::ToolFailure => {
+            let (tool_name, tool_call_id, tool_input) = input.take_tool_call(tool_names);
+            let error = match input.error.take() {
+                Some(Value::String(text)) => text,
+                Some(Value::Null) | None => String::new(),
+                Some(other) => other.to_string(),
+            };
+            Call::ToolFailure(ToolResultEvent {
+                tool_name,
+                tool_call_id,
+                input: tool_input,
+                content: vec![Content::text(error)],
+                details: None,
+                is_error: Some(true),
+                is_warning: None,
+            })
+        }
+        Mapping::Prompt => Call::Prompt(input.prompt.take().unwrap_or_default()),
+        Mapping::SessionStart => Call::SessionStart,
+        Mapping::SessionEnd => Call::SessionEnd,
+        Mapping::Compact => Call::Compact(compaction(&mut input)?),
+        Mapping::AgentEnd => Call::AgentEnd(AgentEndEvent {
+            messages: input
+                .last_assistant_message
+                .as_ref()
+                .and_then(Value::as_str)
+                .map(|text| {
+                    vec![Message::Assistant(AssistantMessage {
+                        content: vec![Content::text(text)],
+                        timestamp: None,
+                        extra: Extra::new(),
+                    })]
+                })
+                .unwrap_or_default(),
+        }),
+    };
+    Ok(Request {
+        session_id: match input.session_id {
+            Some(Value::String(id)) => Some(id),
+            _ => None,
+        },
+        cwd: input.cwd,
+        call,
+    })
+}
+
+fn invalid(message: String) -> InputError {
+    InputError::Invalid {
+        name: "stdin".to_owned(),
+        message,
+    }
+}
+
+/// Checks that the input is for `event` and has the fields it needs.
+fn check(input: &HookInput, event: AgentEvent) -> Result<(), InputError> {
+    if let Some(name) = &input.hook_event_name
+        && name != event.name
+    {
+        return Err(invalid(format!(
+            "hook_event_name is `{}` but the adapter was started for `{event}`; check the hook settings",
+            one_line(name, 80)
+        )));
+    }
+    let required: &[&str] = match event.mapping {
+        Mapping::ToolCall | Mapping::ToolResult => &["tool_name", "tool_input"],
+        Mapping::ToolFailure => &["tool_name"],
+        Mapping::Prompt => &["prompt"],
+        _ => &[],
+    };
+    for &field in required {
+        let present = match field {
+            "tool_name" => input.tool_name.is_some(),
+            "tool_input" => input.tool_input.is_some(),
+            _ => input.prompt.is_some(),
+        };
+        if !present {
+            return Err(invalid(format!(
+                "missing field `{field}` (required for {event})"
+            )));
+        }
+    }
+    Ok(())
+}
+
+impl HookInput {
+    /// The tool call's name, id and input in our terms ([`tools`]), taken out of the input.
+    fn take_tool_call(&mut self, tool_names: &ToolNames) -> (String, String, ToolInput) {
+        let name = tool_names.ours(self.tool_name.as_deref().unwrap_or_default());
+        let input = tools::canonical_input(&name, self.tool_input.take().unwrap_or_default());
+        (name, self.tool_use_id.take().unwrap_or_default(), input)
+    }
+}
+
+/// The `session_before_compact` event of a `PreCompact` input: `preparation.trigger` is the
+/// agent's trigger, `customInstructions` its non-empty custom instructions.
+fn compaction(input: &mut HookInput) -> Result<SessionBeforeCompactEvent, InputError> {
+    let mut preparation = json!({ "firstKeptEntryId": "", "tokensBefore": 0 });
+    if let Some(trigger) = input.trigger.take() {
+        preparation["trigger"] = trigger;
+    }
+    let mut wire = json!({ "type": "session_before_compact", "preparation": preparation });
+    if let Some(Value::String(text)) = input.custom_instructions.take()
+        && !text.is_empty()
+    {
+        wire["customInstructions"] = Value::String(text);
+    }
+    serde_json::from_value(wire).map_err(|e| invalid(format!("internal error: {e}")))
+}
+
+/// `{"hookSpecificOutput": {"hookEventName": EVENT, ...fields}}`.
+#[must_use]
+pub fn hook_specific(event: AgentEvent, fields: Value) -> Value {
+    let mut inner = json!({ "hookEventName": event.name });
+    if let (Some(inner), Value::Object(fields)) = (inner.as_object_mut(), fields) {
+        inner.extend(fields);
+    }
+    json!({ "hookSpecificOutput": inner })
+}
+
+/// `{"decision": "block", "reason": REASON}`.
+#[must_use]
+pub fn block(reason: &str) -> Value {
+    json!({ "decision": "block", "reason": reason })
+}
+
+/// The text that replaces a tool's output where only text can be sent; never blank (Codex
+/// ignores a block whose reason is blank).
+#[must_use]
+pub fn replacement_text(content: &[Content]) -> String {
+    let text = join_text(content);
+    if text.trim().is_empty() {
+        "(tool output removed by a hook)".to_owned()
+    } else {
+        text
+    }
+}

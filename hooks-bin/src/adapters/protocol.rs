@@ -1,0 +1,276 @@
+//! What an agent implements: its [`Protocol`], and the terms a protocol speaks in, which are
+//! the same for every agent: its events ([`AgentEvent`]) and what each is in our terms
+//! ([`Mapping`]), one call's input in our terms ([`Request`], [`Call`]), and what the hooks
+//! decided ([`Decision`]).
+//!
+//! A protocol only translates: it never runs hooks, loads anything, or writes to a stream.
+//! [`answer()`](super::answer()) runs a call through it for any transport (the command adapter of
+//! [`command`](super::command), an HTTP server), so every transport gives the same answer.
+
+use serde_json::Value;
+
+use hooks_core::HookRunner;
+use hooks_core::events::{
+    AgentEndEvent, Content, EventKind, SessionBeforeCompactEvent, ToolCallEvent, ToolResultEvent,
+};
+use hooks_core::tool_names::ToolNames;
+
+use super::tools::ToolOutputView;
+use crate::install::InstallShape;
+use crate::json::InputError;
+
+/// An agent CLI's hook protocol. One unit struct per agent implements it, in the agent's own
+/// file ([`Claude`](super::claude::Claude), [`Codex`](super::codex::Codex)), and
+/// [`Agent`](super::Agent) names it.
+pub trait Protocol: Send + Sync {
+    /// The agent's name, as `hooks` spells it on the command line (`hooks claude EVENT`) and
+    /// in messages: `claude`.
+    fn name(&self) -> &'static str;
+
+    /// The events served, each with what it is in our terms, in the order `hooks install`
+    /// writes them.
+    fn events(&self) -> &'static [AgentEvent];
+
+    /// The agent's tool names and ours, both ways.
+    fn tool_names(&self) -> &'static ToolNames;
+
+    /// The environment variable in which the agent hands its hook commands the project's root
+    /// directory (Claude Code's `CLAUDE_PROJECT_DIR`); `None` when it has none.
+    fn project_dir_env(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// One call's input (the bytes of the agent's JSON) for `event`, in our terms: tool names
+    /// translated with [`Protocol::tool_names`], tool inputs and outputs read by
+    /// [`super::tools`], the events to emit built.
+    ///
+    /// # Errors
+    /// The input is not what the agent sends for `event`: see [`crate::json`] for the checks
+    /// every input gets; a missing field the event needs is [`InputError::Invalid`].
+    fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError>;
+
+    /// `decision` on `event` in the agent's schema; `None` prints nothing (the agent reads
+    /// that as no opinion).
+    fn encode(&self, event: AgentEvent, decision: &Decision) -> Option<Value>;
+
+    /// Where and how `hooks install` registers this binary with the agent.
+    fn install(&self) -> &'static InstallShape;
+
+    // The rest follows from the above, the same for every agent: not to be overridden.
+
+    /// The event `name` (the agent's spelling) if this protocol serves it.
+    #[must_use]
+    fn event(&self, name: &str) -> Option<AgentEvent> {
+        self.events().iter().copied().find(|e| e.name == name)
+    }
+
+    /// Whether a call for the event named `event_name` gates: the event gates
+    /// ([`Mapping::is_gating`]), or it is not one this protocol serves.
+    #[must_use]
+    fn is_gating(&self, event_name: &str) -> bool {
+        self.event(event_name).is_none_or(AgentEvent::is_gating)
+    }
+
+    /// The exit code of every failure of a call for `event_name`, whatever failed (the command
+    /// line, stdin, stdout, the input, loading, a hook, the adapter itself):
+    /// [`EXIT_BLOCK`](super::EXIT_BLOCK) on a gating call, else
+    /// [`EXIT_ERROR`](super::EXIT_ERROR).
+    #[must_use]
+    fn failure_code(&self, event_name: &str) -> u8 {
+        if self.is_gating(event_name) {
+            super::EXIT_BLOCK
+        } else {
+            super::EXIT_ERROR
+        }
+    }
+}
+
+/// One of an agent's hook events: its name and what it is in our terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AgentEvent {
+    /// The agent's name for it, e.g. `PreToolUse`.
+    pub name: &'static str,
+    /// What it is in our terms.
+    pub mapping: Mapping,
+}
+
+impl AgentEvent {
+    /// The event `name`, which is `mapping` in our terms.
+    #[must_use]
+    pub const fn new(name: &'static str, mapping: Mapping) -> Self {
+        AgentEvent { name, mapping }
+    }
+
+    /// The agent's name for the event.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        self.name
+    }
+
+    /// Whether a failure on this event exits 2 ([`Mapping::is_gating`]).
+    #[must_use]
+    pub const fn is_gating(self) -> bool {
+        self.mapping.is_gating()
+    }
+
+    /// Whether this event emits `tool_call` or `tool_result` ([`Mapping::is_tool_event`]).
+    #[must_use]
+    pub const fn is_tool_event(self) -> bool {
+        self.mapping.is_tool_event()
+    }
+}
+
+impl std::fmt::Display for AgentEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// What an agent event is in our terms: the event(s) it emits and what its answer can say (the
+/// [mapping table](super#mapping)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Mapping {
+    /// Before a tool runs: `tool_call`; a block denies the call.
+    ToolCall,
+    /// After a tool ran: `tool_result`; new content replaces the tool's output.
+    ToolResult,
+    /// After a tool failed: `tool_result` with `isError: true` (its result ignored, as
+    /// upstream).
+    ToolFailure,
+    /// A prompt: the registered command `/name args` when there is one (its output answers the
+    /// prompt), else `before_agent_start` (its message becomes context).
+    Prompt,
+    /// A session started: `session_start`; messages sent become context.
+    SessionStart,
+    /// A session ended: `session_shutdown`.
+    SessionEnd,
+    /// Before a compaction: `session_before_compact`; `cancel` blocks it.
+    Compact,
+    /// The agent finished responding: `agent_end`.
+    AgentEnd,
+}
+
+impl Mapping {
+    /// Whether the hooks decide here what the agent may do or what the model sees
+    /// (`ToolCall`, `ToolResult`, `Prompt`, `Compact`): a failure then exits 2, which the
+    /// agents read as a block. Elsewhere exit 2 means something else (on `Stop` it makes the
+    /// agent go on), so a failure exits 1.
+    #[must_use]
+    pub const fn is_gating(self) -> bool {
+        matches!(
+            self,
+            Mapping::ToolCall | Mapping::ToolResult | Mapping::Prompt | Mapping::Compact
+        )
+    }
+
+    /// Whether this emits `tool_call` or `tool_result`, the only events a discovered hook
+    /// file handles (it runs as a `PreToolUse`/`PostToolUse` script): the adapter looks for
+    /// hook files only for these.
+    #[must_use]
+    pub const fn is_tool_event(self) -> bool {
+        matches!(
+            self,
+            Mapping::ToolCall | Mapping::ToolResult | Mapping::ToolFailure
+        )
+    }
+
+    /// Whether the hooks of `runner` handle what this emits, so that an agent event of this
+    /// mapping is worth installing.
+    #[must_use]
+    pub fn is_handled_by(self, runner: &HookRunner) -> bool {
+        let kind = match self {
+            Mapping::ToolCall => EventKind::ToolCall,
+            Mapping::ToolResult | Mapping::ToolFailure => EventKind::ToolResult,
+            Mapping::Prompt => {
+                if !runner.get_registered_commands().is_empty() {
+                    return true;
+                }
+                EventKind::BeforeAgentStart
+            }
+            Mapping::SessionStart => EventKind::SessionStart,
+            Mapping::SessionEnd => EventKind::SessionShutdown,
+            Mapping::Compact => EventKind::SessionBeforeCompact,
+            Mapping::AgentEnd => EventKind::AgentEnd,
+        };
+        runner.has_handlers(kind)
+    }
+}
+
+/// One call's input in our terms, as [`Protocol::decode`] makes it.
+#[derive(Debug)]
+pub struct Request {
+    /// The agent's session id, when it sent one as a string.
+    pub session_id: Option<String>,
+    /// The working directory the agent reported, when it did.
+    pub cwd: Option<String>,
+    /// The event(s) to emit.
+    pub call: Call,
+}
+
+/// The event(s) one call emits, one variant per [`Mapping`].
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Call {
+    /// [`Mapping::ToolCall`].
+    ToolCall(ToolCallEvent),
+    /// [`Mapping::ToolResult`].
+    ToolResult {
+        /// The event, with the output's content and, as `details`, the output as received.
+        event: ToolResultEvent,
+        /// The output, to rewrite in its own shape.
+        output: ToolOutputView,
+    },
+    /// [`Mapping::ToolFailure`]: the event has `isError: true` and the error as its content.
+    ToolFailure(ToolResultEvent),
+    /// [`Mapping::Prompt`]: the prompt.
+    Prompt(String),
+    /// [`Mapping::SessionStart`].
+    SessionStart,
+    /// [`Mapping::SessionEnd`].
+    SessionEnd,
+    /// [`Mapping::Compact`].
+    Compact(SessionBeforeCompactEvent),
+    /// [`Mapping::AgentEnd`].
+    AgentEnd(AgentEndEvent),
+}
+
+/// What the hooks decided, before [`Protocol::encode`] writes it in an agent's schema.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Decision {
+    /// Block the tool call.
+    Deny {
+        /// Why ([`ToolCallEventResult::into_block_reason`](hooks_core::events::ToolCallEventResult::into_block_reason)).
+        reason: String,
+    },
+    /// Replace the tool's output with `content`.
+    ReplaceOutput {
+        /// The output as received.
+        output: ToolOutputView,
+        /// The new content.
+        content: Vec<Content>,
+    },
+    /// Withhold the tool's output because a hook failed (only with a failure).
+    WithholdOutput {
+        /// The output as received.
+        output: ToolOutputView,
+        /// The failure, on one line.
+        reason: String,
+    },
+    /// Add context for the model.
+    Context {
+        /// The text.
+        text: String,
+    },
+    /// Block the prompt.
+    BlockPrompt {
+        /// What the user is shown (a command's output).
+        reason: String,
+    },
+    /// Cancel the compaction.
+    CancelCompact {
+        /// Why.
+        reason: String,
+    },
+}

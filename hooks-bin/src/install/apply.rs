@@ -1,0 +1,214 @@
+//! One install ([`Install::apply`]): read the file, merge, report, and write it (or print the
+//! diff of a dry run).
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use similar::TextDiff;
+
+use super::file::{read_settings, write_settings};
+use super::merge::{merge, parse_settings};
+use super::shape::Ours;
+use super::{InstallError, Target};
+use crate::adapters::AgentEvent;
+
+/// A UTF-8 byte order mark, accepted at the start of a settings file and kept on write.
+const BOM: char = '\u{feff}';
+
+/// One install: which agent, which file, which binary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Install {
+    /// The agent.
+    pub target: Target,
+    /// The settings file.
+    pub path: PathBuf,
+    /// The binary the entries run.
+    pub binary: PathBuf,
+    /// Print the diff instead of writing.
+    pub dry_run: bool,
+}
+
+/// An entry this tool had installed from another binary path, found by [`Install::apply`]
+/// (see the [module docs](super#which-entries-are-this-tools)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replaced {
+    /// The event the entry is for.
+    pub event: AgentEvent,
+    /// The binary path the entry ran.
+    pub old_binary: String,
+    /// `false`: the entry now runs this binary, in the same place; `true`: it was removed,
+    /// because the event already had an entry for this binary.
+    pub removed: bool,
+}
+
+/// What [`Install::apply`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstallReport {
+    /// The events whose entries were (or, in a dry run, would be) added.
+    pub added: Vec<AgentEvent>,
+    /// The entries for another path of this binary that were (or would be) pointed at this
+    /// binary or removed.
+    pub replaced: Vec<Replaced>,
+    /// The backup written, if any.
+    pub backup: Option<PathBuf>,
+    /// Whether the settings file was written.
+    pub written: bool,
+}
+
+/// `PreToolUse, Stop`.
+fn names(events: impl IntoIterator<Item = AgentEvent>) -> String {
+    events
+        .into_iter()
+        .map(AgentEvent::as_str)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Install {
+    /// Adds the entries for `events` that are missing and points this tool's entries for
+    /// another binary path at this binary, reporting to `out`.
+    ///
+    /// # Errors
+    /// See [`InstallError`]; nothing is written on error.
+    pub fn apply(
+        &self,
+        events: &[AgentEvent],
+        out: &mut dyn Write,
+    ) -> Result<InstallReport, InstallError> {
+        let binary = self
+            .binary
+            .to_str()
+            .ok_or_else(|| InstallError::BinaryPath(self.binary.clone()))?;
+        let shown = self.path.display().to_string();
+        let old_text = read_settings(&self.path)?;
+        let (bom, body) = match old_text.as_deref().map(|t| (t.strip_prefix(BOM), t)) {
+            Some((Some(body), _)) => (true, body),
+            Some((None, text)) => (false, text),
+            None => (false, ""),
+        };
+        let blank = body.bytes().all(|b| b.is_ascii_whitespace());
+        let root = parse_settings(if blank { "" } else { body }, &shown)?;
+        let ours = Ours {
+            target: self.target,
+            binary,
+            file_name: self.binary.file_name().unwrap_or_default(),
+        };
+        let (added, replaced) =
+            merge(&root.object_value_or_set(), &ours, events).map_err(|message| {
+                InstallError::Shape {
+                    path: self.path.clone(),
+                    message,
+                }
+            })?;
+        let o = |r: io::Result<()>| r.map_err(InstallError::Output);
+        let mut report = InstallReport {
+            added,
+            replaced,
+            backup: None,
+            written: false,
+        };
+        if events.is_empty() {
+            o(writeln!(
+                out,
+                "The loaded hooks handle no {} event; nothing to install in {shown}.",
+                self.target
+            ))?;
+            return Ok(report);
+        }
+        if report.added.is_empty() && report.replaced.is_empty() {
+            o(writeln!(
+                out,
+                "{shown} is up to date ({} already installed); nothing changed.",
+                names(events.iter().copied())
+            ))?;
+            return Ok(report);
+        }
+        let mut new_text = root.to_string();
+        if blank {
+            new_text.push('\n');
+        }
+        if bom {
+            new_text.insert(0, BOM);
+        }
+        if self.dry_run {
+            let old = old_text.as_deref().unwrap_or("");
+            // `a/` + the path without its root, as `git diff --no-index` names absolute paths.
+            let name = shown.trim_start_matches('/');
+            let diff = TextDiff::from_lines(old, &new_text)
+                .unified_diff()
+                .context_radius(3)
+                .header(&format!("a/{name}"), &format!("b/{name}"))
+                .to_string();
+            o(write!(out, "{diff}"))?;
+            o(self.summary(&report, true, out))?;
+            o(writeln!(out, "Dry run: nothing written."))?;
+            return Ok(report);
+        }
+        report.backup = write_settings(&self.path, old_text.as_deref(), &new_text)?;
+        report.written = true;
+        o(self.summary(&report, false, out))?;
+        if let Some(backup) = &report.backup {
+            o(writeln!(
+                out,
+                "Backup of the previous file: {}",
+                backup.display()
+            ))?;
+        }
+        if let Some(note) = self.target.protocol().install().note {
+            o(writeln!(out, "{note}"))?;
+        }
+        Ok(report)
+    }
+
+    /// One line per kind of change: what was (`done`) or would be added, replaced, removed.
+    fn summary(
+        &self,
+        report: &InstallReport,
+        dry_run: bool,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let shown = self.path.display();
+        let (add, replace, remove) = if dry_run {
+            ("Would add", "Would replace", "Would remove")
+        } else {
+            ("Added", "Replaced", "Removed")
+        };
+        if !report.added.is_empty() {
+            writeln!(
+                out,
+                "{add} {} hooks to {shown}.",
+                names(report.added.iter().copied())
+            )?;
+        }
+        // One line per old path and kind, in the order found.
+        let mut lines: Vec<(bool, &str, Vec<AgentEvent>)> = Vec::new();
+        for r in &report.replaced {
+            match lines
+                .iter_mut()
+                .find(|(removed, old, _)| *removed == r.removed && *old == r.old_binary)
+            {
+                Some((_, _, events)) if events.contains(&r.event) => {}
+                Some((_, _, events)) => events.push(r.event),
+                None => lines.push((r.removed, &r.old_binary, vec![r.event])),
+            }
+        }
+        for (removed, old, events) in lines {
+            let events = names(events);
+            if removed {
+                writeln!(
+                    out,
+                    "{remove} the {events} entries running {old} from {shown}: {} already runs \
+                     for them.",
+                    self.binary.display()
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{replace} {old} with {} in the {events} entries of {shown}.",
+                    self.binary.display()
+                )?;
+            }
+        }
+        Ok(())
+    }
+}

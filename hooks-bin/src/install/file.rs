@@ -1,0 +1,115 @@
+//! Reading and writing a settings file: bounded reads, atomic writes with a backup.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use hooks_core::loader::path::normalize_lexically;
+
+use super::InstallError;
+use crate::json;
+
+/// The file's text, `None` when it does not exist. Bounded like every other input.
+pub(super) fn read_settings(path: &Path) -> Result<Option<String>, InstallError> {
+    let read_err = |source| InstallError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = match fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            dangling_symlink(path)?;
+            return Ok(None);
+        }
+        Err(e) => return Err(read_err(e)),
+    };
+    let bytes = json::read_bounded(&mut file).map_err(read_err)?;
+    Ok(Some(
+        json::text(&bytes, &path.display().to_string())?.to_owned(),
+    ))
+}
+
+/// For a `path` that does not exist: the error naming `path`, or the directory on the way to
+/// it, that is a symlink to nothing.
+fn dangling_symlink(path: &Path) -> Result<(), InstallError> {
+    for p in path.ancestors().filter(|p| !p.as_os_str().is_empty()) {
+        if fs::metadata(p).is_ok() {
+            break;
+        }
+        if let Ok(target) = fs::read_link(p) {
+            let dir = p.parent().unwrap_or(Path::new(""));
+            return Err(InstallError::DanglingSymlink {
+                link: p.to_path_buf(),
+                target: normalize_lexically(&dir.join(target)),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Writes the backup (when there was a file) and the new content, each atomically. Returns
+/// the backup's path.
+pub(super) fn write_settings(
+    path: &Path,
+    old_text: Option<&str>,
+    new_text: &str,
+) -> Result<Option<PathBuf>, InstallError> {
+    let write_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| InstallError::Write { path, source }
+    };
+    // Write through a symlink to its target, so the link stays a link.
+    let target = if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        fs::canonicalize(path).map_err(write_err(path))?
+    } else {
+        path.to_path_buf()
+    };
+    let dir = target
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(write_err(dir))?;
+    let permissions = fs::metadata(&target).ok().map(|m| m.permissions());
+    let backup = match old_text {
+        Some(old) => {
+            let mut name = target.file_name().unwrap_or_default().to_os_string();
+            name.push(".bak");
+            let backup = target.with_file_name(name);
+            atomic_write(&backup, old, permissions.clone())?;
+            Some(backup)
+        }
+        None => None,
+    };
+    atomic_write(&target, new_text, permissions)?;
+    Ok(backup)
+}
+
+/// Writes `text` to `path` through a temporary file in its directory, with `permissions`
+/// (a new file: `0666` minus the umask, as for any file the user creates).
+fn atomic_write(
+    path: &Path,
+    text: &str,
+    permissions: Option<fs::Permissions>,
+) -> Result<(), InstallError> {
+    let err = |source| InstallError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".hooks-install-").suffix(".tmp");
+    #[cfg(unix)]
+    if permissions.is_none() {
+        use std::os::unix::fs::PermissionsExt;
+        // Applied at creation, so the umask narrows it (tempfile's default is 0600).
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(err)?;
+    tmp.write_all(text.as_bytes()).map_err(err)?;
+    if let Some(permissions) = permissions {
+        fs::set_permissions(tmp.path(), permissions).map_err(err)?;
+    }
+    tmp.as_file().sync_all().map_err(err)?;
+    tmp.persist(path).map_err(|e| err(e.error))?;
+    Ok(())
+}

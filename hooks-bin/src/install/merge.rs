@@ -1,0 +1,198 @@
+//! The merge core: a settings file's syntax tree (`jsonc-parser`'s CST) extended in place with
+//! this binary's entries, the same for every agent (see the [module docs](super)).
+
+use jsonc_parser::ParseOptions;
+use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstObjectProp, CstRootNode};
+use serde_json::{Value, json};
+
+use super::shape::{Form, Ours, handler, shell_command};
+use super::{InstallError, Replaced};
+use crate::adapters::AgentEvent;
+use crate::json::{self, InputError};
+use crate::text::json_kind;
+
+/// `text`, a settings file's content without its byte order mark, as a syntax tree that keeps
+/// every byte of it (see the [module docs](super)); blank `text` gives an empty tree. It is
+/// decoded with the bounded, strict decoder first, so a file that is not one JSON object is an
+/// error naming `file:line:column`, as everywhere else (the tree's own parser also accepts
+/// comments and trailing commas).
+pub(super) fn parse_settings(text: &str, shown: &str) -> Result<CstRootNode, InstallError> {
+    if !text.is_empty() {
+        json::decode_object::<serde_json::Map<String, Value>>(text.as_bytes(), shown)?;
+    }
+    CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| {
+        InstallError::Input(InputError::Invalid {
+            name: shown.to_owned(),
+            message: e.to_string(),
+        })
+    })
+}
+
+/// The value of `node`, a JSON value of a settings file (already decoded, so it parses).
+fn value_of(node: &CstNode) -> Value {
+    serde_json::from_str(&node.to_string()).unwrap_or(Value::Null)
+}
+
+/// `value` as a value to insert into the syntax tree.
+fn cst_value(value: &Value) -> CstInputValue {
+    match value {
+        Value::Null => CstInputValue::Null,
+        Value::Bool(b) => CstInputValue::Bool(*b),
+        Value::Number(n) => CstInputValue::Number(n.to_string()),
+        Value::String(s) => CstInputValue::String(s.clone()),
+        Value::Array(items) => CstInputValue::Array(items.iter().map(cst_value).collect()),
+        Value::Object(map) => {
+            CstInputValue::Object(map.iter().map(|(k, v)| (k.clone(), cst_value(v))).collect())
+        }
+    }
+}
+
+/// The property `key` of `object`: the last one when the key is repeated, as a JSON parser
+/// (and so the agent) reads it.
+fn property(object: &CstObject, key: &str) -> Option<CstObjectProp> {
+    object
+        .properties()
+        .into_iter()
+        .rfind(|p| p.decoded_name().as_deref() == Some(key))
+}
+
+/// The object under `key` in `parent`, added when missing; `shown` names the key in the error.
+fn object_under(parent: &CstObject, key: &str, shown: &str) -> Result<CstObject, String> {
+    match property(parent, key) {
+        None => Ok(parent
+            .append(key, CstInputValue::Object(Vec::new()))
+            .object_value_or_set()),
+        Some(prop) => prop
+            .object_value()
+            .ok_or_else(|| wrong_type(&prop, shown, "an object")),
+    }
+}
+
+/// The array under `key` in `parent`, added when missing; `shown` names the key in the error.
+fn array_under(parent: &CstObject, key: &str, shown: &str) -> Result<CstArray, String> {
+    match property(parent, key) {
+        None => Ok(parent
+            .append(key, CstInputValue::Array(Vec::new()))
+            .array_value_or_set()),
+        Some(prop) => prop
+            .array_value()
+            .ok_or_else(|| wrong_type(&prop, shown, "an array")),
+    }
+}
+
+fn wrong_type(prop: &CstObjectProp, shown: &str, expected: &str) -> String {
+    let found = prop.value().map_or(Value::Null, |v| value_of(&v));
+    format!("{shown} must be {expected}, found {}", json_kind(&found))
+}
+
+/// The `hooks` list of a matcher group, when the group is an object with one.
+fn handlers(group: &CstNode) -> Option<CstArray> {
+    property(&group.as_object()?, "hooks")?.array_value()
+}
+
+/// Adds the missing entries to `root` and points (or, when the event already has one for this
+/// binary, removes) this tool's entries for other paths of the binary, editing the syntax tree
+/// in place so that everything else stays as written. Returns the events added and the entries
+/// replaced, or which key has the wrong type.
+pub(super) fn merge(
+    root: &CstObject,
+    ours: &Ours<'_>,
+    events: &[AgentEvent],
+) -> Result<(Vec<AgentEvent>, Vec<Replaced>), String> {
+    if events.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let hooks = object_under(root, "hooks", "`hooks`")?;
+    let mut added = Vec::new();
+    let mut replaced = Vec::new();
+    for &event in events {
+        let groups = array_under(&hooks, event.as_str(), &format!("`hooks.{event}`"))?;
+        let mut present = groups.elements().iter().any(|group| {
+            handlers(group).is_some_and(|list| {
+                list.elements()
+                    .iter()
+                    .any(|h| ours.runs_us(&value_of(h), event))
+            })
+        });
+        for group in groups.elements() {
+            let Some(list) = handlers(&group) else {
+                continue;
+            };
+            let mut removed_any = false;
+            for h in list.elements() {
+                let entry = value_of(&h);
+                if ours.runs_us(&entry, event) {
+                    continue;
+                }
+                let Some((old_binary, form)) = ours.installed_by_us(&entry, event) else {
+                    continue;
+                };
+                replaced.push(Replaced {
+                    event,
+                    old_binary,
+                    removed: present,
+                });
+                if present {
+                    h.remove();
+                    removed_any = true;
+                    continue;
+                }
+                let command = match form {
+                    Form::Exec => ours.binary.to_owned(),
+                    Form::Shell => shell_command(ours.target, ours.binary, event),
+                };
+                if let Some(prop) = h.as_object().and_then(|o| property(&o, "command")) {
+                    prop.set_value(CstInputValue::String(command));
+                }
+                present = true;
+            }
+            // A group that held nothing but the removed entries goes with them.
+            if removed_any
+                && list.elements().is_empty()
+                && group.as_object().is_some_and(|g| g.properties().len() == 1)
+            {
+                group.remove();
+            }
+        }
+        if !present {
+            let entry = handler(ours.target, ours.binary, event);
+            groups.append(cst_value(&json!({ "hooks": [entry] })));
+            added.push(event);
+        }
+    }
+    Ok((added, replaced))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::adapters::hook_json::PRE_TOOL_USE;
+    use crate::install::Target;
+
+    fn ours(binary: &str) -> Ours<'_> {
+        Ours {
+            target: Target::Claude,
+            binary,
+            file_name: Path::new(binary).file_name().unwrap(),
+        }
+    }
+
+    #[test]
+    fn merge_detects_shell_form() {
+        let root = parse_settings(
+            r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"/x/hooks claude PreToolUse"}]}]}}"#,
+            "settings.json",
+        )
+        .unwrap();
+        let (added, replaced) = merge(
+            &root.object_value_or_set(),
+            &ours("/x/hooks"),
+            &[PRE_TOOL_USE],
+        )
+        .unwrap();
+        assert!(added.is_empty());
+        assert!(replaced.is_empty());
+    }
+}

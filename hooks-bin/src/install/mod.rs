@@ -1,0 +1,249 @@
+//! `hooks install claude|codex [--project|--user] [--dry-run]`: registers this binary as a
+//! command hook of Claude Code or Codex, for the events the linked bundle handles.
+//!
+//! | target | scope | file | entry added per event |
+//! | --- | --- | --- | --- |
+//! | `claude` | project | `<cwd>/.claude/settings.json` | `{"hooks":[{"type":"command","command":BINARY,"args":["claude",EVENT]}]}` |
+//! | `claude` | user | `$HOME/.claude/settings.json` | the same |
+//! | `codex` | project | `<cwd>/.codex/hooks.json` | `{"hooks":[{"type":"command","command":"'BINARY' codex EVENT"}]}` |
+//! | `codex` | user | `$CODEX_HOME/hooks.json` (`CODEX_HOME` as Codex reads it), else `$HOME/.codex/hooks.json` | the same |
+//!
+//! What differs per agent is its file's shape, an [`InstallShape`] that its protocol gives
+//! ([`Protocol::install`](crate::adapters::Protocol::install)): the directory and file name, the
+//! variable naming its user-level directory, and the form of an entry (exec or shell). The rest
+//! is the same for every agent: the merge on the file's syntax tree (`merge.rs`), what counts
+//! as this tool's entry (`shape.rs`), the file's bounded read and atomic write (`file.rs`), and
+//! the report (`apply.rs`).
+//!
+//! The working directory (`--cwd`) must exist. A user-level install needs an absolute `HOME`
+//! (or, for Codex, an absolute `CODEX_HOME`): without one it fails and writes nothing, rather
+//! than writing into the working directory.
+//!
+//! Events come from what the loaded hooks really handle ([`events_for`]): `tool_call` →
+//! `PreToolUse`; `tool_result` → `PostToolUse` (and `PostToolUseFailure` for Claude);
+//! `before_agent_start` or any command → `UserPromptSubmit`; `session_start` → `SessionStart`;
+//! `session_shutdown` → `SessionEnd`; `session_before_compact` → `PreCompact`; `agent_end` →
+//! `Stop`. Entries have no `matcher`, so they fire for every tool.
+//!
+//! Guarantees:
+//!
+//! - **Merge, never drop another tool's hook.** The file is parsed and only extended: every
+//!   other key, every other tool's hooks and every other entry stay, in order. An entry that
+//!   already runs this binary for the event (exec or shell form) is not added again.
+//! - **Kept as written.** The file is edited in place (on its syntax tree, with
+//!   `jsonc-parser`), not parsed and printed again: what the install does not change stays
+//!   byte for byte as it was, numbers above all (`1E2`, `1.0`, `-0`, a 30-digit id keep
+//!   every character), but also string escapes, key order, spacing and line breaks. The
+//!   entries added are written in the file's own indentation; an object or array they are
+//!   added to may gain line breaks (a one-line `{...}` becomes one property per line).
+//! - **A moved binary is replaced, not added twice.** An entry that this tool installed from
+//!   another path (see below) is pointed at this binary in place, keeping its position and its
+//!   other fields; if the event already has an entry for this binary, the old entry is removed
+//!   instead (with its group, when the group held nothing else), so each event runs one `hooks`.
+//!   The output names the old path.
+//! - **Idempotent.** When nothing is missing, nothing is written (no backup either) and the
+//!   output says so.
+//! - **Backup.** Before changing an existing file, its old content is written next to it as
+//!   `settings.json.bak` / `hooks.json.bak`.
+//! - **Atomic.** The new content goes to a temporary file in the same directory, which is
+//!   flushed and renamed over the old one (a symlinked settings file is written through to its
+//!   target), keeping the old file's permissions; a new file gets the usual `0666` minus the
+//!   umask (`0644` mostly), like any file the user creates.
+//! - **Dry run** (`--dry-run`) prints a unified diff and writes nothing.
+//! - **Lenient where it is safe.** An empty (or whitespace-only) file counts as `{}`; a leading
+//!   UTF-8 byte order mark is accepted and kept on write.
+//! - **Bad files are errors, untouched.** A settings file that is not UTF-8, larger than 16 MiB,
+//!   nested deeper than 64 levels, malformed, or whose `hooks` (or `hooks.EVENT`) has the wrong
+//!   type gives a one-line error naming `file:line:column` (or the key), and nothing is
+//!   written; so does a settings path that is a symlink to a missing file (the error names
+//!   both).
+//!
+//! # Which entries are this tool's
+//!
+//! An entry counts as one this tool installed, and may be replaced, only when all of this
+//! holds; anything else is another tool's and is never changed:
+//!
+//! - it is a handler (`"type": "command"`) under `hooks.EVENT`, for an event being installed;
+//! - it runs exactly `PATH TARGET EVENT`: exec form (`"command": PATH, "args": [TARGET, EVENT]`)
+//!   or shell form (`"command": "PATH TARGET EVENT"`, `PATH` plain or single-quoted as
+//!   `install` writes it), with `TARGET` the agent of this file (`claude` / `codex`) and `EVENT`
+//!   the key it is under: no other arguments, no pipes, no wrapper;
+//! - `PATH` is absolute and its file name is this binary's (`hooks`, or the name of an
+//!   author's own binary).
+mod apply;
+mod error;
+mod file;
+mod merge;
+mod shape;
+
+use std::ffi::OsStr;
+use std::fmt;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Arc;
+
+use hooks_core::{HookRunner, JsonlSessionStore};
+
+use crate::adapters::{self, AgentEvent};
+
+pub use apply::{Install, InstallReport, Replaced};
+pub use error::InstallError;
+pub use shape::{Form, InstallShape};
+
+/// The agent CLI to install into (the adapter's [`adapters::Agent`]).
+pub use crate::adapters::Agent as Target;
+
+/// Where to install.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// The project in the working directory (`<cwd>/.claude/settings.json`).
+    #[default]
+    Project,
+    /// The user's home (`~/.claude/settings.json`).
+    User,
+}
+
+impl Scope {
+    /// `project` or `user`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Scope::Project => "project",
+            Scope::User => "user",
+        }
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Scope {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "project" => Ok(Scope::Project),
+            "user" => Ok(Scope::User),
+            other => Err(format!(
+                "unknown scope `{other}` (expected project or user)"
+            )),
+        }
+    }
+}
+
+/// The settings file of `target` in `scope`, with `home` as the user's home directory and no
+/// config-directory variable (see [`user_settings_path`] for the user-level file as the agent
+/// finds it).
+#[must_use]
+pub fn settings_path(target: Target, scope: Scope, cwd: &Path, home: &Path) -> PathBuf {
+    let base = match scope {
+        Scope::Project => cwd,
+        Scope::User => home,
+    };
+    let shape = target.protocol().install();
+    base.join(shape.dir).join(shape.file)
+}
+
+/// The user-level settings file of `target`, from the environment values given: when the agent
+/// has a config-directory variable ([`InstallShape::dir_env`], Codex's `CODEX_HOME`) and
+/// `dir_env_value`, its value, is non-empty, the file in that directory; else the file under
+/// `home` (see [`settings_path`]).
+///
+/// # Errors
+/// [`InstallError::RelativeDir`] for a relative `dir_env_value`; [`InstallError::NoHome`] when
+/// `home` is needed and is empty or relative (it would put the file under the working
+/// directory).
+pub fn user_settings_path(
+    target: Target,
+    dir_env_value: Option<&OsStr>,
+    home: &Path,
+) -> Result<PathBuf, InstallError> {
+    let shape = target.protocol().install();
+    if let Some(var) = shape.dir_env
+        && let Some(dir) = dir_env_value.filter(|d| !d.is_empty()).map(Path::new)
+    {
+        if !dir.is_absolute() {
+            return Err(InstallError::RelativeDir {
+                var,
+                value: dir.to_path_buf(),
+            });
+        }
+        return Ok(dir.join(shape.file));
+    }
+    if !home.is_absolute() {
+        return Err(InstallError::NoHome {
+            target,
+            vars: shape
+                .dir_env
+                .map_or_else(|| "HOME".to_owned(), |var| format!("{var} or HOME")),
+        });
+    }
+    Ok(settings_path(target, Scope::User, home, home))
+}
+
+/// The events of `target` that the hooks of `runner` handle (see the [module docs](self)), in
+/// the protocol's order.
+#[must_use]
+pub fn events_for(target: Target, runner: &HookRunner) -> Vec<AgentEvent> {
+    target
+        .protocol()
+        .events()
+        .iter()
+        .copied()
+        .filter(|event| event.mapping.is_handled_by(runner))
+        .collect()
+}
+
+/// Installs `binary` as the hook of `target` in `scope` for the events the linked bundle
+/// handles in `cwd` (loaded with [`adapters::load_bundle`]); reports to `out`. `home` is the
+/// user's home directory; a user-level install also reads the agent's config-directory
+/// variable (Codex's `CODEX_HOME`) from the environment ([`user_settings_path`]).
+///
+/// # Errors
+/// See [`InstallError`]; nothing is written on error.
+pub fn run(
+    target: Target,
+    scope: Scope,
+    dry_run: bool,
+    binary: &Path,
+    cwd: &Path,
+    home: &Path,
+    out: &mut dyn Write,
+) -> Result<(), InstallError> {
+    let working_dir = |source| InstallError::WorkingDir {
+        path: cwd.to_path_buf(),
+        source,
+    };
+    let cwd = cwd.canonicalize().map_err(working_dir)?;
+    if !cwd.is_dir() {
+        return Err(working_dir(io::Error::from(io::ErrorKind::NotADirectory)));
+    }
+    let path = match scope {
+        Scope::Project => settings_path(target, scope, &cwd, home),
+        Scope::User => {
+            let dir_env_value = target
+                .protocol()
+                .install()
+                .dir_env
+                .and_then(std::env::var_os);
+            user_settings_path(target, dir_env_value.as_deref(), home)?
+        }
+    };
+    let hooks = adapters::load_bundle(&cwd).map_err(InstallError::Load)?;
+    let runner = HookRunner::new(hooks, &cwd, Arc::new(JsonlSessionStore::in_memory(&cwd)));
+    let events = events_for(target, &runner);
+    let plan = Install {
+        target,
+        path,
+        binary: if binary.is_absolute() {
+            binary.to_path_buf()
+        } else {
+            cwd.join(binary)
+        },
+        dry_run,
+    };
+    plan.apply(&events, out).map(|_| ())
+}

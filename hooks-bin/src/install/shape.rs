@@ -1,0 +1,198 @@
+//! Each agent's settings-file shape ([`InstallShape`]: where the file is, how an entry runs
+//! this binary) and how an entry is recognised as one this tool installed.
+
+use std::ffi::OsStr;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::Target;
+use crate::adapters::AgentEvent;
+use crate::text::shell_quote;
+
+/// Where and how `hooks install` registers this binary with one agent: the agent's
+/// [`Protocol::install`](crate::adapters::Protocol::install).
+///
+/// The file holds `{"hooks": {EVENT: [{"hooks": [ENTRY, ...]}, ...]}}` (matcher groups, each
+/// with a list of handler entries), the layout Claude Code and Codex share; the merge
+/// keeps everything else in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstallShape {
+    /// The agent's config directory under a project or home directory: `.claude`.
+    pub dir: &'static str,
+    /// The settings file in it: `settings.json`.
+    pub file: &'static str,
+    /// The environment variable that names the user-level config directory instead of
+    /// `~/DIR` when set (Codex's `CODEX_HOME`).
+    pub dir_env: Option<&'static str>,
+    /// How the entries added run this binary.
+    pub form: Form,
+    /// A line printed after the file was written (Codex: the hooks need the user's trust).
+    pub note: Option<&'static str>,
+}
+
+/// The handler entry that runs `binary` for `event`, in the agent's form.
+pub(super) fn handler(target: Target, binary: &str, event: AgentEvent) -> Value {
+    match target.protocol().install().form {
+        Form::Exec => json!({
+            "type": "command",
+            "command": binary,
+            "args": [target.as_str(), event.as_str()],
+        }),
+        Form::Shell => json!({
+            "type": "command",
+            "command": shell_command(target, binary, event),
+        }),
+    }
+}
+
+pub(super) fn shell_command(target: Target, binary: &str, event: AgentEvent) -> String {
+    format!(
+        "{} {} {}",
+        shell_quote(binary),
+        target.as_str(),
+        event.as_str()
+    )
+}
+
+/// `word` with the quoting of [`shell_quote`] undone, when it is exactly what
+/// [`shell_quote`] makes of some string (plain, or single-quoted with `'\''` for `'`).
+fn shell_unquote(word: &str) -> Option<String> {
+    let unquoted = match word.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')) {
+        Some(inner) => inner.replace(r"'\''", "'"),
+        None => word.to_owned(),
+    };
+    (shell_quote(&unquoted) == word).then_some(unquoted)
+}
+
+/// What makes a handler this tool's (see the [module docs](super#which-entries-are-this-tools)).
+pub(super) struct Ours<'a> {
+    pub(super) target: Target,
+    /// This binary's path.
+    pub(super) binary: &'a str,
+    /// This binary's file name.
+    pub(super) file_name: &'a OsStr,
+}
+
+/// How a handler entry runs this binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// Exec form, no shell: `"command": PATH, "args": [TARGET, EVENT]`.
+    Exec,
+    /// Shell form: `"command": "PATH TARGET EVENT"`, `PATH` quoted for a POSIX shell.
+    Shell,
+}
+
+impl Ours<'_> {
+    /// Whether `entry` already runs this binary for `event`, in exec or shell form.
+    pub(super) fn runs_us(&self, entry: &Value, event: AgentEvent) -> bool {
+        let (target, binary) = (self.target, self.binary);
+        let Some(command) = entry.get("command").and_then(Value::as_str) else {
+            return false;
+        };
+        let args: Option<Vec<&str>> = entry
+            .get("args")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect());
+        match args {
+            Some(args) => command == binary && args == [target.as_str(), event.as_str()],
+            None => {
+                command == shell_command(target, binary, event)
+                    || command == format!("{binary} {} {}", target.as_str(), event.as_str())
+            }
+        }
+    }
+
+    /// The binary path and form of `entry` when it is a handler this tool installed for
+    /// `event`, from any path with this binary's file name.
+    pub(super) fn installed_by_us(
+        &self,
+        entry: &Value,
+        event: AgentEvent,
+    ) -> Option<(String, Form)> {
+        if entry.get("type").and_then(Value::as_str) != Some("command") {
+            return None;
+        }
+        let command = entry.get("command")?.as_str()?;
+        let (path, form) = match entry.get("args") {
+            Some(args) => {
+                let args = args.as_array()?;
+                let expected = [self.target.as_str(), event.as_str()];
+                let matches = args.len() == expected.len()
+                    && args
+                        .iter()
+                        .zip(expected)
+                        .all(|(a, e)| a.as_str() == Some(e));
+                (matches.then(|| command.to_owned())?, Form::Exec)
+            }
+            None => {
+                let suffix = format!(" {} {}", self.target.as_str(), event.as_str());
+                let word = command.strip_suffix(&suffix)?;
+                (shell_unquote(word)?, Form::Shell)
+            }
+        };
+        let p = Path::new(&path);
+        (p.is_absolute() && p.file_name() == Some(self.file_name)).then_some((path, form))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    use crate::adapters::hook_json::PRE_TOOL_USE;
+
+    fn ours(binary: &str) -> Ours<'_> {
+        Ours {
+            target: Target::Claude,
+            binary,
+            file_name: Path::new(binary).file_name().unwrap(),
+        }
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(shell_quote("/usr/bin/hooks"), "/usr/bin/hooks");
+        assert_eq!(shell_quote("/a b/it's"), r"'/a b/it'\''s'");
+    }
+
+    #[test]
+    fn shell_unquote_undoes_exactly_our_quoting() {
+        for s in ["/usr/bin/hooks", "/a b/it's", "/x/'q'", ""] {
+            assert_eq!(shell_unquote(&shell_quote(s)).as_deref(), Some(s), "{s}");
+        }
+        assert_eq!(shell_unquote("/a b/hooks"), None, "unquoted space");
+        assert_eq!(shell_unquote("\"/a b/hooks\""), None, "double quotes");
+        assert_eq!(shell_unquote("'/usr/bin/hooks'"), None, "needless quotes");
+    }
+
+    #[test]
+    fn only_exact_commands_of_a_binary_with_our_name_count_as_ours() {
+        let o = ours("/new/hooks");
+        let event = PRE_TOOL_USE;
+        let ours_of = |entry: Value| o.installed_by_us(&entry, event).map(|(p, _)| p);
+        let old = "/old/hooks";
+        assert_eq!(
+            ours_of(json!({"type": "command", "command": old, "args": ["claude", "PreToolUse"]})),
+            Some(old.to_owned())
+        );
+        assert_eq!(
+            ours_of(json!({"type": "command", "command": "'/o ld/hooks' claude PreToolUse"})),
+            Some("/o ld/hooks".to_owned())
+        );
+        for other in [
+            json!({"type": "command", "command": old, "args": ["claude", "Stop"]}),
+            json!({"type": "command", "command": old, "args": ["codex", "PreToolUse"]}),
+            json!({"type": "command", "command": old, "args": ["claude", "PreToolUse", "-v"]}),
+            json!({"type": "command", "command": "/old/other-hooks", "args": ["claude", "PreToolUse"]}),
+            json!({"type": "command", "command": "hooks", "args": ["claude", "PreToolUse"]}),
+            json!({"type": "command", "command": "bin/hooks claude PreToolUse"}),
+            json!({"type": "command", "command": "/old/hooks claude PreToolUse | tee log"}),
+            json!({"type": "command", "command": "nice /old/hooks claude PreToolUse"}),
+            json!({"type": "prompt", "command": old, "args": ["claude", "PreToolUse"]}),
+        ] {
+            assert_eq!(ours_of(other.clone()), None, "{other}");
+        }
+    }
+}
