@@ -65,10 +65,8 @@ pub fn answer(
             let message = hooks_core::HandlerError::from_panic(&*payload);
             Reply::failure(format!("internal error: the adapter panicked: {message}"))
         });
-    let stdout = reply
-        .decision
-        .as_ref()
-        .and_then(|decision| protocol.encode(event, decision))
+    let stdout = protocol
+        .encode(event, reply.decision.as_ref())
         .map(|json| {
             let mut line = json.to_string();
             line.push('\n');

@@ -83,11 +83,11 @@ impl Protocol for Claude {
     }
 
     fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
-        hook_json::decode(event, input, self.tool_names())
+        hook_json::decode(event, input, &CLAUDE_TOOL_NAMES)
     }
 
-    fn encode(&self, event: AgentEvent, decision: &Decision) -> Option<Value> {
-        match decision {
+    fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value> {
+        match decision? {
             Decision::Deny { reason } => Some(hook_specific(
                 event,
                 json!({ "permissionDecision": "deny", "permissionDecisionReason": reason }),

@@ -15,12 +15,14 @@
 
 use std::io::{self, Write};
 
+use super::AdapterOptions;
 use super::answer::{Outcome, answer};
 use super::protocol::Protocol;
-use super::{AdapterOptions, read_input, silence_panic_output};
+use crate::json;
 
 /// Serves one call of `protocol` for the event named `event_name`: `input` is the bytes read
-/// from stdin (see [`read_input`]); the answer goes to `out`, a failure line to `err`.
+/// from stdin (bounded: [`json::read_bounded`]); the answer goes to `out`, a failure line to
+/// `err`.
 /// Returns the exit code.
 pub fn run(
     protocol: &dyn Protocol,
@@ -54,7 +56,7 @@ pub fn serve(protocol: &dyn Protocol, event_name: &str, opts: &AdapterOptions) -
     {
         return report(&Outcome::failure(protocol, event_name, &why), &mut err);
     }
-    let input = match read_input(&mut io::stdin().lock()) {
+    let input = match json::read_bounded(&mut io::stdin().lock()) {
         Ok(input) => input,
         Err(e) => {
             let reason = format!("cannot read stdin: {e}");
@@ -69,6 +71,12 @@ pub fn serve(protocol: &dyn Protocol, event_name: &str, opts: &AdapterOptions) -
         &mut err,
         opts,
     )
+}
+
+/// Makes panics print nothing: handler panics are caught and reported as one stderr line, and
+/// the default panic message would add lines that the agent shows as the block reason.
+fn silence_panic_output() {
+    std::panic::set_hook(Box::new(|_| {}));
 }
 
 /// Writes the outcome's failure line, if any, to `err` (a write error is ignored: there is

@@ -163,13 +163,13 @@ pub fn load_bundle(cwd: &Path) -> Result<Vec<LoadedHook>, String> {
 }
 
 /// [`load_bundle`] for one event: the hook-file discovery runs only for the events a hook file
-/// can handle ([`AgentEvent::is_tool_event`]); the others get the compiled-in hooks alone,
+/// can handle ([`Mapping::is_tool_event`]); the others get the compiled-in hooks alone,
 /// without scanning a directory.
 ///
 /// # Errors
 /// The load errors (`path: error`), joined into one line.
 pub fn load_bundle_for(cwd: &Path, event: AgentEvent) -> Result<Vec<LoadedHook>, String> {
-    if event.is_tool_event() {
+    if event.mapping.is_tool_event() {
         load_bundle(cwd)
     } else {
         bundle_or_error(crate::load::load_compiled(cwd))
@@ -187,21 +187,6 @@ fn bundle_or_error(loaded: crate::load::Loaded) -> Result<Vec<LoadedHook>, Strin
             .collect::<Vec<_>>()
             .join("; "))
     }
-}
-
-/// Makes panics print nothing. A binary serving an adapter calls it first: handler panics are
-/// caught and reported as one stderr line by the adapter, and the default panic message would
-/// add lines that the agent shows as the block reason.
-pub fn silence_panic_output() {
-    std::panic::set_hook(Box::new(|_| {}));
-}
-
-/// Reads the adapter's input (stdin), bounded; see [`crate::json::read_bounded`].
-///
-/// # Errors
-/// The reader's I/O error.
-pub fn read_input(reader: &mut dyn std::io::Read) -> std::io::Result<Vec<u8>> {
-    crate::json::read_bounded(reader)
 }
 
 /// An agent CLI whose hook protocol `hooks` speaks: the name of a [`Protocol`].
@@ -263,7 +248,7 @@ mod tests {
         let events = Agent::Claude.protocol().events();
         let gating: Vec<_> = events
             .iter()
-            .filter(|e| e.is_gating())
+            .filter(|e| e.mapping.is_gating())
             .map(|e| e.name)
             .collect();
         assert_eq!(

@@ -49,9 +49,10 @@ pub trait Protocol: Send + Sync {
     /// every input gets; a missing field the event needs is [`InputError::Invalid`].
     fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError>;
 
-    /// `decision` on `event` in the agent's schema; `None` prints nothing (the agent reads
-    /// that as no opinion).
-    fn encode(&self, event: AgentEvent, decision: &Decision) -> Option<Value>;
+    /// The answer to a call of `event` in the agent's schema: `decision`, or, when it is
+    /// `None`, the agent's "no opinion" (for Claude Code and Codex nothing at all, never
+    /// `allow`, which would override the user's own permission rules). `None` prints nothing.
+    fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value>;
 
     /// Where and how `hooks install` registers this binary with the agent.
     fn install(&self) -> &'static InstallShape;
@@ -68,7 +69,7 @@ pub trait Protocol: Send + Sync {
     /// ([`Mapping::is_gating`]), or it is not one this protocol serves.
     #[must_use]
     fn is_gating(&self, event_name: &str) -> bool {
-        self.event(event_name).is_none_or(AgentEvent::is_gating)
+        self.event(event_name).is_none_or(|e| e.mapping.is_gating())
     }
 
     /// The exit code of every failure of a call for `event_name`, whatever failed (the command
@@ -105,18 +106,6 @@ impl AgentEvent {
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         self.name
-    }
-
-    /// Whether a failure on this event exits 2 ([`Mapping::is_gating`]).
-    #[must_use]
-    pub const fn is_gating(self) -> bool {
-        self.mapping.is_gating()
-    }
-
-    /// Whether this event emits `tool_call` or `tool_result` ([`Mapping::is_tool_event`]).
-    #[must_use]
-    pub const fn is_tool_event(self) -> bool {
-        self.mapping.is_tool_event()
     }
 }
 
