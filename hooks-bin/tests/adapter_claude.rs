@@ -7,7 +7,8 @@ use serde_json::json;
 
 use common::{Call, blocking_options, call, canonical_options, failing_options, input, workdir};
 use hooks_bin::adapters::claude::Claude;
-use hooks_bin::adapters::{AdapterOptions, command};
+use hooks_bin::adapters::codex::Codex;
+use hooks_bin::adapters::{AdapterOptions, Protocol, answer, command};
 use hooks_bin::json::MAX_INPUT_BYTES;
 
 fn run(event: &str, bytes: &[u8], opts: &AdapterOptions) -> Call {
@@ -54,6 +55,28 @@ fn deny_reason_is_the_default_only_when_missing_or_empty_as_upstream() {
     assert_eq!(deny_reason(&call(Some(""))), default);
     // `result.reason || DEFAULT`: a reason of only whitespace is a reason.
     assert_eq!(deny_reason(&call(Some("  "))), "  ");
+}
+
+#[test]
+fn the_command_transport_writes_exactly_the_outcome_of_answer() {
+    let dir = workdir();
+    let (opts, _log) = canonical_options();
+    let cases: [(&str, Vec<u8>); 4] = [
+        ("PreToolUse", bash(dir.path(), "rm -rf /")),
+        ("PreToolUse", bash(dir.path(), "ls")),
+        ("PreToolUse", b"{".to_vec()),
+        ("NoSuchEvent", bash(dir.path(), "ls")),
+    ];
+    for protocol in [&Claude as &dyn Protocol, &Codex] {
+        for (event, bytes) in &cases {
+            let outcome = answer(protocol, event, bytes, &opts);
+            let c = call(protocol, event, bytes, &opts);
+            let case = format!("{} {event}", protocol.name());
+            assert_eq!(c.code, outcome.code, "{case}");
+            assert_eq!(c.stdout, outcome.stdout, "{case}");
+            assert_eq!(c.stderr, outcome.stderr, "{case}");
+        }
+    }
 }
 
 #[test]

@@ -73,13 +73,13 @@
 //!
 //! Handler errors on `tool_call` come from [`HookRunner::emit_tool_call`](hooks_core::HookRunner::emit_tool_call); on other events
 //! they are collected through [`HookRunner::on_error`](hooks_core::HookRunner::on_error).
-pub mod answer;
+mod answer;
 pub mod claude;
 pub mod codex;
 pub mod command;
 mod emit;
 pub mod hook_json;
-pub mod protocol;
+mod protocol;
 mod session;
 pub mod tools;
 
