@@ -208,10 +208,11 @@ fn usage_error_code() -> u8 {
     let Ok(matches) = Cli::command().ignore_errors(true).try_get_matches() else {
         return 2;
     };
-    let (agent, args) = match matches.subcommand() {
-        Some(("claude", args)) => (adapters::Agent::Claude, args),
-        Some(("codex", args)) => (adapters::Agent::Codex, args),
-        _ => return 2,
+    let Some((agent, args)) = matches
+        .subcommand()
+        .and_then(|(name, args)| Some((name.parse::<adapters::Agent>().ok()?, args)))
+    else {
+        return 2;
     };
     let event = args.get_one::<String>("event").map_or("", String::as_str);
     agent.protocol().failure_code(event)
