@@ -40,8 +40,7 @@ use super::hook_json::{
     self, POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP,
     USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
 };
-use super::protocol::{AgentEvent, Decision, Protocol, Request};
-use crate::install::{Form, InstallShape};
+use super::protocol::{AgentEvent, Decision, Form, InstallShape, Protocol, Request};
 use crate::json::InputError;
 
 /// Codex's hook protocol.

@@ -8,7 +8,7 @@
 //! names (a two-way [`ToolNames`](hooks_core::tool_names::ToolNames) table), how its input
 //! decodes into our events ([`Protocol::decode`]), how our [`Decision`] is written in its schema
 //! ([`Protocol::encode`]), and where `hooks install` registers it
-//! ([`InstallShape`](crate::install::InstallShape)). [`Agent`] names it. What several agents
+//! ([`InstallShape`]). [`Agent`] names it. What several agents
 //! share lives in [`hook_json`] (the hook JSON Claude Code defined and Codex reuses), not in
 //! one agent's file. The rest is the same for every agent: [`answer()`] runs one call through a
 //! protocol and gives its [`Outcome`] (exit code, stdout, stderr) for any transport; the
@@ -91,7 +91,9 @@ use std::time::Duration;
 use hooks_core::LoadedHook;
 
 pub use self::answer::{Outcome, answer};
-pub use self::protocol::{AgentEvent, Call, Decision, Mapping, Protocol, Request};
+pub use self::protocol::{
+    AgentEvent, Call, Decision, Form, InstallShape, Mapping, Protocol, Request,
+};
 
 /// Exit code: success (an answer on stdout, or no opinion).
 pub const EXIT_OK: u8 = 0;

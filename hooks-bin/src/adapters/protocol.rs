@@ -16,7 +16,6 @@ use hooks_core::events::{
 use hooks_core::tool_names::ToolNames;
 
 use super::tools::ToolOutputView;
-use crate::install::InstallShape;
 use crate::json::InputError;
 
 /// An agent CLI's hook protocol. One unit struct per agent implements it, in the agent's own
@@ -262,4 +261,34 @@ pub enum Decision {
         /// Why.
         reason: String,
     },
+}
+
+/// Where and how `hooks install` registers this binary with one agent
+/// ([`Protocol::install`]).
+///
+/// The file holds `{"hooks": {EVENT: [{"hooks": [ENTRY, ...]}, ...]}}` (matcher groups, each
+/// with a list of handler entries), the layout Claude Code and Codex share; the merge
+/// keeps everything else in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstallShape {
+    /// The agent's config directory under a project or home directory: `.claude`.
+    pub dir: &'static str,
+    /// The settings file in it: `settings.json`.
+    pub file: &'static str,
+    /// The environment variable that names the user-level config directory instead of
+    /// `~/DIR` when set (Codex's `CODEX_HOME`).
+    pub dir_env: Option<&'static str>,
+    /// How the entries added run this binary.
+    pub form: Form,
+    /// A line printed after the file was written (Codex: the hooks need the user's trust).
+    pub note: Option<&'static str>,
+}
+
+/// How a handler entry runs this binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// Exec form, no shell: `"command": PATH, "args": [TARGET, EVENT]`.
+    Exec,
+    /// Shell form: `"command": "PATH TARGET EVENT"`, `PATH` quoted for a POSIX shell.
+    Shell,
 }

@@ -5,9 +5,9 @@ use jsonc_parser::ParseOptions;
 use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstObjectProp, CstRootNode};
 use serde_json::{Value, json};
 
-use super::shape::{Form, Ours, handler, shell_command};
+use super::shape::{Ours, handler, shell_command};
 use super::{InstallError, Replaced};
-use crate::adapters::AgentEvent;
+use crate::adapters::{AgentEvent, Form};
 use crate::json::{self, InputError};
 use crate::text::json_kind;
 

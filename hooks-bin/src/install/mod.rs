@@ -8,7 +8,7 @@
 //! | `codex` | project | `<cwd>/.codex/hooks.json` | `{"hooks":[{"type":"command","command":"'BINARY' codex EVENT"}]}` |
 //! | `codex` | user | `$CODEX_HOME/hooks.json` (`CODEX_HOME` as Codex reads it), else `$HOME/.codex/hooks.json` | the same |
 //!
-//! What differs per agent is its file's shape, an [`InstallShape`] that its protocol gives
+//! What differs per agent is its file's shape, an [`InstallShape`](adapters::InstallShape) that its protocol gives
 //! ([`Protocol::install`](crate::adapters::Protocol::install)): the directory and file name, the
 //! variable naming its user-level directory, and the form of an entry (exec or shell). The rest
 //! is the same for every agent: the merge on the file's syntax tree (`merge.rs`), what counts
@@ -89,7 +89,6 @@ use crate::adapters::{self, AgentEvent};
 
 pub use apply::{Install, InstallReport, Replaced};
 pub use error::InstallError;
-pub use shape::{Form, InstallShape};
 
 /// The agent CLI to install into (the adapter's [`adapters::Agent`]).
 pub use crate::adapters::Agent as Target;
@@ -148,7 +147,7 @@ pub fn settings_path(target: Target, scope: Scope, cwd: &Path, home: &Path) -> P
 }
 
 /// The user-level settings file of `target`, from the environment values given: when the agent
-/// has a config-directory variable ([`InstallShape::dir_env`], Codex's `CODEX_HOME`) and
+/// has a config-directory variable ([`InstallShape::dir_env`](adapters::InstallShape::dir_env), Codex's `CODEX_HOME`) and
 /// `dir_env_value`, its value, is non-empty, the file in that directory; else the file under
 /// `home` (see [`settings_path`]).
 ///

@@ -1,5 +1,5 @@
-//! Each agent's settings-file shape ([`InstallShape`]: where the file is, how an entry runs
-//! this binary) and how an entry is recognised as one this tool installed.
+//! The entries of an agent's settings file: the one added for an event, in the form of the
+//! agent's [`InstallShape`](crate::adapters::InstallShape), and how an entry is recognised as one this tool installed.
 
 use std::ffi::OsStr;
 use std::path::Path;
@@ -7,29 +7,8 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::Target;
-use crate::adapters::AgentEvent;
+use crate::adapters::{AgentEvent, Form};
 use crate::text::shell_quote;
-
-/// Where and how `hooks install` registers this binary with one agent: the agent's
-/// [`Protocol::install`](crate::adapters::Protocol::install).
-///
-/// The file holds `{"hooks": {EVENT: [{"hooks": [ENTRY, ...]}, ...]}}` (matcher groups, each
-/// with a list of handler entries), the layout Claude Code and Codex share; the merge
-/// keeps everything else in it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct InstallShape {
-    /// The agent's config directory under a project or home directory: `.claude`.
-    pub dir: &'static str,
-    /// The settings file in it: `settings.json`.
-    pub file: &'static str,
-    /// The environment variable that names the user-level config directory instead of
-    /// `~/DIR` when set (Codex's `CODEX_HOME`).
-    pub dir_env: Option<&'static str>,
-    /// How the entries added run this binary.
-    pub form: Form,
-    /// A line printed after the file was written (Codex: the hooks need the user's trust).
-    pub note: Option<&'static str>,
-}
 
 /// The handler entry that runs `binary` for `event`, in the agent's form.
 pub(super) fn handler(target: Target, binary: &str, event: AgentEvent) -> Value {
@@ -72,15 +51,6 @@ pub(super) struct Ours<'a> {
     pub(super) binary: &'a str,
     /// This binary's file name.
     pub(super) file_name: &'a OsStr,
-}
-
-/// How a handler entry runs this binary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Form {
-    /// Exec form, no shell: `"command": PATH, "args": [TARGET, EVENT]`.
-    Exec,
-    /// Shell form: `"command": "PATH TARGET EVENT"`, `PATH` quoted for a POSIX shell.
-    Shell,
 }
 
 impl Ours<'_> {
