@@ -88,11 +88,7 @@ impl Install {
         };
         let blank = body.bytes().all(|b| b.is_ascii_whitespace());
         let root = parse_settings(if blank { "" } else { body }, &shown)?;
-        let ours = Ours {
-            target: self.target,
-            binary,
-            file_name: self.binary.file_name().unwrap_or_default(),
-        };
+        let ours = Ours::new(self.target, binary);
         let (added, replaced) =
             merge(&root.object_value_or_set(), &ours, events).map_err(|message| {
                 InstallError::Shape {

@@ -165,19 +165,9 @@ pub(super) fn merge(
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-
     use super::*;
     use crate::adapters::hook_json::PRE_TOOL_USE;
     use crate::install::Target;
-
-    fn ours(binary: &str) -> Ours<'_> {
-        Ours {
-            target: Target::Claude,
-            binary,
-            file_name: Path::new(binary).file_name().unwrap(),
-        }
-    }
 
     #[test]
     fn merge_detects_shell_form() {
@@ -188,7 +178,7 @@ mod tests {
         .unwrap();
         let (added, replaced) = merge(
             &root.object_value_or_set(),
-            &ours("/x/hooks"),
+            &Ours::new(Target::Claude, "/x/hooks"),
             &[PRE_TOOL_USE],
         )
         .unwrap();

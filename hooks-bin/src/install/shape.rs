@@ -50,10 +50,19 @@ pub(super) struct Ours<'a> {
     /// This binary's path.
     pub(super) binary: &'a str,
     /// This binary's file name.
-    pub(super) file_name: &'a OsStr,
+    file_name: &'a OsStr,
 }
 
-impl Ours<'_> {
+impl<'a> Ours<'a> {
+    /// The entries of `target` that run `binary`, a path.
+    pub(super) fn new(target: Target, binary: &'a str) -> Self {
+        Ours {
+            target,
+            binary,
+            file_name: Path::new(binary).file_name().unwrap_or_default(),
+        }
+    }
+
     /// Whether `entry` already runs this binary for `event`, in exec or shell form.
     pub(super) fn runs_us(&self, entry: &Value, event: AgentEvent) -> bool {
         let (target, binary) = (self.target, self.binary);
@@ -114,11 +123,7 @@ mod tests {
     use crate::adapters::hook_json::PRE_TOOL_USE;
 
     fn ours(binary: &str) -> Ours<'_> {
-        Ours {
-            target: Target::Claude,
-            binary,
-            file_name: Path::new(binary).file_name().unwrap(),
-        }
+        Ours::new(Target::Claude, binary)
     }
 
     #[test]
