@@ -61,6 +61,7 @@ use serde_json::{Value, json};
 
 use crate::load::{self, Loaded};
 use crate::run::transcript::clean;
+use crate::trust::TrustMode;
 
 /// The version of the JSON output.
 pub const LIST_JSON_VERSION: u32 = 1;
@@ -95,9 +96,9 @@ Hooks and handlers are listed in dispatch order.
 Exit status: 0 every hook loaded; 1 at least one hook failed to load (listed under errors);
 2 invalid usage.";
 
-/// Runs `hooks list`.
+/// Runs `hooks list`, checking project hook files as `trust` says.
 #[must_use]
-pub fn run(args: &ListArgs) -> ExitCode {
+pub fn run(args: &ListArgs, trust: &TrustMode) -> ExitCode {
     let cwd = match args.cwd.clone().map_or_else(std::env::current_dir, Ok) {
         Ok(cwd) => cwd,
         Err(e) => {
@@ -115,7 +116,7 @@ pub fn run(args: &ListArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let loaded = load::load(&cwd, &args.hooks);
+    let loaded = load::load(&cwd, &args.hooks, trust);
     let listing = listing(&cwd, &loaded);
     let mut out = std::io::stdout().lock();
     let written = if args.json {

@@ -997,7 +997,7 @@ fn run_child() {
     };
     let expected = std::env::var("HOOKS_RUN_CLI_EXIT").map_or(0, |c| c.parse().expect("a code"));
     assert_eq!(
-        hooks_bin::run::run(&args),
+        hooks_bin::run::run(&args, &hooks_bin::trust::TrustMode::Check),
         std::process::ExitCode::from(expected)
     );
 }

@@ -76,6 +76,8 @@ use serde_json::Value;
 
 use hooks_core::LoadedHook;
 
+use crate::trust::TrustMode;
+
 use self::dispatch::{Answer, HookInput, Reply};
 use self::input::one_line;
 use self::session::Session;
@@ -106,6 +108,9 @@ pub struct AdapterOptions {
     pub hooks: Option<HookFactory>,
     /// A timeout for every async handler without its own (`None`: no timeout, as upstream).
     pub handler_timeout: Option<Duration>,
+    /// How the linked bundle's project-level hook files are checked (`--trust-all`:
+    /// [`TrustMode::All`]); default [`TrustMode::Check`].
+    pub trust: TrustMode,
 }
 
 impl AdapterOptions {
@@ -133,12 +138,14 @@ impl fmt::Debug for AdapterOptions {
             .field("project_dir", &self.project_dir)
             .field("hooks", &self.hooks.as_ref().map(|_| "<factory>"))
             .field("handler_timeout", &self.handler_timeout)
+            .field("trust", &self.trust)
             .finish()
     }
 }
 
 /// Loads the hooks this binary serves for `cwd`, the way every `hooks` command does
-/// ([`crate::load::load`]): the compiled-in bundle, then the hook files discovered for `cwd`.
+/// ([`crate::load::load`]): the compiled-in bundle, then the hook files discovered for `cwd`,
+/// project-level ones only when trusted ([`TrustMode::Check`]).
 ///
 /// A hook that fails to load is an error, not a warning: a guard that did not load must not
 /// look like a guard that let the call through.
@@ -146,18 +153,23 @@ impl fmt::Debug for AdapterOptions {
 /// # Errors
 /// The load errors (`path: error`), joined into one line.
 pub fn load_bundle(cwd: &Path) -> Result<Vec<LoadedHook>, String> {
-    bundle_or_error(crate::load::load(cwd, &[]))
+    bundle_or_error(crate::load::load(cwd, &[], &TrustMode::Check))
 }
 
-/// [`load_bundle`] for one event: the hook-file discovery runs only for the events a hook file
-/// can handle ([`AgentEvent::is_tool_event`]); the others get the compiled-in hooks alone,
-/// without scanning a directory.
+/// [`load_bundle`] for one event, checking project-level hook files as `trust` says: the
+/// hook-file discovery runs only for the events a hook file can handle
+/// ([`AgentEvent::is_tool_event`]); the others get the compiled-in hooks alone, without
+/// scanning a directory.
 ///
 /// # Errors
 /// The load errors (`path: error`), joined into one line.
-pub fn load_bundle_for(cwd: &Path, event: AgentEvent) -> Result<Vec<LoadedHook>, String> {
+pub fn load_bundle_for(
+    cwd: &Path,
+    event: AgentEvent,
+    trust: &TrustMode,
+) -> Result<Vec<LoadedHook>, String> {
     if event.is_tool_event() {
-        load_bundle(cwd)
+        bundle_or_error(crate::load::load(cwd, &[], trust))
     } else {
         bundle_or_error(crate::load::load_compiled(cwd))
     }
@@ -434,7 +446,7 @@ fn handle(agent: Agent, event: AgentEvent, bytes: &[u8], opts: &AdapterOptions) 
     };
     let hooks = match &opts.hooks {
         Some(factory) => factory(&cwd),
-        None => load_bundle_for(&cwd, event),
+        None => load_bundle_for(&cwd, event, &opts.trust),
     };
     let hooks = match hooks {
         Ok(hooks) => hooks,

@@ -25,6 +25,7 @@ use hooks_core::{HookRunner, JsonlSessionStore, SessionManager};
 
 use crate::load;
 use crate::tools::Workspace;
+use crate::trust::TrustMode;
 use crate::ui::HostUi;
 use driver::{Driver, Shared};
 use script::ScriptError;
@@ -81,10 +82,10 @@ after the current action; a second Ctrl-C exits at once. The session file stays 
 Exit status: 0 the script ran; 1 an action could not be carried out; 2 invalid script or options,
   or an unusable session directory; 130 interrupted by Ctrl-C.";
 
-/// Runs `hooks run`.
+/// Runs `hooks run`, checking project hook files as `trust` says.
 #[must_use]
-pub fn run(args: &RunArgs) -> ExitCode {
-    match prepare(args) {
+pub fn run(args: &RunArgs, trust: &TrustMode) -> ExitCode {
+    match prepare(args, trust) {
         Ok(code) => code,
         Err(message) => {
             eprintln!("hooks run: {message}");
@@ -93,7 +94,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
     }
 }
 
-fn prepare(args: &RunArgs) -> Result<ExitCode, String> {
+fn prepare(args: &RunArgs, trust: &TrustMode) -> Result<ExitCode, String> {
     let cwd = match &args.cwd {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?,
@@ -101,7 +102,7 @@ fn prepare(args: &RunArgs) -> Result<ExitCode, String> {
     let workspace = Workspace::new(&cwd)
         .map_err(|e| format!("cannot use {} as the working directory: {e}", cwd.display()))?;
     let cwd = workspace.root().to_path_buf();
-    let loaded = load::load(&cwd, &args.hooks);
+    let loaded = load::load(&cwd, &args.hooks, trust);
     let commands: Vec<String> = loaded
         .hooks
         .iter()
