@@ -1,8 +1,10 @@
 //! `hooks run SCRIPT.jsonl`: drives one agent session through the loaded hooks, without a model.
 //!
 //! The script is parsed and checked whole before anything runs ([`script`]); the session is
-//! then driven action by action ([`driver`]) with the real tools ([`crate::tools`]), persisted
-//! with [`hooks_core::JsonlSessionStore`] and shown as a transcript ([`transcript`]).
+//! then driven action by action ([`driver`]: prompts and tool calls in an agent run,
+//! [`agent`], the session actions between runs, [`session`]) with the real tools
+//! ([`crate::tools`]), persisted with [`hooks_core::JsonlSessionStore`] and shown as a
+//! transcript ([`transcript`]). What the host functions given to the runner share is `host`'s.
 //!
 //! Exit codes: `0` every action ran (blocked tools and cancelled session changes are normal
 //! outcomes); `1` an action could not be carried out (a session file could not be written, an
@@ -10,10 +12,13 @@
 //! or the session directory cannot be used (nothing ran); `130` interrupted by Ctrl-C (see [`interrupt`]: a first Ctrl-C while a tool
 //! runs only cancels that call and does not change the status).
 
+pub mod agent;
 pub mod driver;
+mod host;
 pub mod interrupt;
 pub mod script;
 pub mod session;
+mod tool_call;
 pub mod transcript;
 
 use std::io::{IsTerminal, Write as _};
@@ -27,7 +32,8 @@ use crate::load;
 use crate::tools::Workspace;
 use crate::trust::TrustMode;
 use crate::ui::HostUi;
-use driver::{Driver, Shared};
+use driver::Driver;
+use host::Shared;
 use script::ScriptError;
 use session::CurrentSession;
 use transcript::{StartInfo, Transcript};
