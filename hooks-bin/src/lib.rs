@@ -37,6 +37,7 @@ pub mod install;
 pub mod list;
 pub mod load;
 pub mod run;
+pub mod sanitize;
 mod text;
 pub mod tools;
 pub mod trust;

@@ -60,7 +60,7 @@ use hooks_core::handler::SourceLocation;
 use serde_json::{Value, json};
 
 use crate::load::{self, Loaded};
-use crate::run::transcript::clean;
+use crate::sanitize::clean;
 use crate::trust::TrustMode;
 
 /// The version of the JSON output.
