@@ -38,6 +38,7 @@ pub mod json;
 pub mod list;
 pub mod load;
 pub mod run;
+pub mod sanitize;
 mod text;
 pub mod tools;
 pub mod trust;
@@ -187,12 +188,17 @@ pub fn main() -> ExitCode {
             false
         }
     };
-    load::set_trust_all(cli.trust_all || trust_all);
+    // Given to every load of this command, which is the only place it is decided.
+    let trust = if cli.trust_all || trust_all {
+        trust::TrustMode::All
+    } else {
+        trust::TrustMode::Check
+    };
     match cli.command {
-        Command::List { args, .. } => list::run(&args),
-        Command::Run { args, .. } => run::run(&args),
-        Command::Claude(args) => serve(adapters::Agent::Claude, &args),
-        Command::Codex(args) => serve(adapters::Agent::Codex, &args),
+        Command::List { args, .. } => list::run(&args, &trust),
+        Command::Run { args, .. } => run::run(&args, &trust),
+        Command::Claude(args) => serve(adapters::Agent::Claude, &args, trust),
+        Command::Codex(args) => serve(adapters::Agent::Codex, &args, trust),
         Command::Install(args) => install_cmd(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
@@ -219,7 +225,7 @@ fn usage_error_code() -> u8 {
 }
 
 /// `hooks claude|codex EVENT`: stdin in, one answer out ([`adapters::command::serve`]).
-fn serve(agent: adapters::Agent, args: &AdapterArgs) -> ExitCode {
+fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) -> ExitCode {
     let protocol = agent.protocol();
     // Claude Code runs hook commands with the project root in `CLAUDE_PROJECT_DIR`; the
     // input's `cwd` follows the session's `cd`.
@@ -231,6 +237,7 @@ fn serve(agent: adapters::Agent, args: &AdapterArgs) -> ExitCode {
     let options = adapters::AdapterOptions {
         cwd: args.cwd.clone(),
         project_dir,
+        trust,
         ..adapters::AdapterOptions::default()
     };
     ExitCode::from(adapters::command::serve(protocol, &args.event, &options))

@@ -4,14 +4,14 @@
 //! against the user's trust store ([`crate::trust`]).
 //!
 //! The trust check is the host's, not the library's: the library loads every file its
-//! [`FilePolicy`](hooks_core::loader::FilePolicy) accepts, and this host passes
-//! [`TrustPolicy`] (unless `--trust-all`). An untrusted project file is thus refused before
+//! [`FilePolicy`](hooks_core::loader::FilePolicy) accepts, and this host passes the
+//! [`TrustPolicy`] of the [`TrustMode`] each caller gives (none for `--trust-all`); no
+//! process-wide setting decides it. An untrusted project file is thus refused before
 //! de-duplication: it becomes a load error and shadows nothing, so a user-level hook file with
 //! the same key (`pre:bash:bash.sh`) still loads. The home directory is [`crate::home`]'s.
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use hooks_core::LoadedHook;
 use hooks_core::loader::{
@@ -20,9 +20,6 @@ use hooks_core::loader::{
 
 use crate::home::{NO_HOME_WARNING, discovery_options};
 use crate::trust::{TrustMode, TrustPolicy};
-
-/// `--trust-all` for this process (see [`set_trust_all`]).
-static TRUST_ALL: AtomicBool = AtomicBool::new(false);
 
 /// What loading produced.
 #[derive(Debug, Default)]
@@ -37,46 +34,24 @@ pub struct Loaded {
     pub discovery: Option<CapabilityResult>,
 }
 
-/// Makes every later [`load`] of this process trust every hook file (`--trust-all`), or check
-/// project-level files again (`false`, the default). `hooks_bin::main` sets it from the
-/// command line before running a command.
-pub fn set_trust_all(trust_all: bool) {
-    TRUST_ALL.store(trust_all, Ordering::SeqCst);
-}
-
-/// The trust mode [`load`] uses: [`TrustMode::All`] after `set_trust_all(true)`, else
-/// [`TrustMode::Check`].
-#[must_use]
-pub fn trust_mode() -> TrustMode {
-    if TRUST_ALL.load(Ordering::SeqCst) {
-        TrustMode::All
-    } else {
-        TrustMode::Check
-    }
-}
-
 /// Loads the compiled-in hooks, the discovered hook files and `configured` paths for `cwd`,
-/// in this process's trust mode ([`trust_mode`]).
+/// checking project-level hook files as `mode` says (each command passes the mode of its
+/// command line: [`TrustMode::All`] for `--trust-all`). An untrusted project-level hook file is
+/// not in `hooks` (it never runs, and it hides no other hook file) but in `errors`, with a
+/// message that says how to trust it.
 #[must_use]
-pub fn load(cwd: &Path, configured: &[String]) -> Loaded {
-    load_with(cwd, configured, &trust_mode())
-}
-
-/// [`load`] with an explicit trust mode: an untrusted project-level hook file is not in
-/// `hooks` (it never runs, and it hides no other hook file) but in `errors`, with a message
-/// that says how to trust it.
-#[must_use]
-pub fn load_with(cwd: &Path, configured: &[String], mode: &TrustMode) -> Loaded {
+pub fn load(cwd: &Path, configured: &[String], mode: &TrustMode) -> Loaded {
     load_with_options(cwd, configured, mode, discovery_options())
 }
 
-/// The compiled-in hooks alone, in this process's trust mode: no hook-file discovery (for
-/// the events no hook file handles).
+/// The compiled-in hooks alone: no hook-file discovery (for the events no hook file handles),
+/// so there is no file whose trust to check.
 #[must_use]
 pub fn load_compiled(cwd: &Path) -> Loaded {
     let mut options = discovery_options();
     options.registry = Arc::new(CapabilityRegistry::new());
-    load_with_options(cwd, &[], &trust_mode(), options)
+    // Compiled-in hooks are always trusted, and no file is loaded.
+    load_with_options(cwd, &[], &TrustMode::All, options)
 }
 
 fn load_with_options(

@@ -997,7 +997,7 @@ fn run_child() {
     };
     let expected = std::env::var("HOOKS_RUN_CLI_EXIT").map_or(0, |c| c.parse().expect("a code"));
     assert_eq!(
-        hooks_bin::run::run(&args),
+        hooks_bin::run::run(&args, &hooks_bin::trust::TrustMode::Check),
         std::process::ExitCode::from(expected)
     );
 }
@@ -1174,6 +1174,29 @@ mod ctrl_c {
         }
     }
 
+    /// Waits until a session file under `dir` holds a tool result: the call has ended (the
+    /// result is written after the call stops counting as running).
+    fn wait_for_tool_result(dir: &Path) {
+        let sessions = dir.join(".hooks/sessions");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let written = std::fs::read_dir(&sessions)
+                .into_iter()
+                .flatten()
+                .any(|entry| {
+                    entry.is_ok_and(|e| {
+                        std::fs::read_to_string(e.path())
+                            .is_ok_and(|text| text.contains("\"role\":\"toolResult\""))
+                    })
+                });
+            if written {
+                return;
+            }
+            assert!(Instant::now() < deadline, "no tool result was written");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     fn sigint(pid: u32) {
         let status = Command::new("kill")
             .args(["-INT", &pid.to_string()])
@@ -1247,6 +1270,9 @@ mod ctrl_c {
         script.extend((0..5000).map(|i| format!(r#""prompt {i}""#)));
         let child = spawn(dir.path(), &script);
         wait_for_pid(dir.path(), "started");
+        // Not before the tool call has ended for `hooks run` too: a Ctrl-C while it still runs
+        // would cancel it instead, and the script would go on.
+        wait_for_tool_result(dir.path());
         sigint(child.id());
         let (out, took) = finish(child, Duration::from_secs(15));
         assert!(took < Duration::from_secs(10), "took {took:?}");

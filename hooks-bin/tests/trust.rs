@@ -353,6 +353,80 @@ fn trust_all_skips_the_check() {
     assert!(!env.store().exists(), "--trust-all records nothing");
 }
 
+/// The child process of [`each_call_uses_the_trust_mode_it_is_given`], which names the project
+/// in `HOOKS_TRUST_MODE_CHILD` (and sets `HOME` and `HOOKS_CONFIG_DIR`).
+#[test]
+fn trust_mode_child() {
+    use hooks_bin::adapters::{AdapterOptions, claude};
+    use hooks_bin::trust::TrustMode;
+    let Some(root) = std::env::var_os("HOOKS_TRUST_MODE_CHILD").map(PathBuf::from) else {
+        return; // Only meaningful inside the child process.
+    };
+    let project = root.join("project");
+    let marker = root.join("ran-project");
+    let input = json!({
+        "session_id": "s",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": project,
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls"},
+        "tool_use_id": "t",
+    })
+    .to_string();
+    let call = |trust: TrustMode| {
+        let _ = std::fs::remove_file(&marker);
+        let options = AdapterOptions {
+            trust,
+            ..AdapterOptions::default()
+        };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = claude::run("PreToolUse", input.as_bytes(), &mut out, &mut err, &options);
+        (code, text(&err), marker.exists())
+    };
+    for round in 0..2 {
+        let (code, stderr, ran) = call(TrustMode::default());
+        assert_eq!(code, 2, "round {round}, checked: {stderr}");
+        assert!(stderr.contains("not trusted"), "round {round}: {stderr}");
+        assert!(!ran, "round {round}: the untrusted file ran");
+        let (code, stderr, ran) = call(TrustMode::All);
+        assert_eq!(code, 0, "round {round}, trust all: {stderr}");
+        assert!(ran, "round {round}: trust all did not run the file");
+    }
+    let loaded = hooks_bin::load::load(&project, &[], &TrustMode::Check);
+    assert_eq!(loaded.errors.len(), 1, "{:?}", loaded.errors);
+}
+
+/// One process serves calls with different trust modes (as a host serving several sessions
+/// would): each call's mode is the one in its options, never one left behind by an earlier
+/// call with `--trust-all`.
+#[test]
+fn each_call_uses_the_trust_mode_it_is_given() {
+    let env = Env::new();
+    env.project_hook();
+    let out = Command::new(std::env::current_exe().expect("test binary"))
+        .args([
+            "trust_mode_child",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("HOOKS_TRUST_MODE_CHILD", env.root())
+        .env("HOME", env.home())
+        .env("HOOKS_CONFIG_DIR", env.config())
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("USERPROFILE")
+        .output()
+        .expect("the child test runs");
+    let report = format!("{}\n{}", text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{report}");
+    assert!(
+        report.contains("1 passed"),
+        "the child ran its test: {report}"
+    );
+    assert!(!env.store().exists(), "nothing was trusted");
+}
+
 #[test]
 fn trust_all_is_offered_only_by_the_commands_that_load_hook_files() {
     let env = Env::new();

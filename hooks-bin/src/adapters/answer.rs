@@ -112,7 +112,7 @@ fn handle(
     };
     let hooks = match &opts.hooks {
         Some(factory) => factory(&cwd),
-        None => load_bundle_for(&cwd, event),
+        None => load_bundle_for(&cwd, event, &opts.trust),
     };
     let hooks = match hooks {
         Ok(hooks) => hooks,

@@ -90,6 +90,8 @@ use std::time::Duration;
 
 use hooks_core::LoadedHook;
 
+use crate::trust::TrustMode;
+
 pub use self::answer::{Outcome, answer};
 pub use self::protocol::{
     AgentEvent, Call, Decision, Form, InstallShape, Mapping, Protocol, Request,
@@ -121,6 +123,9 @@ pub struct AdapterOptions {
     pub hooks: Option<HookFactory>,
     /// A timeout for every async handler without its own (`None`: no timeout, as upstream).
     pub handler_timeout: Option<Duration>,
+    /// How the linked bundle's project-level hook files are checked (`--trust-all`:
+    /// [`TrustMode::All`]); default [`TrustMode::Check`].
+    pub trust: TrustMode,
 }
 
 impl AdapterOptions {
@@ -148,12 +153,14 @@ impl fmt::Debug for AdapterOptions {
             .field("project_dir", &self.project_dir)
             .field("hooks", &self.hooks.as_ref().map(|_| "<factory>"))
             .field("handler_timeout", &self.handler_timeout)
+            .field("trust", &self.trust)
             .finish()
     }
 }
 
 /// Loads the hooks this binary serves for `cwd`, the way every `hooks` command does
-/// ([`crate::load::load`]): the compiled-in bundle, then the hook files discovered for `cwd`.
+/// ([`crate::load::load`]): the compiled-in bundle, then the hook files discovered for `cwd`,
+/// project-level ones only when trusted ([`TrustMode::Check`]).
 ///
 /// A hook that fails to load is an error, not a warning: a guard that did not load must not
 /// look like a guard that let the call through.
@@ -161,18 +168,23 @@ impl fmt::Debug for AdapterOptions {
 /// # Errors
 /// The load errors (`path: error`), joined into one line.
 pub fn load_bundle(cwd: &Path) -> Result<Vec<LoadedHook>, String> {
-    bundle_or_error(crate::load::load(cwd, &[]))
+    bundle_or_error(crate::load::load(cwd, &[], &TrustMode::Check))
 }
 
-/// [`load_bundle`] for one event: the hook-file discovery runs only for the events a hook file
-/// can handle ([`Mapping::is_tool_event`]); the others get the compiled-in hooks alone,
-/// without scanning a directory.
+/// [`load_bundle`] for one event, checking project-level hook files as `trust` says: the
+/// hook-file discovery runs only for the events a hook file can handle
+/// ([`Mapping::is_tool_event`]); the others get the compiled-in hooks alone, without scanning
+/// a directory.
 ///
 /// # Errors
 /// The load errors (`path: error`), joined into one line.
-pub fn load_bundle_for(cwd: &Path, event: AgentEvent) -> Result<Vec<LoadedHook>, String> {
+pub fn load_bundle_for(
+    cwd: &Path,
+    event: AgentEvent,
+    trust: &TrustMode,
+) -> Result<Vec<LoadedHook>, String> {
     if event.mapping.is_tool_event() {
-        load_bundle(cwd)
+        bundle_or_error(crate::load::load(cwd, &[], trust))
     } else {
         bundle_or_error(crate::load::load_compiled(cwd))
     }

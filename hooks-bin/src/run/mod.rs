@@ -1,8 +1,10 @@
 //! `hooks run SCRIPT.jsonl`: drives one agent session through the loaded hooks, without a model.
 //!
 //! The script is parsed and checked whole before anything runs ([`script`]); the session is
-//! then driven action by action ([`driver`]) with the real tools ([`crate::tools`]), persisted
-//! with [`hooks_core::JsonlSessionStore`] and shown as a transcript ([`transcript`]).
+//! then driven action by action ([`driver`]: prompts and tool calls in an agent run,
+//! [`agent`], the session actions between runs, [`session`]) with the real tools
+//! ([`crate::tools`]), persisted with [`hooks_core::JsonlSessionStore`] and shown as a
+//! transcript ([`transcript`]). What the host functions given to the runner share is `host`'s.
 //!
 //! Exit codes: `0` every action ran (blocked tools and cancelled session changes are normal
 //! outcomes); `1` an action could not be carried out (a session file could not be written, an
@@ -10,14 +12,18 @@
 //! or the session directory cannot be used (nothing ran); `130` interrupted by Ctrl-C (see [`interrupt`]: a first Ctrl-C while a tool
 //! runs only cancels that call and does not change the status).
 
+pub mod agent;
 pub mod driver;
+mod host;
 pub mod interrupt;
 pub mod script;
 pub mod session;
+mod session_dir;
+mod tool_call;
 pub mod transcript;
 
-use std::io::{IsTerminal, Write as _};
-use std::path::{Path, PathBuf};
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -25,8 +31,10 @@ use hooks_core::{HookRunner, JsonlSessionStore, SessionManager};
 
 use crate::load;
 use crate::tools::Workspace;
+use crate::trust::TrustMode;
 use crate::ui::HostUi;
-use driver::{Driver, Shared};
+use driver::Driver;
+use host::Shared;
 use script::ScriptError;
 use session::CurrentSession;
 use transcript::{StartInfo, Transcript};
@@ -81,10 +89,10 @@ after the current action; a second Ctrl-C exits at once. The session file stays 
 Exit status: 0 the script ran; 1 an action could not be carried out; 2 invalid script or options,
   or an unusable session directory; 130 interrupted by Ctrl-C.";
 
-/// Runs `hooks run`.
+/// Runs `hooks run`, checking project hook files as `trust` says.
 #[must_use]
-pub fn run(args: &RunArgs) -> ExitCode {
-    match prepare(args) {
+pub fn run(args: &RunArgs, trust: &TrustMode) -> ExitCode {
+    match prepare(args, trust) {
         Ok(code) => code,
         Err(message) => {
             eprintln!("hooks run: {message}");
@@ -93,7 +101,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
     }
 }
 
-fn prepare(args: &RunArgs) -> Result<ExitCode, String> {
+fn prepare(args: &RunArgs, trust: &TrustMode) -> Result<ExitCode, String> {
     let cwd = match &args.cwd {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?,
@@ -101,7 +109,7 @@ fn prepare(args: &RunArgs) -> Result<ExitCode, String> {
     let workspace = Workspace::new(&cwd)
         .map_err(|e| format!("cannot use {} as the working directory: {e}", cwd.display()))?;
     let cwd = workspace.root().to_path_buf();
-    let loaded = load::load(&cwd, &args.hooks);
+    let loaded = load::load(&cwd, &args.hooks, trust);
     let commands: Vec<String> = loaded
         .hooks
         .iter()
@@ -109,18 +117,7 @@ fn prepare(args: &RunArgs) -> Result<ExitCode, String> {
         .collect();
     let script = script::load(&args.script, &commands).map_err(|errors| errors_text(&errors))?;
 
-    let session_dir = match &args.session_dir {
-        Some(dir) => {
-            let dir = if dir.is_absolute() {
-                dir.clone()
-            } else {
-                std::env::current_dir().map_or_else(|_| dir.clone(), |d| d.join(dir))
-            };
-            create_dir(&dir, "the session directory")?;
-            dir
-        }
-        None => default_session_dir(&cwd)?,
-    };
+    let session_dir = session_dir::prepare(args.session_dir.as_deref(), &cwd)?;
     let store = JsonlSessionStore::create(&session_dir, &cwd, None).map_err(|e| e.to_string())?;
 
     let interactive =
@@ -204,63 +201,6 @@ fn prepare(args: &RunArgs) -> Result<ExitCode, String> {
         (None, _) | (Some(_), true) => ExitCode::from(interrupt::EXIT_INTERRUPTED),
         (Some(failed), false) if failed > 0 => ExitCode::FAILURE,
         (Some(_), false) => ExitCode::SUCCESS,
-    })
-}
-
-/// `<cwd>/.hooks/sessions`, with a `.hooks/.gitignore` that ignores everything in it, so runs
-/// leave nothing for git to pick up.
-///
-/// Both directories are inside the project, which could ship either as a symbolic link to have
-/// session files written elsewhere: each is created, or used when it is a directory, never
-/// followed when it is a link (refused, dangling or not). The `.gitignore` is only created,
-/// never written through whatever holds its name (a link included): that is left as it is.
-/// (`--cwd` itself, and a `--session-dir`, are the user's and may be links.)
-fn default_session_dir(cwd: &Path) -> Result<PathBuf, String> {
-    let base = cwd.join(".hooks");
-    create_dir_here(&base, "the parent of the default session directory")?;
-    let ignore = base.join(".gitignore");
-    match std::fs::File::create_new(&ignore) {
-        Ok(mut file) => file
-            .write_all(b"# Written by `hooks run`: session files stay out of git.\n*\n")
-            .map_err(|e| format!("cannot write {}: {e}", ignore.display()))?,
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(format!("cannot write {}: {e}", ignore.display())),
-    }
-    let dir = cwd.join(DEFAULT_SESSION_DIR);
-    create_dir_here(&dir, "the default session directory")?;
-    Ok(dir)
-}
-
-/// Creates the directory `dir` (whose parent exists) unless it is a directory already; a
-/// symbolic link at `dir` is refused, not followed (`mkdir` does not follow one either).
-fn create_dir_here(dir: &Path, used_as: &str) -> Result<(), String> {
-    let refuse = |reason: &str| format!("cannot use {} as {used_as}: {reason}", dir.display());
-    match std::fs::create_dir(dir) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => match dir.symlink_metadata() {
-            Ok(meta) if meta.is_dir() => Ok(()),
-            Ok(meta) if meta.is_symlink() => Err(refuse(
-                "it is a symbolic link, which the default session directory does not follow \
-                     (give --session-dir DIR to write sessions elsewhere)",
-            )),
-            Ok(_) => Err(refuse("it is not a directory")),
-            Err(e) => Err(refuse(&e.to_string())),
-        },
-        Err(e) => Err(refuse(&e.to_string())),
-    }
-}
-
-/// Creates `dir` and its parents; the error names `dir`, what it was to be used `as`, and what
-/// is wrong with it.
-fn create_dir(dir: &Path, used_as: &str) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        // `create_dir_all` only fails on an existing path when it is not a directory.
-        let reason = if dir.exists() {
-            "it is not a directory".to_owned()
-        } else {
-            e.to_string()
-        };
-        format!("cannot use {} as {used_as}: {reason}", dir.display())
     })
 }
 

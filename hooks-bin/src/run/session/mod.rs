@@ -1,4 +1,6 @@
-//! The session of a run: which session file is current, and the model context built from it.
+//! The session of a run: which session file is current, the model context built from it, and
+//! the session actions that change it (switch and branch, tree navigation, compaction: each an
+//! `impl` of the run's host state in a module of its own).
 
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
@@ -7,6 +9,18 @@ use hooks_core::events::{CustomMessage, Message, SessionEntry};
 use hooks_core::{JsonlSessionStore, SessionManager};
 use serde::Deserialize as _;
 use serde_json::{Value, json};
+
+use hooks_core::context::SessionActionResult;
+
+use super::script::EntryRef;
+
+mod compact;
+mod switch;
+mod tree;
+
+/// The answer of a session action that failed (reported with `Shared::fail`): it did not
+/// happen, so the hook that asked for it is told so (`cancelled`), not that it succeeded.
+const NOT_DONE: SessionActionResult = SessionActionResult { cancelled: true };
 
 /// The current session. Handlers get it as their [`SessionManager`]; it follows every switch
 /// (`new_session`, resume, fork, branch), so `ctx.session_manager()` always sees the session
@@ -43,6 +57,32 @@ impl CurrentSession {
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         std::mem::replace(&mut *guard, Arc::new(store))
+    }
+
+    /// The entry of the current session that `entry` names (by id, or by position).
+    ///
+    /// # Errors
+    /// There is no such entry (the message says why).
+    pub fn find_entry(&self, entry: &EntryRef) -> Result<SessionEntry, String> {
+        let entries = self.get().entries();
+        let found = match entry {
+            EntryRef::Id(id) => entries.iter().find(|e| &e.id == id).cloned(),
+            EntryRef::Index(i) => {
+                let len = i64::try_from(entries.len()).unwrap_or(i64::MAX);
+                let at = if *i < 0 { len + i } else { *i };
+                usize::try_from(at)
+                    .ok()
+                    .and_then(|at| entries.get(at))
+                    .cloned()
+            }
+        };
+        found.ok_or_else(|| match entry {
+            EntryRef::Id(id) => format!("the current session has no entry with id {id}"),
+            EntryRef::Index(i) => format!(
+                "the current session has {} entries: index {i} is out of range",
+                entries.len()
+            ),
+        })
     }
 
     /// The current session file, as a string.
