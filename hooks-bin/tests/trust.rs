@@ -357,7 +357,7 @@ fn trust_all_skips_the_check() {
 /// in `HOOKS_TRUST_MODE_CHILD` (and sets `HOME` and `HOOKS_CONFIG_DIR`).
 #[test]
 fn trust_mode_child() {
-    use hooks_bin::adapters::{AdapterOptions, claude};
+    use hooks_bin::adapters::{AdapterOptions, answer, claude::Claude};
     use hooks_bin::trust::TrustMode;
     let Some(root) = std::env::var_os("HOOKS_TRUST_MODE_CHILD").map(PathBuf::from) else {
         return; // Only meaningful inside the child process.
@@ -380,9 +380,8 @@ fn trust_mode_child() {
             trust,
             ..AdapterOptions::default()
         };
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = claude::run("PreToolUse", input.as_bytes(), &mut out, &mut err, &options);
-        (code, text(&err), marker.exists())
+        let outcome = answer(&Claude, "PreToolUse", input.as_bytes(), &options);
+        (outcome.code, outcome.stderr, marker.exists())
     };
     for round in 0..2 {
         let (code, stderr, ran) = call(TrustMode::default());
