@@ -10,7 +10,9 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let path = Path::new("fuzz.jsonl");
-    if let Err(errors) = hooks_bin::run::script::parse_bytes(path, data) {
+    // One registered command, so `command` lines are checked against a list.
+    let commands = ["handoff".to_owned()];
+    if let Err(errors) = hooks_bin::run::script::parse_bytes(path, data, &commands) {
         assert!(!errors.is_empty(), "a rejection has at least one error");
         for error in errors {
             let text = error.to_string();
