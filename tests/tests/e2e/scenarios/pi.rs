@@ -1,0 +1,501 @@
+//! pi 0.73.1 and oh-my-pi 18.2.3: what an extension really gets and what its results do, as
+//! the groundwork of the bridge (issue 16). Each scenario runs one agent in print mode with
+//! the stand-in extension (`agent/pi_probe.ts`) and checks its log, the model's requests and
+//! the session files. /work/notes/pi-facts.md has the findings in prose.
+//!
+//! Payloads of the events seen are pinned as fixtures in `tests/fixtures/agents/<pi|omp>/`:
+//! a run compares the shape of each payload (keys, nesting, value types) with its fixture;
+//! `HOOKS_E2E_FIXTURES=write` rewrites them from the run (scratch paths scrubbed).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use crate::agent::Sandbox;
+use crate::agent::pi::{Flavor, PiAgent, PiRun, Place, Probe, deliveries, notes, order};
+use crate::model::{ModelServer, Script, Step};
+
+/// Our 25 events (SPEC.md §3).
+const OURS: [&str; 25] = [
+    "session_start",
+    "session_before_switch",
+    "session_switch",
+    "session_before_branch",
+    "session_branch",
+    "session_before_compact",
+    "session.compacting",
+    "session_compact",
+    "session_before_tree",
+    "session_tree",
+    "session_shutdown",
+    "context",
+    "before_agent_start",
+    "agent_start",
+    "agent_end",
+    "turn_start",
+    "turn_end",
+    "auto_compaction_start",
+    "auto_compaction_end",
+    "auto_retry_start",
+    "auto_retry_end",
+    "ttsr_triggered",
+    "todo_reminder",
+    "tool_call",
+    "tool_result",
+];
+
+/// pi's own events the bridge maps ours from, logged beside them.
+const PI_EXTRAS: [&str; 5] = [
+    "session_before_fork",
+    "input",
+    "resources_discover",
+    "tool_execution_start",
+    "tool_execution_end",
+];
+
+/// Every event the probe subscribes to.
+fn all_events() -> Vec<&'static str> {
+    OURS.iter().chain(PI_EXTRAS.iter()).copied().collect()
+}
+
+/// A scenario for the probe: every event logged, `on` answering some.
+fn scenario(on: Value, commands: Value) -> Value {
+    json!({ "events": all_events(), "on": on, "commands": commands })
+}
+
+/// The agent, a sandbox and a model server for `script`, configured; `None` when skipped.
+fn setup(
+    flavor: Flavor,
+    name: &str,
+    script: Script,
+    settings: &str,
+) -> Option<(PiAgent, Sandbox, ModelServer)> {
+    let agent = PiAgent::for_suite(flavor)?;
+    let sandbox = Sandbox::new(&format!("{}-{name}", flavor.name()));
+    let server = ModelServer::start(script);
+    agent.configure(&sandbox, &server, settings);
+    Some((agent, sandbox, server))
+}
+
+/// `-e PATH` for a probe put at [`Place::Flag`].
+fn flag(agent: &PiAgent, sandbox: &Sandbox, probe: &Probe) -> String {
+    probe
+        .install(agent, sandbox, Place::Flag, "flag")
+        .display()
+        .to_string()
+}
+
+/// Keeps the server log with the sandbox and checks that the agent left nothing running
+/// (unless `leftovers_expected`).
+fn finish(run: &PiRun, server: &ModelServer, sandbox: &Sandbox, leftovers_expected: bool) {
+    server.save_log(sandbox.root());
+    if !leftovers_expected {
+        assert!(
+            run.finished.leftovers.is_empty(),
+            "the agent left processes running: {:?}",
+            run.finished.leftovers
+        );
+    }
+}
+
+fn log_text(probe: &Probe) -> String {
+    fs::read_to_string(&probe.log).unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------------------
+// Fixtures
+
+/// The shape of a JSON value: objects keep their keys (sorted) with the shapes of their
+/// values, arrays the shape of their first element, scalars their type.
+fn shape(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), shape(v)))
+                .collect::<Map<_, _>>(),
+        ),
+        Value::Array(items) => json!([items.first().map_or(json!("empty"), shape)]),
+        Value::String(_) => json!("string"),
+        Value::Number(_) => json!("number"),
+        Value::Bool(_) => json!("bool"),
+        Value::Null => json!("null"),
+    }
+}
+
+fn fixture_path(flavor: Flavor, event: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/agents")
+        .join(flavor.name())
+        .join(format!("{event}.json"))
+}
+
+/// `line` (a delivery logged by the probe) without its run-specific parts: `keys`,
+/// `dropped` and `payload`, with the sandbox and the model server's address replaced.
+fn scrubbed(line: &Value, sandbox: &Sandbox, server: &ModelServer) -> Value {
+    let fixture = json!({
+        "event": line["event"], "keys": line["keys"], "dropped": line["dropped"], "payload": line["payload"],
+    });
+    let root = sandbox.root().display().to_string();
+    let text = fixture
+        .to_string()
+        .replace(&root, "$SANDBOX")
+        .replace(&server.url(), "$MODEL_SERVER")
+        .replace(&crate::install::cache_dir().display().to_string(), "$CACHE");
+    serde_json::from_str(&text).expect("scrubbed JSON")
+}
+
+/// Compares the first delivery of each of `events` in `log` with its fixture (by shape), or
+/// writes the fixture when `HOOKS_E2E_FIXTURES=write`.
+fn check_fixtures(
+    flavor: Flavor,
+    log: &[Value],
+    events: &[&str],
+    sandbox: &Sandbox,
+    server: &ModelServer,
+) {
+    let write = std::env::var("HOOKS_E2E_FIXTURES").as_deref() == Ok("write");
+    for event in events {
+        let Some(line) = deliveries(log, event).first().copied() else {
+            panic!("{event} was not delivered, so its fixture cannot be checked");
+        };
+        let live = scrubbed(line, sandbox, server);
+        let path = fixture_path(flavor, event);
+        if write {
+            fs::create_dir_all(path.parent().expect("fixture dir")).expect("fixture dir");
+            let text = serde_json::to_string_pretty(&live).expect("fixture JSON") + "\n";
+            fs::write(&path, text).expect("write fixture");
+            continue;
+        }
+        let pinned: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "no fixture {} ({e}): run with HOOKS_E2E_FIXTURES=write",
+                path.display()
+            )
+        }))
+        .expect("fixture is JSON");
+        assert_eq!(
+            shape(&live),
+            shape(&pinned),
+            "{event} as {} delivers it no longer has the shape of {}\nlive: {live}",
+            flavor.name(),
+            path.display()
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Where extensions load from
+
+fn extensions_load_from_project_user_and_flag(flavor: Flavor) {
+    let Some((agent, sb, server)) = setup(flavor, "places", Script::default(), "") else {
+        return;
+    };
+    let probe = Probe::new(&sb, &scenario(json!({}), json!({})));
+    probe.install(&agent, &sb, Place::Project, "project");
+    probe.install(&agent, &sb, Place::User, "user");
+    let flagged = flag(&agent, &sb, &probe);
+    let run = agent.run(&sb, &probe, &["--no-session", "-e", &flagged], &["hello"]);
+    finish(&run, &server, &sb, false);
+    let log = probe.lines();
+    let loaded: Vec<&str> = log
+        .iter()
+        .filter(|l| l["what"] == "loaded")
+        .filter_map(|l| l["probe"].as_str())
+        .collect();
+    let mut sorted = loaded.clone();
+    sorted.sort_unstable();
+    assert_eq!(
+        sorted,
+        ["flag", "project", "user"],
+        "copies loaded: {loaded:?}\n{}",
+        run.evidence()
+    );
+    let runtime = log
+        .iter()
+        .find(|l| l["what"] == "loaded")
+        .map(|l| l["data"]["runtime"].clone());
+    let expected = if flavor == Flavor::Pi { "node" } else { "bun" };
+    assert_eq!(runtime, Some(json!(expected)));
+    crate::report(&format!(
+        "{}: extensions loaded in the order {loaded:?}; run took {:.1} s, the first extension loaded after {:?}",
+        flavor.name(),
+        run.finished.elapsed.as_secs_f64(),
+        run.time_to_extension(&log)
+    ));
+    assert!(run.finished.success(), "{}", run.evidence());
+}
+
+#[test]
+fn pi_loads_extensions_from_project_user_and_flag() {
+    extensions_load_from_project_user_and_flag(Flavor::Pi);
+}
+
+#[test]
+fn omp_loads_extensions_from_project_user_and_flag() {
+    extensions_load_from_project_user_and_flag(Flavor::Omp);
+}
+
+// ---------------------------------------------------------------------------------------
+// Which of our events a print run delivers, in which order, with which payloads
+
+fn print_run_delivers_its_events_in_order(flavor: Flavor) {
+    let script = Script::new(vec![
+        flavor.shell("echo e2e-ordinary"),
+        Step::Text("done".into()),
+    ]);
+    let Some((agent, sb, server)) = setup(flavor, "order", script, "") else {
+        return;
+    };
+    let probe = Probe::new(&sb, &scenario(json!({}), json!({})));
+    let flagged = flag(&agent, &sb, &probe);
+    let run = agent.run(&sb, &probe, &["--no-session", "-e", &flagged], &["run it"]);
+    finish(&run, &server, &sb, false);
+    assert!(run.finished.success(), "{}", run.evidence());
+    let log = probe.lines();
+    let expected: &[&str] = match flavor {
+        // pi: turn 1 has turn_start before context, turn 2 context before turn_start.
+        Flavor::Pi => &[
+            "session_start",
+            "before_agent_start",
+            "agent_start",
+            "turn_start",
+            "context",
+            "tool_call",
+            "tool_result",
+            "turn_end",
+            "context",
+            "turn_start",
+            "turn_end",
+            "agent_end",
+            "session_shutdown",
+        ],
+        // oh-my-pi: context before turn_start in every turn.
+        Flavor::Omp => &[
+            "session_start",
+            "before_agent_start",
+            "agent_start",
+            "context",
+            "turn_start",
+            "tool_call",
+            "tool_result",
+            "turn_end",
+            "context",
+            "turn_start",
+            "turn_end",
+            "agent_end",
+            "session_shutdown",
+        ],
+    };
+    assert_eq!(order(&log, &OURS), expected, "{}", log_text(&probe));
+    check_fixtures(
+        flavor,
+        &log,
+        &[
+            "session_start",
+            "before_agent_start",
+            "agent_start",
+            "turn_start",
+            "context",
+            "tool_call",
+            "tool_result",
+            "turn_end",
+            "agent_end",
+            "session_shutdown",
+        ],
+        &sb,
+        &server,
+    );
+}
+
+#[test]
+fn pi_print_run_delivers_its_events_in_order() {
+    print_run_delivers_its_events_in_order(Flavor::Pi);
+}
+
+#[test]
+fn omp_print_run_delivers_its_events_in_order() {
+    print_run_delivers_its_events_in_order(Flavor::Omp);
+}
+
+// ---------------------------------------------------------------------------------------
+// What the results of tool_call, tool_result, context and before_agent_start do
+
+/// The reason the probe blocks `rm -rf` with.
+const BLOCK_REASON: &str = "e2e: rm -rf blocked by the probe";
+
+fn results_reach_the_model(flavor: Flavor) {
+    let script = Script::new(vec![
+        flavor.shell("rm -rf victim"),
+        flavor.shell("echo E2E-ORIGINAL-OUTPUT"),
+        Step::Text("done".into()),
+    ]);
+    let Some((agent, sb, server)) = setup(flavor, "results", script, "") else {
+        return;
+    };
+    sb.write("victim/keep.txt", "precious\n");
+    // pi's systemPrompt is one string (chained), oh-my-pi's a list of strings replacing it.
+    let system_prompt = match flavor {
+        Flavor::Pi => "event.systemPrompt + '\\nE2E-SYSTEM-PROMPT'",
+        Flavor::Omp => "['E2E-SYSTEM-PROMPT']",
+    };
+    let on = json!({
+        "tool_call": format!("if (String(event.input.command).includes('rm -rf')) return {{block: true, reason: '{BLOCK_REASON}'}};"),
+        "tool_result": "if (JSON.stringify(event.content).includes('E2E-ORIGINAL-OUTPUT')) return {content: [{type: 'text', text: 'E2E-REWRITTEN'}]};",
+        "before_agent_start": format!("return {{message: {{customType: 'debug-only', content: 'E2E-DEBUG-ONLY', display: true}}, systemPrompt: {system_prompt}}};"),
+        // The first model request keeps the injected message, later ones drop it.
+        "context": "globalThis.__e2eContexts = (globalThis.__e2eContexts ?? 0) + 1; if (globalThis.__e2eContexts === 1) return undefined; const kept = event.messages.filter(m => !(m.role === 'custom' && m.customType === 'debug-only')); probe.log('context filter', {before: event.messages.length, after: kept.length}); return {messages: kept};",
+    });
+    let probe = Probe::new(&sb, &scenario(on, json!({})));
+    let flagged = flag(&agent, &sb, &probe);
+    let run = agent.run(&sb, &probe, &["--no-session", "-e", &flagged], &["go"]);
+    finish(&run, &server, &sb, false);
+    assert!(
+        sb.project.join("victim/keep.txt").exists(),
+        "rm -rf ran\n{}",
+        run.evidence()
+    );
+    let results = server.tool_results();
+    let texts: Vec<&str> = results.iter().map(|(_, t)| t.as_str()).collect();
+    // The reason reaches the model verbatim, as the tool's (error) result; the rewrite
+    // replaces the whole output.
+    assert_eq!(texts, [BLOCK_REASON, "E2E-REWRITTEN"], "{}", run.evidence());
+    let turns = server.model_turns();
+    assert!(turns.len() >= 3, "{} model turns", turns.len());
+    for (i, turn) in turns.iter().enumerate() {
+        assert!(
+            turn.body["system"]
+                .to_string()
+                .contains("E2E-SYSTEM-PROMPT"),
+            "request {i} lacks the system prompt from before_agent_start"
+        );
+        let has_debug = turn.body["messages"].to_string().contains("E2E-DEBUG-ONLY");
+        assert_eq!(
+            has_debug,
+            i == 0,
+            "request {i}: the injected message is {}",
+            if has_debug { "there" } else { "missing" }
+        );
+    }
+    // The injected custom message reaches the model as a user message of its own, after
+    // the prompt.
+    let first = turns[0].body["messages"].as_array().expect("messages");
+    let injected = first
+        .iter()
+        .find(|m| m.to_string().contains("E2E-DEBUG-ONLY"))
+        .expect("injected message");
+    assert_eq!(injected["role"], "user", "{injected}");
+    crate::report(&format!(
+        "{}: the before_agent_start message reached the model as {injected}",
+        flavor.name()
+    ));
+    if flavor == Flavor::Omp {
+        // oh-my-pi's list replaces the whole system prompt (only its Claude Code preamble
+        // blocks remain).
+        assert!(
+            !turns[0].body["system"]
+                .to_string()
+                .contains("<conventions>"),
+            "{}",
+            turns[0].body["system"]
+        );
+    }
+}
+
+#[test]
+fn pi_block_rewrite_context_and_injection_reach_the_model() {
+    results_reach_the_model(Flavor::Pi);
+}
+
+#[test]
+fn omp_block_rewrite_context_and_injection_reach_the_model() {
+    results_reach_the_model(Flavor::Omp);
+}
+
+// ---------------------------------------------------------------------------------------
+// Commands and the UI in print mode
+
+/// Calls every ctx.ui method the bridge answers and logs what each returned.
+const UI_CALLS: &str = "
+const r = {};
+const t = async (k, f) => { try { const v = await f(); r[k] = v === undefined ? '<undefined>' : v; } catch (e) { r[k] = 'threw: ' + e.message; } };
+await t('notify', () => ctx.ui.notify('E2E-NOTIFY', 'info'));
+await t('notifyError', () => ctx.ui.notify('E2E-NOTIFY-ERROR', 'error'));
+await t('setStatus', () => ctx.ui.setStatus('probe', 'E2E-STATUS'));
+await t('setWidget', () => ctx.ui.setWidget('probe', ['E2E-WIDGET']));
+await t('setTitle', () => ctx.ui.setTitle('E2E-TITLE'));
+await t('confirm', () => ctx.ui.confirm('E2E-CONFIRM', 'allow?'));
+await t('select', () => ctx.ui.select('E2E-SELECT', ['a', 'b']));
+await t('input', () => ctx.ui.input('E2E-INPUT', 'placeholder'));
+await t('editor', () => ctx.ui.editor('E2E-EDITOR', 'prefill'));
+await t('getEditorText', () => ctx.ui.getEditorText());
+await t('hasUI', () => ctx.hasUI);
+probe.log('ui', r);
+await t('sendMessage', () => pi.sendMessage({customType: 'e2e-sent', content: 'E2E-SENT-MESSAGE', display: true}));
+await t('appendEntry', () => pi.appendEntry('e2e-entry', {n: 1}));
+probe.log('sent', r);
+";
+
+fn print_prompt_runs_a_command_and_the_ui_is_inert(flavor: Flavor) {
+    let Some((agent, sb, server)) = setup(flavor, "command", Script::default(), "") else {
+        return;
+    };
+    let commands = json!({"e2e-cmd": {"description": "E2E command", "body": UI_CALLS}});
+    let probe = Probe::new(&sb, &scenario(json!({}), commands));
+    let flagged = flag(&agent, &sb, &probe);
+    let sessions = sb.root().join("sessions");
+    let sessions = sessions.display().to_string();
+    let run = agent.run(
+        &sb,
+        &probe,
+        &["--session-dir", &sessions, "--mode", "json", "-e", &flagged],
+        &["/e2e-cmd alpha  beta"],
+    );
+    finish(&run, &server, &sb, false);
+    assert!(run.finished.success(), "{}", run.evidence());
+    let log = probe.lines();
+    let calls: Vec<&Value> = log
+        .iter()
+        .filter(|l| l["event"] == "command" && l.get("phase").is_none())
+        .collect();
+    assert_eq!(calls.len(), 1, "{}", log_text(&probe));
+    assert_eq!(calls[0]["args"], "alpha  beta", "the arguments, as typed");
+    assert!(
+        server.model_turns().is_empty(),
+        "a command prompt reached the model"
+    );
+    let ui = notes(&log, "ui");
+    let ui = ui.first().expect("ui results");
+    let undefined = json!("<undefined>");
+    for (k, v) in [
+        ("notify", &undefined),
+        ("setStatus", &undefined),
+        ("confirm", &json!(false)),
+        ("select", &undefined),
+        ("input", &undefined),
+        ("editor", &undefined),
+        ("getEditorText", &json!("")),
+        ("hasUI", &json!(false)),
+    ] {
+        assert_eq!(&ui[k], v, "ctx.ui.{k} in print mode: {ui}");
+    }
+    for marker in ["E2E-NOTIFY", "E2E-STATUS", "E2E-WIDGET", "E2E-TITLE"] {
+        assert!(
+            !run.finished.stdout.contains(marker) && !run.finished.stderr.contains(marker),
+            "{marker} appeared in the output:\n{}",
+            run.evidence()
+        );
+    }
+    // sendMessage without triggerTurn starts no turn.
+    assert!(server.model_turns().is_empty());
+}
+
+#[test]
+fn pi_print_prompt_runs_a_command_and_the_ui_is_inert() {
+    print_prompt_runs_a_command_and_the_ui_is_inert(Flavor::Pi);
+}
+
+#[test]
+fn omp_print_prompt_runs_a_command_and_the_ui_is_inert() {
+    print_prompt_runs_a_command_and_the_ui_is_inert(Flavor::Omp);
+}
