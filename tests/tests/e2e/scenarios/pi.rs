@@ -499,3 +499,352 @@ fn pi_print_prompt_runs_a_command_and_the_ui_is_inert() {
 fn omp_print_prompt_runs_a_command_and_the_ui_is_inert() {
     print_prompt_runs_a_command_and_the_ui_is_inert(Flavor::Omp);
 }
+
+// ---------------------------------------------------------------------------------------
+// Session events: tree navigation, a new session (handoff), a fork/branch, a switch back
+
+/// The probe's session commands: `/e2e-tree`, `/e2e-handoff` (SPEC.md's canonical example:
+/// a new session whose parent is the current file, seeded with a user message),
+/// `/e2e-branch` (pi's `fork`, oh-my-pi's `branch`) and `/e2e-switch` (back to the parent).
+fn session_commands() -> Value {
+    json!({
+        "e2e-tree": {"description": "tree", "body": "
+const first = ctx.sessionManager.getEntries().find(e => e.type === 'message');
+return {target: first.id, result: await ctx.navigateTree(first.id, {summarize: false})};"},
+        "e2e-handoff": {"description": "Create a new session with setup message", "body": "
+await ctx.waitForIdle();
+const parent = ctx.sessionManager.getSessionFile();
+globalThis.__e2eParent = parent;
+const result = await ctx.newSession({parentSession: parent, setup: async sm => {
+  sm.appendMessage({role: 'user', content: [{type: 'text', text: 'Continue from prior session summary.'}], timestamp: Date.now()});
+}, withSession: async c => probe.log('withSession', {file: c.sessionManager.getSessionFile()})});
+let after; try { after = ctx.sessionManager.getSessionFile(); } catch (e) { after = 'threw: ' + e.message; }
+return {parent, result, after};"},
+        "e2e-branch": {"description": "branch", "body": "
+const user = ctx.sessionManager.getEntries().find(e => e.type === 'message' && e.message.role === 'user');
+const result = typeof ctx.fork === 'function' ? await ctx.fork(user.id) : await ctx.branch(user.id);
+return {entry: user.id, result};"},
+        "e2e-switch": {"description": "switch", "body": "
+    return {target: globalThis.__e2eParent, result: await ctx.switchSession(globalThis.__e2eParent)};"},
+    })
+}
+
+/// The session files in `dir` with their header line (`type: session`).
+fn session_headers(dir: &Path) -> Vec<(PathBuf, Value)> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let text = fs::read_to_string(entry.path()).unwrap_or_default();
+        if let Some(header) = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|l| l["type"] == "session")
+        {
+            out.push((entry.path(), header));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+fn session_commands_fire_the_session_events(flavor: Flavor) {
+    let script = Script::new(vec![
+        Step::Text("first answer".into()),
+        Step::Text("answer in the new session".into()),
+    ]);
+    let Some((agent, sb, server)) = setup(flavor, "sessions", script, "") else {
+        return;
+    };
+    let probe = Probe::new(&sb, &scenario(json!({}), session_commands()));
+    let flagged = flag(&agent, &sb, &probe);
+    let dir = sb.root().join("sessions");
+    let dir_arg = dir.display().to_string();
+    let run = agent.run(
+        &sb,
+        &probe,
+        &["--session-dir", &dir_arg, "-e", &flagged],
+        &[
+            "hello",
+            "/e2e-tree",
+            "/e2e-handoff",
+            "after the handoff",
+            "/e2e-branch",
+            "/e2e-switch",
+        ],
+    );
+    finish(&run, &server, &sb, false);
+    assert!(run.finished.success(), "{}", run.evidence());
+    let log = probe.lines();
+    let threw: Vec<&Value> = log.iter().filter(|l| l["phase"] == "threw").collect();
+    assert!(threw.is_empty(), "{threw:?}");
+    let session_events: Vec<&str> = OURS
+        .iter()
+        .chain(PI_EXTRAS.iter())
+        .copied()
+        .filter(|e| e.starts_with("session"))
+        .collect();
+    let seen = order(&log, &session_events);
+    let reasons = |event: &str| -> Vec<Value> {
+        deliveries(&log, event)
+            .iter()
+            .map(|l| l["payload"]["reason"].clone())
+            .collect()
+    };
+    match flavor {
+        Flavor::Pi => {
+            assert_eq!(
+                seen,
+                [
+                    "session_start",
+                    "session_before_tree",
+                    "session_tree",
+                    "session_before_switch",
+                    "session_shutdown",
+                    "session_start",
+                    "session_before_fork",
+                    "session_shutdown",
+                    "session_start",
+                    "session_before_switch",
+                    "session_shutdown",
+                    "session_start",
+                    "session_shutdown",
+                ],
+                "{}",
+                log_text(&probe)
+            );
+            assert_eq!(
+                reasons("session_start"),
+                ["startup", "new", "fork", "resume"]
+            );
+            assert_eq!(
+                reasons("session_shutdown"),
+                ["new", "fork", "resume", "quit"]
+            );
+            assert_eq!(reasons("session_before_switch"), ["new", "resume"]);
+        }
+        Flavor::Omp => {
+            assert_eq!(
+                seen,
+                [
+                    "session_start",
+                    "session_before_tree",
+                    "session_tree",
+                    "session_before_switch",
+                    "session_switch",
+                    "session_before_branch",
+                    "session_branch",
+                    "session_before_switch",
+                    "session_switch",
+                    "session_shutdown",
+                ],
+                "{}",
+                log_text(&probe)
+            );
+            assert_eq!(reasons("session_switch"), ["new", "resume"]);
+        }
+    }
+    // The handoff's session file names its parent and holds the seeded message.
+    let parent = notes(&log, "withSession");
+    let headers = session_headers(&dir);
+    let handoff = log
+        .iter()
+        .find(|l| l["event"] == "command" && l["name"] == "e2e-handoff" && l["phase"] == "returned")
+        .expect("handoff returned");
+    let parent_file = handoff["result"]["parent"].as_str().expect("parent file");
+    let child = headers
+        .iter()
+        .find(|(_, h)| h["parentSession"] == parent_file)
+        .unwrap_or_else(|| panic!("no session file has parentSession {parent_file}: {headers:?}"));
+    let text = fs::read_to_string(&child.0).expect("handoff session file");
+    assert!(
+        text.contains("Continue from prior session summary."),
+        "{text}"
+    );
+    crate::report(&format!(
+        "{}: session files {:?}; withSession saw {parent:?}; ctx after newSession: {}",
+        flavor.name(),
+        headers
+            .iter()
+            .map(|(p, h)| (
+                p.file_name().unwrap_or_default().to_owned(),
+                h["parentSession"].clone()
+            ))
+            .collect::<Vec<_>>(),
+        handoff["result"]["after"]
+    ));
+    let pinned: &[&str] = match flavor {
+        Flavor::Pi => &[
+            "session_before_tree",
+            "session_tree",
+            "session_before_switch",
+            "session_before_fork",
+        ],
+        Flavor::Omp => &[
+            "session_before_tree",
+            "session_tree",
+            "session_before_switch",
+            "session_switch",
+            "session_before_branch",
+            "session_branch",
+        ],
+    };
+    check_fixtures(flavor, &log, pinned, &sb, &server);
+}
+
+#[test]
+fn pi_session_commands_fire_the_session_events() {
+    session_commands_fire_the_session_events(Flavor::Pi);
+}
+
+#[test]
+fn omp_session_commands_fire_the_session_events() {
+    session_commands_fire_the_session_events(Flavor::Omp);
+}
+
+// ---------------------------------------------------------------------------------------
+// Compaction in a print run: the model reports a context beyond the window
+
+fn compaction(flavor: Flavor, hold: bool) -> Option<(Vec<Value>, PiRun, ModelServer)> {
+    let mut script = Script::new(vec![
+        Step::Text("first answer".into()),
+        Step::Text("second answer".into()),
+    ]);
+    script.large_usage_at = Some(0);
+    let name = if hold { "compact-held" } else { "compact" };
+    let (agent, sb, server) = setup(flavor, name, script, "")?;
+    let on = if hold {
+        json!({"session_before_compact": "return {cancel: true};"})
+    } else {
+        json!({})
+    };
+    let probe = Probe::new(&sb, &scenario(on, json!({})));
+    let flagged = flag(&agent, &sb, &probe);
+    let dir = sb.root().join("sessions").display().to_string();
+    let run = agent.run(
+        &sb,
+        &probe,
+        &["--session-dir", &dir, "--mode", "json", "-e", &flagged],
+        &["hello", "again"],
+    );
+    finish(&run, &server, &sb, false);
+    assert!(run.finished.success(), "{}", run.evidence());
+    let log = probe.lines();
+    if !hold {
+        let pinned: &[&str] = match flavor {
+            Flavor::Pi => &["session_before_compact", "session_compact"],
+            Flavor::Omp => &[
+                "auto_compaction_start",
+                "session_before_compact",
+                "session.compacting",
+                "session_compact",
+                "auto_compaction_end",
+            ],
+        };
+        check_fixtures(flavor, &log, pinned, &sb, &server);
+    }
+    Some((log, run, server))
+}
+
+/// Whether a request asked the model for a summary (pi's and oh-my-pi's prompts).
+fn summary_requests(server: &ModelServer) -> usize {
+    server
+        .model_turns()
+        .iter()
+        .filter(|r| {
+            let text = r.body.to_string();
+            text.contains("context summarization assistant")
+                || text.contains("Write a handoff document for another instance of yourself")
+        })
+        .count()
+}
+
+fn overflow_compaction_fires_the_compact_events(flavor: Flavor) {
+    let Some((log, run, server)) = compaction(flavor, false) else {
+        return;
+    };
+    let session_events = [
+        "session_before_compact",
+        "session.compacting",
+        "session_compact",
+    ];
+    let seen = order(&log, &session_events);
+    match flavor {
+        // pi compacts after agent_end, finishing while the next prompt already runs; its
+        // compaction_start/end exist only in the json output.
+        Flavor::Pi => {
+            assert_eq!(
+                seen,
+                ["session_before_compact", "session_compact"],
+                "{seen:?}"
+            );
+            assert!(
+                run.finished
+                    .stdout
+                    .contains(r#"{"type":"compaction_start","reason":"overflow"}"#),
+                "{}",
+                run.evidence()
+            );
+        }
+        // oh-my-pi tries its methods in turn: "shake" and "context-full" are skipped
+        // (auto_compaction_end {skipped: true}), "handoff" compacts.
+        Flavor::Omp => {
+            assert_eq!(seen, session_events, "{seen:?}");
+            let actions: Vec<(Value, Value)> = deliveries(&log, "auto_compaction_end")
+                .iter()
+                .map(|l| {
+                    (
+                        l["payload"]["action"].clone(),
+                        l["payload"]["skipped"].clone(),
+                    )
+                })
+                .collect();
+            assert_eq!(
+                actions,
+                [
+                    (json!("shake"), json!(true)),
+                    (json!("context-full"), json!(true)),
+                    (json!("handoff"), Value::Null),
+                ],
+                "{}",
+                run.evidence()
+            );
+        }
+    }
+    assert!(summary_requests(&server) >= 1, "no summary request");
+}
+
+#[test]
+fn pi_overflow_compaction_fires_the_compact_events() {
+    overflow_compaction_fires_the_compact_events(Flavor::Pi);
+}
+
+#[test]
+fn omp_overflow_compaction_fires_the_compact_events() {
+    overflow_compaction_fires_the_compact_events(Flavor::Omp);
+}
+
+fn cancelled_compaction_is_held(flavor: Flavor) {
+    let Some((log, run, server)) = compaction(flavor, true) else {
+        return;
+    };
+    assert!(
+        !deliveries(&log, "session_before_compact").is_empty(),
+        "{}",
+        run.evidence()
+    );
+    assert!(deliveries(&log, "session_compact").is_empty());
+    assert_eq!(
+        summary_requests(&server),
+        0,
+        "the model was asked for a summary"
+    );
+}
+
+#[test]
+fn pi_cancelled_compaction_is_held() {
+    cancelled_compaction_is_held(Flavor::Pi);
+}
+
+#[test]
+fn omp_cancelled_compaction_is_held() {
+    cancelled_compaction_is_held(Flavor::Omp);
+}
