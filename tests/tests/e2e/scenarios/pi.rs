@@ -848,3 +848,301 @@ fn pi_cancelled_compaction_is_held() {
 fn omp_cancelled_compaction_is_held() {
     cancelled_compaction_is_held(Flavor::Omp);
 }
+
+// ---------------------------------------------------------------------------------------
+// A handler that throws or hangs
+
+fn failing_handlers(flavor: Flavor) {
+    let script = Script::new(vec![
+        flavor.shell("echo E2E-THROW"),
+        flavor.shell("echo E2E-HANG"),
+        flavor.shell("echo E2E-RESULT-THROW"),
+        Step::Text("done".into()),
+    ]);
+    // oh-my-pi's tool_call budget is a setting (default 30 s); the others are fixed.
+    let settings = "extensionHandlers:\n  toolCallTimeoutMs: 1500\n";
+    let Some((agent, sb, server)) = setup(flavor, "failures", script, settings) else {
+        return;
+    };
+    let on = json!({
+        "tool_call": "const c = String(event.input.command);
+if (c.includes('E2E-THROW')) throw new Error('e2e: tool_call threw');
+if (c.includes('E2E-HANG')) { await probe.sleep(3000); probe.log('hang over'); }",
+        "tool_result": "if (JSON.stringify(event.content).includes('E2E-RESULT-THROW')) throw new Error('e2e: tool_result threw');",
+        "before_agent_start": "throw new Error('e2e: before_agent_start threw');",
+        "session_shutdown": "await probe.sleep(3000); probe.log('shutdown hang over');",
+    });
+    let probe = Probe::new(&sb, &scenario(on, json!({})));
+    let path = probe.install(&agent, &sb, Place::Flag, "flag");
+    let path = path.display().to_string();
+    let run = agent.run(&sb, &probe, &["--no-session", "-e", &path], &["go"]);
+    finish(&run, &server, &sb, false);
+    assert!(run.finished.success(), "{}", run.evidence());
+    let log = probe.lines();
+    let texts: Vec<String> = server.tool_results().into_iter().map(|(_, t)| t).collect();
+    assert_eq!(texts.len(), 3, "{texts:?}");
+    let stderr = &run.finished.stderr;
+    for reported in ["before_agent_start threw", "tool_result threw"] {
+        assert!(
+            stderr.contains(&format!("Extension error ({path}): e2e: {reported}")),
+            "{stderr}"
+        );
+    }
+    // A throwing tool_result handler leaves the output as it was.
+    assert!(texts[2].starts_with("E2E-RESULT-THROW\n"), "{texts:?}");
+    let shutdown_done = !notes(&log, "shutdown hang over").is_empty();
+    match flavor {
+        Flavor::Pi => {
+            // The error's message alone is the blocked call's result; no handler budget.
+            assert_eq!(texts[0], "e2e: tool_call threw");
+            assert!(!stderr.contains("tool_call threw"), "{stderr}");
+            assert_eq!(
+                texts[1], "E2E-HANG\n",
+                "the 3 s tool_call handler was waited for"
+            );
+            assert!(
+                shutdown_done,
+                "pi did not wait for the 3 s session_shutdown handler"
+            );
+        }
+        Flavor::Omp => {
+            assert_eq!(
+                texts[0],
+                format!("Extension {path} failed: e2e: tool_call threw")
+            );
+            assert_eq!(texts[1], format!("Extension {path} timed out after 1500ms"));
+            assert!(
+                stderr.contains(&format!(
+                    "Extension error ({path}): handler timed out after 2000ms"
+                )),
+                "{stderr}"
+            );
+            assert!(
+                !shutdown_done,
+                "oh-my-pi waited past its 2 s session_shutdown budget"
+            );
+        }
+    }
+}
+
+#[test]
+fn pi_failing_handlers_block_or_are_reported_and_none_times_out() {
+    failing_handlers(Flavor::Pi);
+}
+
+#[test]
+fn omp_failing_handlers_block_or_are_reported_within_their_budgets() {
+    failing_handlers(Flavor::Omp);
+}
+
+// ---------------------------------------------------------------------------------------
+// A child process behind the extension, answering JSON lines over its stdio (the bridge's
+// shape)
+
+/// The child: answers each JSON line on stdin with one on stdout (blocks `rm -rf`, rewrites
+/// every result), records its start, end of input and signals in $CHILD_LOG, and exits at
+/// the end of its input unless $CHILD_MODE is `stubborn`. Runs under node and bun alike.
+const CHILD_JS: &str = r#"
+const fs = require("fs");
+const note = (what) => fs.appendFileSync(process.env.CHILD_LOG, JSON.stringify({ pid: process.pid, ppid: process.ppid, what }) + "\n");
+const stubborn = process.env.CHILD_MODE === "stubborn";
+note("start");
+for (const s of ["SIGTERM", "SIGHUP", "SIGINT", "SIGPIPE"]) process.on(s, () => { note("signal " + s); if (!stubborn) process.exit(0); });
+let buf = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => {
+  buf += chunk;
+  let i;
+  while ((i = buf.indexOf("\n")) >= 0) {
+    const m = JSON.parse(buf.slice(0, i));
+    buf = buf.slice(i + 1);
+    let a = {};
+    if (m.event === "tool_call" && String(m.input.command).includes("rm -rf")) a = { block: true, reason: `e2e child ${process.pid} blocks rm -rf` };
+    if (m.event === "tool_result") a = { content: [{ type: "text", text: `e2e child ${process.pid} rewrote the output` }] };
+    process.stdout.write(JSON.stringify(a) + "\n");
+  }
+});
+process.stdin.on("end", () => { note("stdin eof"); if (!stubborn) process.exit(0); setInterval(() => {}, 1000); });
+"#;
+
+/// How the child is run and let go.
+struct ChildCase {
+    name: &'static str,
+    mode: &'static str,
+    /// Whether session_shutdown ends the child's stdin (and unrefs it).
+    close_at_shutdown: bool,
+    /// Whether the child starts a session of its own (`detached`), out of the agent's
+    /// process group, which the harness kills the moment the agent exits.
+    detached: bool,
+    limit: std::time::Duration,
+}
+
+fn child_run(
+    flavor: Flavor,
+    case: &ChildCase,
+) -> Option<(PiRun, Vec<Value>, ModelServer, Sandbox)> {
+    let script = Script::new(vec![
+        flavor.shell("rm -rf victim"),
+        flavor.shell("echo E2E-CHILD"),
+        Step::Text("done".into()),
+    ]);
+    let (agent, sb, server) = setup(flavor, case.name, script, "")?;
+    sb.write("victim/keep.txt", "precious\n");
+    let child = sb.root().join("child.js");
+    fs::write(&child, CHILD_JS).expect("write the child");
+    let child_log = sb.root().join("child.jsonl");
+    let shutdown = if case.close_at_shutdown {
+        "const c = probe.child(); c.stdin.end(); c.unref(); c.stdout.unref?.();"
+    } else {
+        ""
+    };
+    let on = json!({
+        "session_start": format!(
+            "probe.log('spawned', {{pid: probe.spawnChild(process.execPath, [{:?}], {{detached: {}}}), runtime: process.execPath}});",
+            child.display().to_string(),
+            case.detached
+        ),
+        "tool_call": "const a = await probe.ask({event: 'tool_call', input: event.input}); return a.block ? {block: true, reason: a.reason} : undefined;",
+        "tool_result": "const a = await probe.ask({event: 'tool_result', content: event.content}); return {content: a.content};",
+        "session_shutdown": shutdown,
+    });
+    let probe = Probe::new(&sb, &scenario(on, json!({})));
+    let flagged = flag(&agent, &sb, &probe);
+    let log_env = child_log.display().to_string();
+    let run = agent.run_with_env(
+        &sb,
+        &probe,
+        &["--no-session", "-e", &flagged],
+        &["go"],
+        &[("CHILD_LOG", &log_env), ("CHILD_MODE", case.mode)],
+        case.limit,
+    );
+    server.save_log(sb.root());
+    let notes_of_child = fs::read_to_string(&child_log)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    Some((run, notes_of_child, server, sb))
+}
+
+fn child_answers_and_ends_with_its_input(flavor: Flavor) {
+    let case = ChildCase {
+        name: "child",
+        mode: "polite",
+        close_at_shutdown: true,
+        detached: false,
+        limit: crate::agent::RUN_LIMIT,
+    };
+    let Some((run, child, server, sb)) = child_run(flavor, &case) else {
+        return;
+    };
+    assert!(run.finished.success(), "{}", run.evidence());
+    assert!(sb.project.join("victim/keep.txt").exists(), "rm -rf ran");
+    let pid = child
+        .first()
+        .and_then(|n| n["pid"].as_i64())
+        .expect("the child started");
+    let texts: Vec<String> = server.tool_results().into_iter().map(|(_, t)| t).collect();
+    assert_eq!(
+        texts,
+        [
+            format!("e2e child {pid} blocks rm -rf"),
+            format!("e2e child {pid} rewrote the output"),
+        ]
+    );
+    assert!(
+        child.iter().any(|n| n["what"] == "stdin eof"),
+        "the child saw no end of input: {child:?}"
+    );
+    assert!(
+        run.finished.leftovers.is_empty(),
+        "{:?}",
+        run.finished.leftovers
+    );
+}
+
+#[test]
+fn pi_child_answers_over_json_lines_and_ends_with_its_input() {
+    child_answers_and_ends_with_its_input(Flavor::Pi);
+}
+
+#[test]
+fn omp_child_answers_over_json_lines_and_ends_with_its_input() {
+    child_answers_and_ends_with_its_input(Flavor::Omp);
+}
+
+fn child_that_ignores_end_of_input_outlives_the_agent(flavor: Flavor) {
+    let case = ChildCase {
+        name: "child-stubborn",
+        mode: "stubborn",
+        close_at_shutdown: true,
+        detached: true,
+        limit: crate::agent::RUN_LIMIT,
+    };
+    let Some((run, child, _server, _sb)) = child_run(flavor, &case) else {
+        return;
+    };
+    assert!(run.finished.success(), "{}", run.evidence());
+    // Nothing signals it: the agent exits, the child stays (the harness kills it by its
+    // marker and lists it here). A child left in the agent's process group stays the same
+    // way, until something kills the group (a terminal's hangup does).
+    assert!(
+        !child
+            .iter()
+            .any(|n| n["what"].as_str().is_some_and(|w| w.starts_with("signal"))),
+        "{child:?}"
+    );
+    assert!(
+        run.finished
+            .leftovers
+            .iter()
+            .any(|l| l.contains("child.js")),
+        "the child did not outlive the agent: {:?}",
+        run.finished.leftovers
+    );
+}
+
+#[test]
+fn pi_child_that_ignores_end_of_input_outlives_the_agent() {
+    child_that_ignores_end_of_input_outlives_the_agent(Flavor::Pi);
+}
+
+#[test]
+fn omp_child_that_ignores_end_of_input_outlives_the_agent() {
+    child_that_ignores_end_of_input_outlives_the_agent(Flavor::Omp);
+}
+
+/// pi returns from print mode and waits for node's event loop to drain: a child whose pipes
+/// stay open keeps it running for good. oh-my-pi exits (process.exit) all the same.
+fn open_child_pipes_at_exit(flavor: Flavor) {
+    let case = ChildCase {
+        name: "child-open",
+        mode: "polite",
+        close_at_shutdown: false,
+        detached: false,
+        limit: std::time::Duration::from_secs(20),
+    };
+    let Some((run, _child, server, _sb)) = child_run(flavor, &case) else {
+        return;
+    };
+    assert_eq!(server.tool_results().len(), 2, "{}", run.evidence());
+    match flavor {
+        Flavor::Pi => assert!(
+            run.finished.status.is_none(),
+            "pi exited although a child's pipes were open: {}",
+            run.evidence()
+        ),
+        Flavor::Omp => assert!(run.finished.success(), "{}", run.evidence()),
+    }
+}
+
+#[test]
+fn pi_print_run_never_exits_while_a_child_holds_its_pipes() {
+    open_child_pipes_at_exit(Flavor::Pi);
+}
+
+#[test]
+fn omp_print_run_exits_although_a_child_holds_its_pipes() {
+    open_child_pipes_at_exit(Flavor::Omp);
+}
