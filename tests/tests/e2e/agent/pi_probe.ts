@@ -50,14 +50,20 @@ function clean(value: unknown): { value: Json; dropped: string[] } {
       return undefined;
     }
     seen.add(o);
-    if (Array.isArray(o)) return o.map((x, i) => walk(x, `${path}[${i}]`) ?? null);
-    if (o instanceof Map) return walk(Object.fromEntries(o), path);
-    if (o instanceof Set) return walk([...o], path);
-    if (o instanceof Date) return o.toISOString();
-    const out: Record<string, Json> = {};
-    for (const [k, x] of Object.entries(o)) {
-      const w = walk(x, `${path}.${k}`);
-      if (w !== undefined) out[k] = w;
+    // `seen` holds the objects on the current path only: a value shared by two branches is
+    // written twice (as JSON.stringify does), a real cycle is left out.
+    let out: Json;
+    if (Array.isArray(o)) out = o.map((x, i) => walk(x, `${path}[${i}]`) ?? null);
+    else if (o instanceof Map) out = walk(Object.fromEntries(o), path);
+    else if (o instanceof Set) out = walk([...o], path);
+    else if (o instanceof Date) out = o.toISOString();
+    else {
+      const fields: Record<string, Json> = {};
+      for (const [k, x] of Object.entries(o)) {
+        const w = walk(x, `${path}.${k}`);
+        if (w !== undefined) fields[k] = w;
+      }
+      out = fields;
     }
     seen.delete(o);
     return out;
