@@ -25,8 +25,14 @@ pub(crate) struct Package {
     pub(crate) name: &'static str,
     /// The pinned version.
     pub(crate) version: &'static str,
-    /// The native binary, relative to the install prefix.
+    /// The native binary (or the script `runtime` runs), relative to the install prefix.
     pub(crate) binary: &'static str,
+    /// Packages installed into the same prefix beside it, as `name@version` (the runtime of a
+    /// CLI that npm does not bring itself).
+    pub(crate) companions: &'static [&'static str],
+    /// The interpreter that runs `binary`, relative to the install prefix; `None` when the
+    /// binary runs by itself.
+    pub(crate) runtime: Option<&'static str>,
     /// Serialises installs of this package within one test process.
     lock: Mutex<()>,
 }
@@ -38,6 +44,8 @@ pub(crate) static CLAUDE: Package = Package {
     name: "@anthropic-ai/claude-code",
     version: "2.1.328",
     binary: "node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+    companions: &[],
+    runtime: None,
     lock: Mutex::new(()),
 };
 
@@ -47,6 +55,33 @@ pub(crate) static CODEX: Package = Package {
     name: "@openai/codex",
     version: "0.169.0",
     binary: "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+    companions: &[],
+    runtime: None,
+    lock: Mutex::new(()),
+};
+
+/// pi, a node script (its `#!/usr/bin/env node` line runs it with the `node` on `PATH`).
+pub(crate) static PI: Package = Package {
+    agent: "pi",
+    name: "@mariozechner/pi-coding-agent",
+    version: "0.73.1",
+    binary: "node_modules/@mariozechner/pi-coding-agent/dist/cli.js",
+    companions: &[],
+    runtime: None,
+    lock: Mutex::new(()),
+};
+
+/// oh-my-pi, a bun script, with the bun of the npm package `@oven/bun-linux-x64` (which has
+/// no `bin` entry, so it is run by path). 18.2.3 is the newest version that installs: the
+/// `@oh-my-pi/*` dependencies of 18.2.9 and 18.3.4 at their own versions are missing from the
+/// registry.
+pub(crate) static OMP: Package = Package {
+    agent: "oh-my-pi",
+    name: "@oh-my-pi/pi-coding-agent",
+    version: "18.2.3",
+    binary: "node_modules/@oh-my-pi/pi-coding-agent/dist/cli.js",
+    companions: &["@oven/bun-linux-x64@1.4.5"],
+    runtime: Some("node_modules/@oven/bun-linux-x64/bin/bun"),
     lock: Mutex::new(()),
 };
 
@@ -101,8 +136,19 @@ impl Package {
 
     /// The binary, if the package is installed in `cache`.
     pub(crate) fn installed_in(&self, cache: &Path) -> Option<PathBuf> {
-        let binary = cache.join(self.dir_name()).join(self.binary);
-        binary.is_file().then_some(binary)
+        let prefix = cache.join(self.dir_name());
+        let binary = prefix.join(self.binary);
+        let runtime_there = self.runtime.is_none_or(|r| prefix.join(r).is_file());
+        (binary.is_file() && runtime_there).then_some(binary)
+    }
+
+    /// The interpreter that runs `binary` (a path [`Package::installed_in`] returned), if the
+    /// package has one.
+    pub(crate) fn runtime_for(&self, binary: &Path) -> Option<PathBuf> {
+        let prefix = binary
+            .ancestors()
+            .nth(Path::new(self.binary).components().count())?;
+        self.runtime.map(|r| prefix.join(r))
     }
 
     /// Installs the package into `cache` unless it is there; returns the binary.
@@ -144,7 +190,8 @@ impl Package {
         npm.args(["install", "--no-audit", "--no-fund", "--ignore-scripts"])
             .arg("--prefix")
             .arg(prefix)
-            .arg(self.spec());
+            .arg(self.spec())
+            .args(self.companions);
         let npm_done = process::run_bounded(npm, prefix, "npm", Duration::from_secs(300));
         if !npm_done.success() {
             return Err(format!(
@@ -156,12 +203,24 @@ impl Package {
             ));
         }
         let binary = prefix.join(self.binary);
-        let version = Command::new(&binary)
+        let mut version = match self.runtime {
+            Some(runtime) => {
+                let mut cmd = Command::new(prefix.join(runtime));
+                cmd.arg(&binary);
+                cmd
+            }
+            None => Command::new(&binary),
+        };
+        // HOME is the prefix, so that a runtime's caches (bun's) stay out of the user's home.
+        let version = version
             .arg("--version")
+            .env("HOME", prefix)
             .stdin(Stdio::null())
             .output()
             .map_err(|e| format!("cannot run {} --version: {e}", binary.display()))?;
-        let printed = String::from_utf8_lossy(&version.stdout);
+        // pi prints its version on stderr.
+        let printed =
+            String::from_utf8_lossy(&version.stdout) + String::from_utf8_lossy(&version.stderr);
         if !printed.contains(self.version) {
             return Err(format!(
                 "{} --version printed {printed:?}, not version {}",

@@ -4,8 +4,13 @@ use serde_json::{Value, json};
 
 use super::{Answered, Shared, Step, Turn, UNSCRIPTED_TEXT, json_response, sse_response, strings};
 
-/// What Claude Code's compaction request asks for (its summary prompt).
-const COMPACTION_MARKER: &str = "summary of the conversation";
+/// What a compaction request asks for (the summary prompt), in the last user message:
+/// Claude Code's, and oh-my-pi's (which offers its tools with it). pi's offers no tools, so it
+/// is answered as unscripted text in any case.
+const COMPACTION_MARKERS: [&str; 2] = [
+    "summary of the conversation",
+    "Write a handoff document for another instance of yourself",
+];
 
 /// Answers one Messages request from the script.
 pub(crate) fn answer(shared: &Shared, body: &Value) -> Turn {
@@ -116,7 +121,7 @@ fn is_compaction(messages: &[Value]) -> bool {
         .is_some_and(|m| {
             strings(&m["content"])
                 .iter()
-                .any(|s| s.contains(COMPACTION_MARKER))
+                .any(|s| COMPACTION_MARKERS.iter().any(|m| s.contains(m)))
         })
 }
 
