@@ -50,6 +50,15 @@ pub(crate) static CODEX: Package = Package {
     lock: Mutex::new(()),
 };
 
+/// Gemini CLI. Its binary is the bundled JavaScript entry point (`#!/usr/bin/env node`).
+pub(crate) static GEMINI: Package = Package {
+    agent: "Gemini CLI",
+    name: "@google/gemini-cli",
+    version: "0.61.0",
+    binary: "node_modules/.bin/gemini",
+    lock: Mutex::new(()),
+};
+
 /// What to do when an agent is not in the cache (`HOOKS_E2E`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -156,8 +165,11 @@ impl Package {
             ));
         }
         let binary = prefix.join(self.binary);
+        // An agent that unpacks itself on its first run (Copilot CLI) does so inside the
+        // install, not in the user's cache.
         let version = Command::new(&binary)
             .arg("--version")
+            .env("XDG_CACHE_HOME", prefix.join("xdg-cache"))
             .stdin(Stdio::null())
             .output()
             .map_err(|e| format!("cannot run {} --version: {e}", binary.display()))?;

@@ -2,3 +2,4 @@
 
 mod claude;
 mod codex;
+mod gemini;
