@@ -59,6 +59,17 @@ pub(crate) static GEMINI: Package = Package {
     lock: Mutex::new(()),
 };
 
+/// Copilot CLI. The native binary of the platform package; on its first run it unpacks its
+/// runtime (about 235 MB) under `$XDG_CACHE_HOME/copilot/pkg`, which is why the install's
+/// version check points `XDG_CACHE_HOME` into the install ([`Package::xdg_cache_in`]).
+pub(crate) static COPILOT: Package = Package {
+    agent: "Copilot CLI",
+    name: "@github/copilot",
+    version: "1.0.102",
+    binary: "node_modules/@github/copilot-linux-x64/copilot",
+    lock: Mutex::new(()),
+};
+
 /// What to do when an agent is not in the cache (`HOOKS_E2E`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -106,6 +117,11 @@ impl Package {
     /// `name@version`.
     pub(crate) fn spec(&self) -> String {
         format!("{}@{}", self.name, self.version)
+    }
+
+    /// The install's own cache directory (`XDG_CACHE_HOME` of its version check), in `cache`.
+    pub(crate) fn xdg_cache_in(&self, cache: &Path) -> PathBuf {
+        cache.join(self.dir_name()).join("xdg-cache")
     }
 
     /// The binary, if the package is installed in `cache`.

@@ -2,6 +2,7 @@
 
 pub(crate) mod claude;
 pub(crate) mod codex;
+pub(crate) mod copilot;
 pub(crate) mod gemini;
 
 use std::fs;

@@ -2,4 +2,5 @@
 
 mod claude;
 mod codex;
+mod copilot;
 mod gemini;
