@@ -70,6 +70,15 @@ pub(crate) static COPILOT: Package = Package {
     lock: Mutex::new(()),
 };
 
+/// Qwen Code. Its binary is the bundled JavaScript entry point (`#!/usr/bin/env node`).
+pub(crate) static QWEN: Package = Package {
+    agent: "Qwen Code",
+    name: "@qwen-code/qwen-code",
+    version: "0.24.4",
+    binary: "node_modules/.bin/qwen",
+    lock: Mutex::new(()),
+};
+
 /// What to do when an agent is not in the cache (`HOOKS_E2E`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {

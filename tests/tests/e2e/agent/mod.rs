@@ -4,6 +4,7 @@ pub(crate) mod claude;
 pub(crate) mod codex;
 pub(crate) mod copilot;
 pub(crate) mod gemini;
+pub(crate) mod qwen;
 
 use std::fs;
 use std::path::{Path, PathBuf};

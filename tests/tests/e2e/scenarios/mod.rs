@@ -4,3 +4,4 @@ mod claude;
 mod codex;
 mod copilot;
 mod gemini;
+mod qwen;
