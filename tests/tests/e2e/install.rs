@@ -79,6 +79,17 @@ pub(crate) static QWEN: Package = Package {
     lock: Mutex::new(()),
 };
 
+/// Factory Droid. The registry's only `@factory/cli` is 0.225.1, whose platform packages
+/// (0.225.1) are missing, so it installs no binary; the platform package itself is there at
+/// 0.225.2 and holds the whole native binary, so that is what is installed.
+pub(crate) static DROID: Package = Package {
+    agent: "Factory Droid",
+    name: "@factory/cli-linux-x64",
+    version: "0.225.2",
+    binary: "node_modules/@factory/cli-linux-x64/bin/droid",
+    lock: Mutex::new(()),
+};
+
 /// What to do when an agent is not in the cache (`HOOKS_E2E`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {

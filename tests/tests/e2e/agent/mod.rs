@@ -3,6 +3,7 @@
 pub(crate) mod claude;
 pub(crate) mod codex;
 pub(crate) mod copilot;
+pub(crate) mod droid;
 pub(crate) mod gemini;
 pub(crate) mod qwen;
 

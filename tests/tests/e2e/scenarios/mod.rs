@@ -3,5 +3,6 @@
 mod claude;
 mod codex;
 mod copilot;
+mod droid;
 mod gemini;
 mod qwen;
