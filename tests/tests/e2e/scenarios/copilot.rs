@@ -648,3 +648,26 @@ fn an_unreachable_http_hook_denies_the_call() {
         run.evidence()
     );
 }
+
+#[test]
+fn pre_tool_use_modified_args_replace_the_arguments() {
+    let Some((copilot, sb, rec)) = setup("copilot-modified-args") else {
+        return;
+    };
+    record(&user_file(&sb), &rec, &["preToolUse"]);
+    rec.answer(
+        "preToolUse",
+        &Answer::json(&json!({
+            "permissionDecision": "allow",
+            "modifiedArgs": {"command": "echo e2e-rewritten", "description": "e2e"},
+        })),
+    );
+    let kept = victims(&sb, &["victim"]);
+    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
+    let run = copilot.run(&sb, &server, Folder::Untrusted, "delete the victim", &[]);
+    assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
+    assert_eq!(
+        results(&server),
+        ["e2e-rewritten\n<shellId: 0 completed with exit code 0>"]
+    );
+}

@@ -431,3 +431,26 @@ fn session_start_context_is_the_first_user_message_and_a_slash_prompt_reaches_th
     assert_eq!(users.last().map(String::as_str), Some("/handoff"));
     assert_eq!(run.result(), Some("hi"));
 }
+
+#[test]
+fn pre_tool_use_allow_with_updated_input_merges_into_the_arguments() {
+    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
+    let Some((droid, sb, rec)) = setup("droid-updated-input", &server) else {
+        return;
+    };
+    record(&Droid::user_settings(&sb), &rec, &["PreToolUse"]);
+    rec.answer(
+        "PreToolUse",
+        &Answer::json(&json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "allow",
+            "updatedInput": {"command": "echo e2e-rewritten"},
+        }})),
+    );
+    let kept = victims(&sb, &["victim"]);
+    let run = droid.exec(&sb, &server, "delete the victim");
+    assert!(kept[0].exists(), "rm -rf ran:\n{}", evidence(&run, &server));
+    assert_eq!(
+        results(&server),
+        ["e2e-rewritten\n\n\n[Process exited with code 0]"]
+    );
+}

@@ -582,3 +582,25 @@ fn http_hooks_to_loopback_decide_and_an_unreachable_one_fails_open() {
     let down = qwen.run(&sb2, &server2, "delete v2");
     assert!(!kept2[0].exists(), "v2 survived:\n{}", down.evidence());
 }
+
+/// In a yolo `-p` run PreToolUse `updatedInput` (with `allow` or alone) is ignored: the
+/// original command runs.
+#[test]
+fn pre_tool_use_updated_input_is_ignored_in_a_yolo_run() {
+    let Some((qwen, sb, rec)) = setup("qwen-updated-input") else {
+        return;
+    };
+    record(&Qwen::user_settings(&sb), &rec, &["PreToolUse"]);
+    rec.answer(
+        "PreToolUse",
+        &Answer::json(&json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "allow",
+            "permissionDecisionReason": "e2e", "updatedInput": {"command": "echo e2e-rewritten"},
+        }})),
+    );
+    let kept = victims(&sb, &["victim"]);
+    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
+    let run = qwen.run(&sb, &server, "delete the victim");
+    assert!(!kept[0].exists(), "rm -rf did not run:\n{}", run.evidence());
+    assert_eq!(results(&server), [ran("rm -rf victim")]);
+}
