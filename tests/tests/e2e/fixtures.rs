@@ -419,11 +419,15 @@ pub(crate) fn agent_fixture_dir(agent: &str) -> PathBuf {
 pub(crate) const WRITE_FIXTURES_ENV: &str = "HOOKS_E2E_WRITE_FIXTURES";
 
 /// `input` with the sandbox's root replaced by `/e2e` (so `$HOME` is `/e2e/home` and the
-/// project `/e2e/project`) in every string.
+/// project `/e2e/project`) in every string, also where an agent spells a path with dashes for
+/// slashes (`-tmp-e2e-x-AbC123-project` in a session directory's name becomes `-e2e-project`).
 pub(crate) fn scrub(input: &Value, root: &Path) -> Value {
     fn replace(value: &Value, root: &str) -> Value {
         match value {
-            Value::String(s) => Value::String(s.replace(root, "/e2e")),
+            Value::String(s) => Value::String(
+                s.replace(root, "/e2e")
+                    .replace(&root.replace('/', "-"), "-e2e"),
+            ),
             Value::Array(items) => Value::Array(items.iter().map(|v| replace(v, root)).collect()),
             Value::Object(map) => Value::Object(
                 map.iter()
