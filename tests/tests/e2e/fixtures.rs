@@ -188,3 +188,310 @@ pub(crate) fn edit_handlers(path: &Path, mut edit: impl FnMut(&str, &mut Value))
     }
     write_settings(path, &settings);
 }
+
+/// Reads a JSON settings file, or `{}` when there is none yet.
+pub(crate) fn read_settings_or_empty(path: &Path) -> Value {
+    if path.exists() {
+        read_settings(path)
+    } else {
+        json!({})
+    }
+}
+
+/// Adds `group` (`{"matcher"?, "hooks": [handlers]}`) to `event` in a Claude-style hook
+/// settings file (Gemini CLI, Qwen Code, Factory Droid, Copilot CLI's Claude format), creating
+/// the file and its directory when missing.
+pub(crate) fn add_group(path: &Path, event: &str, group: Value) {
+    let mut settings = read_settings_or_empty(path);
+    let mut groups = settings["hooks"][event]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    groups.push(group);
+    settings["hooks"][event] = Value::Array(groups);
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).expect("settings directory");
+    }
+    write_settings(path, &settings);
+}
+
+/// Sets `pointer` (`/a/b`) to `value` in a JSON settings file, creating it when missing.
+pub(crate) fn set_setting(path: &Path, pointer: &str, value: Value) {
+    let mut settings = read_settings_or_empty(path);
+    let mut at = &mut settings;
+    for key in pointer.trim_start_matches('/').split('/') {
+        if !at.is_object() {
+            *at = json!({});
+        }
+        at = &mut at[key];
+    }
+    *at = value;
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).expect("settings directory");
+    }
+    write_settings(path, &settings);
+}
+
+/// What a [`Recorder`] answers to one call.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Answer {
+    /// Printed on stdout.
+    pub(crate) stdout: String,
+    /// Printed on stderr.
+    pub(crate) stderr: String,
+    /// The exit code.
+    pub(crate) code: i32,
+    /// Seconds to sleep first.
+    pub(crate) sleep: Option<u32>,
+}
+
+impl Answer {
+    /// Exit 0 with `json` on stdout.
+    pub(crate) fn json(json: &Value) -> Answer {
+        Answer {
+            stdout: json.to_string(),
+            ..Answer::default()
+        }
+    }
+
+    /// Exit `code` with `stderr` on stderr and nothing on stdout.
+    pub(crate) fn exit(code: i32, stderr: &str) -> Answer {
+        Answer {
+            stderr: stderr.to_owned(),
+            code,
+            ..Answer::default()
+        }
+    }
+
+    /// Exit 0 with `text` on stdout.
+    pub(crate) fn text(text: &str) -> Answer {
+        Answer {
+            stdout: text.to_owned(),
+            ..Answer::default()
+        }
+    }
+}
+
+/// One call a [`Recorder`] received.
+#[derive(Debug, Clone)]
+pub(crate) struct Call {
+    /// Its arguments (the first is the event it was installed for).
+    pub(crate) argv: Vec<String>,
+    /// Its stdin as JSON (`Value::String` with the raw text when it is not JSON).
+    pub(crate) input: Value,
+}
+
+impl Call {
+    /// The event it was installed for (its first argument).
+    pub(crate) fn event(&self) -> &str {
+        self.argv.first().map_or("", String::as_str)
+    }
+}
+
+/// A hook command (a `sh` script) that records every call, its argv and its stdin, under its
+/// directory and answers what the scenario told it for that event: the answer for the N-th
+/// call of an event if there is one ([`Recorder::answer_call`]), else the event's answer
+/// ([`Recorder::answer`]), else nothing (exit 0, no output). No hooks adapter is involved: it
+/// shows what the agent sends and what it does with an answer.
+pub(crate) struct Recorder {
+    dir: PathBuf,
+    script: PathBuf,
+}
+
+impl Recorder {
+    /// A recorder keeping its calls and answers under `dir`.
+    pub(crate) fn new(dir: &Path) -> Recorder {
+        fs::create_dir_all(dir.join("calls")).expect("recorder calls directory");
+        fs::create_dir_all(dir.join("answer")).expect("recorder answer directory");
+        let quoted = format!("'{}'", dir.display());
+        let script = script(
+            &dir.join("record-hook.sh"),
+            &format!(
+                r#"dir={quoted}
+event="$1"
+stamp="$(date +%s%N)-$$"
+printf '%s\n' "$@" > "$dir/calls/$stamp.argv.tmp"
+cat > "$dir/calls/$stamp.in"
+mv "$dir/calls/$stamp.argv.tmp" "$dir/calls/$stamp.argv"
+n=$(grep -lxF -- "$event" "$dir"/calls/*.argv | wc -l)
+a="$dir/answer/$event.$n"
+[ -d "$a" ] || a="$dir/answer/$event"
+if [ -d "$a" ]; then
+  [ -f "$a/sleep" ] && sleep "$(cat "$a/sleep")"
+  [ -f "$a/stderr" ] && cat "$a/stderr" >&2
+  [ -f "$a/stdout" ] && cat "$a/stdout"
+  [ -f "$a/code" ] && exit "$(cat "$a/code")"
+fi
+exit 0"#
+            ),
+        );
+        Recorder {
+            dir: dir.to_path_buf(),
+            script,
+        }
+    }
+
+    /// The shell command line that runs the recorder for `event`.
+    pub(crate) fn command(&self, event: &str) -> String {
+        format!("'{}' {event}", self.script.display())
+    }
+
+    /// Answers every call of `event` (without an answer of its own) with `answer`.
+    pub(crate) fn answer(&self, event: &str, answer: &Answer) {
+        self.write_answer(&self.dir.join("answer").join(event), answer);
+    }
+
+    /// Answers the `n`-th call (from 1) of `event` with `answer`.
+    pub(crate) fn answer_call(&self, event: &str, n: usize, answer: &Answer) {
+        self.write_answer(
+            &self.dir.join("answer").join(format!("{event}.{n}")),
+            answer,
+        );
+    }
+
+    fn write_answer(&self, dir: &Path, answer: &Answer) {
+        let _ = fs::remove_dir_all(dir);
+        fs::create_dir_all(dir).expect("answer directory");
+        fs::write(dir.join("stdout"), &answer.stdout).expect("answer stdout");
+        fs::write(dir.join("stderr"), &answer.stderr).expect("answer stderr");
+        fs::write(dir.join("code"), answer.code.to_string()).expect("answer code");
+        if let Some(secs) = answer.sleep {
+            fs::write(dir.join("sleep"), secs.to_string()).expect("answer sleep");
+        }
+    }
+
+    /// Every call so far, in the order they started.
+    pub(crate) fn calls(&self) -> Vec<Call> {
+        let mut stamps: Vec<String> = fs::read_dir(self.dir.join("calls"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(|n| n.strip_suffix(".argv"))
+                    .map(str::to_owned)
+            })
+            .collect();
+        stamps.sort();
+        stamps
+            .into_iter()
+            .map(|stamp| {
+                let calls = self.dir.join("calls");
+                let argv = fs::read_to_string(calls.join(format!("{stamp}.argv")))
+                    .unwrap_or_default()
+                    .lines()
+                    .map(str::to_owned)
+                    .collect();
+                let raw = fs::read_to_string(calls.join(format!("{stamp}.in"))).unwrap_or_default();
+                let input = serde_json::from_str(&raw).unwrap_or(Value::String(raw));
+                Call { argv, input }
+            })
+            .collect()
+    }
+
+    /// The inputs of the calls of `event`, in order.
+    pub(crate) fn inputs(&self, event: &str) -> Vec<Value> {
+        self.calls()
+            .into_iter()
+            .filter(|c| c.event() == event)
+            .map(|c| c.input)
+            .collect()
+    }
+
+    /// The events of the calls so far, in order.
+    pub(crate) fn events(&self) -> Vec<String> {
+        self.calls().iter().map(|c| c.event().to_owned()).collect()
+    }
+}
+
+/// Where the recorded hook inputs of `agent` are kept for the adapters' unit tests
+/// (`tests/fixtures/agents/<agent>/<Event>.json`).
+pub(crate) fn agent_fixture_dir(agent: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join("agents")
+        .join(agent)
+}
+
+/// The environment variable that makes [`check_agent_fixtures`] write the fixtures from the run
+/// instead of comparing.
+pub(crate) const WRITE_FIXTURES_ENV: &str = "HOOKS_E2E_WRITE_FIXTURES";
+
+/// `input` with the sandbox's root replaced by `/e2e` (so `$HOME` is `/e2e/home` and the
+/// project `/e2e/project`) in every string, also where an agent spells a path with dashes for
+/// slashes (`-tmp-e2e-x-AbC123-project` in a session directory's name becomes `-e2e-project`).
+pub(crate) fn scrub(input: &Value, root: &Path) -> Value {
+    fn replace(value: &Value, root: &str) -> Value {
+        match value {
+            Value::String(s) => Value::String(
+                s.replace(root, "/e2e")
+                    .replace(&root.replace('/', "-"), "-e2e"),
+            ),
+            Value::Array(items) => Value::Array(items.iter().map(|v| replace(v, root)).collect()),
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), replace(v, root)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+    replace(input, &root.display().to_string())
+}
+
+/// The shape of a JSON value: each object's keys with the shapes of their values, an array as
+/// the shape of its first item, any other value as its type name.
+pub(crate) fn shape(value: &Value) -> Value {
+    match value {
+        Value::Null => json!("null"),
+        Value::Bool(_) => json!("boolean"),
+        Value::Number(_) => json!("number"),
+        Value::String(_) => json!("string"),
+        Value::Array(items) => json!([items.first().map_or(json!("empty"), shape)]),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), shape(v))).collect())
+        }
+    }
+}
+
+/// For each `(event, input)`: the input (scrubbed of the sandbox's `root`) has the shape of the
+/// agent's fixture `<event>.json`; with [`WRITE_FIXTURES_ENV`] set the fixture is written
+/// instead. Returns one line per difference (a missing fixture is one).
+pub(crate) fn check_agent_fixtures(
+    agent: &str,
+    root: &Path,
+    inputs: &[(&str, &Value)],
+) -> Vec<String> {
+    let dir = agent_fixture_dir(agent);
+    let write = std::env::var_os(WRITE_FIXTURES_ENV).is_some();
+    let mut differences = Vec::new();
+    for (event, input) in inputs {
+        let path = dir.join(format!("{event}.json"));
+        let scrubbed = scrub(input, root);
+        if write {
+            fs::create_dir_all(&dir).expect("fixture directory");
+            let text = serde_json::to_string_pretty(&scrubbed).expect("fixture serialises");
+            fs::write(&path, text + "\n").expect("write fixture");
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(&path) else {
+            differences.push(format!(
+                "{}: missing ({WRITE_FIXTURES_ENV}=1 writes it)",
+                path.display()
+            ));
+            continue;
+        };
+        let fixture: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{} is no JSON: {e}", path.display()));
+        if shape(&fixture) != shape(&scrubbed) {
+            differences.push(format!(
+                "{event}: the agent sent {} but {} has {}",
+                shape(&scrubbed),
+                path.display(),
+                shape(&fixture)
+            ));
+        }
+    }
+    differences
+}

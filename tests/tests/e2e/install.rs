@@ -85,6 +85,54 @@ pub(crate) static OMP: Package = Package {
     lock: Mutex::new(()),
 };
 
+/// Gemini CLI. Its binary is the bundled JavaScript entry point (`#!/usr/bin/env node`).
+pub(crate) static GEMINI: Package = Package {
+    agent: "Gemini CLI",
+    name: "@google/gemini-cli",
+    version: "0.61.0",
+    binary: "node_modules/.bin/gemini",
+    lock: Mutex::new(()),
+    companions: &[],
+    runtime: None,
+};
+
+/// Copilot CLI. The native binary of the platform package; on its first run it unpacks its
+/// runtime (about 235 MB) under `$XDG_CACHE_HOME/copilot/pkg`, which is why the install's
+/// version check points `XDG_CACHE_HOME` into the install ([`Package::xdg_cache_in`]).
+pub(crate) static COPILOT: Package = Package {
+    agent: "Copilot CLI",
+    name: "@github/copilot",
+    version: "1.0.102",
+    binary: "node_modules/@github/copilot-linux-x64/copilot",
+    lock: Mutex::new(()),
+    companions: &[],
+    runtime: None,
+};
+
+/// Qwen Code. Its binary is the bundled JavaScript entry point (`#!/usr/bin/env node`).
+pub(crate) static QWEN: Package = Package {
+    agent: "Qwen Code",
+    name: "@qwen-code/qwen-code",
+    version: "0.24.4",
+    binary: "node_modules/.bin/qwen",
+    lock: Mutex::new(()),
+    companions: &[],
+    runtime: None,
+};
+
+/// Factory Droid. The registry's only `@factory/cli` is 0.225.1, whose platform packages
+/// (0.225.1) are missing, so it installs no binary; the platform package itself is there at
+/// 0.225.2 and holds the whole native binary, so that is what is installed.
+pub(crate) static DROID: Package = Package {
+    agent: "Factory Droid",
+    name: "@factory/cli-linux-x64",
+    version: "0.225.2",
+    binary: "node_modules/@factory/cli-linux-x64/bin/droid",
+    lock: Mutex::new(()),
+    companions: &[],
+    runtime: None,
+};
+
 /// What to do when an agent is not in the cache (`HOOKS_E2E`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -132,6 +180,11 @@ impl Package {
     /// `name@version`.
     pub(crate) fn spec(&self) -> String {
         format!("{}@{}", self.name, self.version)
+    }
+
+    /// The install's own cache directory (`XDG_CACHE_HOME` of its version check), in `cache`.
+    pub(crate) fn xdg_cache_in(&self, cache: &Path) -> PathBuf {
+        cache.join(self.dir_name()).join("xdg-cache")
     }
 
     /// The binary, if the package is installed in `cache`.
@@ -211,10 +264,13 @@ impl Package {
             }
             None => Command::new(&binary),
         };
-        // HOME is the prefix, so that a runtime's caches (bun's) stay out of the user's home.
+        // HOME is the prefix, so that a runtime's caches (bun's) stay out of the user's home;
+        // an agent that unpacks itself on its first run (Copilot CLI) does so inside the
+        // install, not in the user's cache.
         let version = version
             .arg("--version")
             .env("HOME", prefix)
+            .env("XDG_CACHE_HOME", prefix.join("xdg-cache"))
             .stdin(Stdio::null())
             .output()
             .map_err(|e| format!("cannot run {} --version: {e}", binary.display()))?;

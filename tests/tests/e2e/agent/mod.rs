@@ -2,7 +2,11 @@
 
 pub(crate) mod claude;
 pub(crate) mod codex;
+pub(crate) mod copilot;
+pub(crate) mod droid;
+pub(crate) mod gemini;
 pub(crate) mod pi;
+pub(crate) mod qwen;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,20 +1,26 @@
 //! A scripted model server on 127.0.0.1: what an agent CLI talks to instead of a real model.
 //!
-//! It speaks Anthropic Messages ([`anthropic`], `POST /v1/messages`) and OpenAI Responses
-//! ([`responses`], `POST /v1/responses`), both streaming (SSE). Each answer comes from the
+//! It speaks Anthropic Messages ([`anthropic`], `POST /v1/messages`), OpenAI Responses
+//! ([`responses`], `POST /v1/responses`), OpenAI Chat Completions ([`chat`],
+//! `POST /v1/chat/completions`) and the Gemini API ([`gemini`], `POST
+//! .../models/MODEL:streamGenerateContent` and `:generateContent`), streaming (SSE) where the
+//! agent asks for it. Each answer comes from the
 //! scenario's [`Script`]: the N-th request of the agent's main loop is answered with the
 //! script's N-th [`Step`], across runs of the same server (a resumed session goes on where the
 //! last run stopped; a compaction, which rewrites the history, does not restart the script).
 //! A compaction request (the agent's summary prompt) gets the script's summary. Requests past
 //! the script, and requests that are not the main loop (no tools offered, e.g. a title), get a
 //! plain text answer that ends the turn: the script's length bounds the turns, so an agent can
-//! never loop on the server.
+//! never loop on the server. A [`Step::Shell`] calls whichever shell tool the request offers
+//! ([`shell_call`]), with the arguments its schema requires.
 //!
 //! Every request is logged ([`Request`]): what the model received is the observable of every
 //! scenario. The server listens on a random free port, stops when the [`ModelServer`] is dropped,
 //! and stops by itself after [`LIFETIME`] in any case.
 
 pub(crate) mod anthropic;
+pub(crate) mod chat;
+pub(crate) mod gemini;
 pub(crate) mod responses;
 
 use std::net::SocketAddr;
@@ -65,6 +71,9 @@ pub(crate) struct Script {
     /// The step whose answer reports [`LARGE_USAGE`] input tokens instead, which makes an agent
     /// with a low auto-compaction limit compact before its next request.
     pub(crate) large_usage_at: Option<usize>,
+    /// What `POST /hook/EVENT` answers (an HTTP hook of the agent pointed at this server), by
+    /// `EVENT`; `{}` for the others.
+    pub(crate) hook_answers: Vec<(String, Value)>,
 }
 
 /// The input token count of [`Script::large_usage_at`].
@@ -79,6 +88,7 @@ impl Script {
                 .to_owned(),
             input_tokens: 100,
             large_usage_at: None,
+            hook_answers: Vec::new(),
         }
     }
 
@@ -115,6 +125,8 @@ pub(crate) enum Answered {
     Unscripted,
     /// A probe (token count, model list, ...).
     Probe,
+    /// An HTTP hook call (`POST /hook/EVENT`).
+    Hook,
     /// `404`.
     NotFound,
 }
@@ -276,6 +288,12 @@ impl ModelServer {
         for request in self.model_turns() {
             let results = if request.path.contains("/v1/responses") {
                 responses::tool_results(&request.body)
+            } else if request.path.contains("/chat/completions") {
+                chat::tool_results(&request.body)
+            } else if request.path.contains("GenerateContent")
+                || request.path.contains(":generateContent")
+            {
+                gemini::tool_results(&request.body)
             } else {
                 anthropic::tool_results(&request.body)
             };
@@ -286,6 +304,16 @@ impl ModelServer {
             }
         }
         seen
+    }
+
+    /// The bodies of the HTTP hook calls for `event` (`POST /hook/EVENT`), in order.
+    pub(crate) fn hook_calls(&self, event: &str) -> Vec<Value> {
+        let path = format!("/hook/{event}");
+        self.requests()
+            .into_iter()
+            .filter(|r| r.answered == Answered::Hook && r.path == path)
+            .map(|r| r.body)
+            .collect()
     }
 
     /// Writes the request log to `dir/server.jsonl` (kept with the sandbox for inspection).
@@ -344,10 +372,33 @@ fn handle(shared: &Shared, method: Method, uri: Uri, body: Bytes) -> Response {
         })),
         (&Method::POST, p) if p.ends_with("/v1/messages") => anthropic::answer(shared, &body),
         (&Method::POST, p) if p.ends_with("/v1/responses") => responses::answer(shared, &body),
+        (&Method::POST, p) if p.ends_with("/chat/completions") => chat::answer(shared, &body),
+        (&Method::POST, p) if p.ends_with(":streamGenerateContent") => {
+            gemini::answer(shared, &body, p, true)
+        }
+        (&Method::POST, p) if p.ends_with(":generateContent") => {
+            gemini::answer(shared, &body, p, false)
+        }
+        (&Method::POST, p) if p.ends_with(":countTokens") => probe(json!({
+            "totalTokens": shared.script.input_tokens
+        })),
         (&Method::GET, p) if p.ends_with("/models") => probe(json!({
             "object": "list", "data": [], "models": []
         })),
         (&Method::HEAD | &Method::GET, "" | "/" | "/v1") => probe(json!({})),
+        (&Method::POST, p) if p.starts_with("/hook/") => {
+            let event = &p["/hook/".len()..];
+            let answer = shared
+                .script
+                .hook_answers
+                .iter()
+                .find(|(e, _)| e == event)
+                .map_or_else(|| json!({}), |(_, a)| a.clone());
+            Turn {
+                response: json_response(&answer),
+                answered: Answered::Hook,
+            }
+        }
         _ => Turn {
             response: (
                 StatusCode::NOT_FOUND,
@@ -406,6 +457,61 @@ pub(crate) fn sse_response(events: &[(&str, Value)]) -> Response {
         .into_response()
 }
 
+/// A `200 text/event-stream` response of `data:` lines only (Chat Completions and Gemini put
+/// no `event:` line before their chunks).
+pub(crate) fn sse_data_response(chunks: &[String]) -> Response {
+    let mut body = String::new();
+    for chunk in chunks {
+        body.push_str("data: ");
+        body.push_str(chunk);
+        body.push_str("\n\n");
+    }
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "text/event-stream"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The shell tools of the agents that take their tool list from the request, by name:
+/// `run_shell_command` (Gemini CLI, Qwen Code), `bash` (Copilot CLI), `Execute` (Factory Droid).
+pub(crate) const SHELL_TOOLS: [&str; 3] = ["run_shell_command", "bash", "Execute"];
+
+/// The first of [`SHELL_TOOLS`] among `tools` (`(name, parameters schema)`), with arguments
+/// running `command`: `command` holds it, and every other parameter the schema requires gets a
+/// placeholder of its type (`"e2e"`, `false`, `0`, `[]`, `{}`), so the call validates.
+pub(crate) fn shell_call(tools: &[(String, Value)], command: &str) -> Option<(String, Value)> {
+    let (name, schema) = SHELL_TOOLS
+        .iter()
+        .find_map(|shell| tools.iter().find(|(name, _)| name == shell))?;
+    let mut arguments = serde_json::Map::new();
+    for required in schema["required"].as_array().into_iter().flatten() {
+        let Some(key) = required.as_str() else {
+            continue;
+        };
+        let kind = &schema["properties"][key]["type"];
+        let kind = kind
+            .as_str()
+            .or_else(|| kind.as_array().and_then(|k| k.first()?.as_str()))
+            .unwrap_or("string")
+            .to_ascii_lowercase();
+        let placeholder = match kind.as_str() {
+            "boolean" => json!(false),
+            "integer" | "number" => json!(0),
+            "array" => json!([]),
+            "object" => json!({}),
+            _ => json!("e2e"),
+        };
+        arguments.insert(key.to_owned(), placeholder);
+    }
+    arguments.insert("command".to_owned(), json!(command));
+    Some((name.clone(), Value::Object(arguments)))
+}
+
 /// Every string inside `value`, depth first (the text an agent put into a request).
 pub(crate) fn strings(value: &Value) -> Vec<&str> {
     let mut out = Vec::new();
@@ -420,3 +526,6 @@ pub(crate) fn strings(value: &Value) -> Vec<&str> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -2,4 +2,8 @@
 
 mod claude;
 mod codex;
+mod copilot;
+mod droid;
+mod gemini;
 mod pi;
+mod qwen;

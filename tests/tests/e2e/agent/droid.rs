@@ -1,0 +1,135 @@
+//! Factory Droid in exec mode (`droid exec`), with the scripted model server as a custom
+//! Chat Completions model; offline (`FACTORY_AIRGAP_ENABLED`), no login.
+
+use std::fs;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use serde_json::{Value, json};
+
+use super::{RUN_LIMIT, Sandbox, base_command};
+use crate::fixtures;
+use crate::install::DROID;
+use crate::model::ModelServer;
+use crate::process::{self, Finished};
+
+/// The custom model's display name; Droid names the model `custom:<name>-<index>`.
+const MODEL_NAME: &str = "E2E";
+
+/// An installed Factory Droid.
+pub(crate) struct Droid {
+    binary: PathBuf,
+}
+
+/// One `droid exec` run.
+#[derive(Debug)]
+pub(crate) struct DroidRun {
+    /// The process's exit and output.
+    pub(crate) finished: Finished,
+    /// Its stdout, the `-o json` result object; `Null` when it printed none.
+    pub(crate) output: Value,
+    /// Its log (`~/.factory/logs/droid-log-single.log`), where each hook command's exit code
+    /// and stderr is an `[Hooks] Command completed` line.
+    pub(crate) log: String,
+}
+
+impl Droid {
+    /// Factory Droid for a suite, or `None` when the suite is skipped (see
+    /// [`crate::install::Package::for_suite`]).
+    pub(crate) fn for_suite() -> Option<Droid> {
+        DROID.for_suite().map(|binary| Droid { binary })
+    }
+
+    /// The user settings file, `~/.factory/settings.json`.
+    pub(crate) fn user_settings(sandbox: &Sandbox) -> PathBuf {
+        sandbox.home.join(".factory/settings.json")
+    }
+
+    /// The project settings file, `.factory/settings.json`.
+    pub(crate) fn project_settings(sandbox: &Sandbox) -> PathBuf {
+        sandbox.project.join(".factory/settings.json")
+    }
+
+    /// Writes the user settings that make `server` the custom model.
+    pub(crate) fn configure(sandbox: &Sandbox, server: &ModelServer) {
+        fixtures::set_setting(
+            &Droid::user_settings(sandbox),
+            "/customModels",
+            json!([{
+                "model": "e2e-model", "displayName": MODEL_NAME,
+                "baseUrl": format!("{}/v1", server.url()), "apiKey": "e2e-dummy-key",
+                "provider": "generic-chat-completion-api", "maxOutputTokens": 1024,
+            }]),
+        );
+    }
+
+    /// `droid exec PROMPT` in the sandbox (configured for `server` by [`Droid::configure`]).
+    pub(crate) fn exec(&self, sandbox: &Sandbox, server: &ModelServer, prompt: &str) -> DroidRun {
+        static RUNS: AtomicU32 = AtomicU32::new(0);
+        let n = RUNS.fetch_add(1, Ordering::Relaxed);
+        let log_path = sandbox.home.join(".factory/logs/droid-log-single.log");
+        let logged_before = fs::read_to_string(&log_path).map_or(0, |l| l.len());
+        let mut cmd = base_command(&self.binary, sandbox);
+        cmd.env("FACTORY_AIRGAP_ENABLED", "true")
+            .env("FACTORY_DROID_AUTO_UPDATE_ENABLED", "false")
+            .env("FACTORY_DISABLE_DYNAMIC_CONFIG", "true")
+            .env("FACTORY_DISABLE_KEYRING", "true")
+            .args(["exec", "--skip-permissions-unsafe"])
+            .args(["-m", &format!("custom:{MODEL_NAME}-0"), "-o", "json"])
+            .arg(prompt);
+        let finished = process::run_bounded(cmd, sandbox.root(), &format!("droid-{n}"), RUN_LIMIT);
+        server.save_log(sandbox.root());
+        if !finished.leftovers.is_empty() {
+            crate::report(&format!(
+                "droid left processes running, killed: {:?}",
+                finished.leftovers
+            ));
+        }
+        let output = serde_json::from_str(finished.stdout.trim()).unwrap_or(Value::Null);
+        let log = fs::read_to_string(&log_path)
+            .map(|l| l.get(logged_before..).unwrap_or_default().to_owned())
+            .unwrap_or_default();
+        DroidRun {
+            finished,
+            output,
+            log,
+        }
+    }
+}
+
+impl DroidRun {
+    /// The final answer (`result`).
+    pub(crate) fn result(&self) -> Option<&str> {
+        self.output["result"].as_str()
+    }
+
+    /// The exit codes of the hook commands, from the log's `[Hooks] Command completed` lines.
+    pub(crate) fn hook_exit_codes(&self) -> Vec<i64> {
+        self.log
+            .lines()
+            .filter(|l| l.contains("[Hooks] Command completed"))
+            .filter_map(|l| {
+                let context = l.split_once("Context: ")?.1;
+                serde_json::from_str::<Value>(context).ok()?["exitCode"].as_i64()
+            })
+            .collect()
+    }
+
+    /// A summary for assertion messages: exit, stdout, stderr and the log's hook lines.
+    pub(crate) fn evidence(&self) -> String {
+        let hook_lines: Vec<&str> = self
+            .log
+            .lines()
+            .filter(|l| l.contains("[Hooks]"))
+            .map(|l| l.split(",\"tags\"").next().unwrap_or(l))
+            .collect();
+        format!(
+            "exit {:?} after {:.1} s\nstdout:\n{}\nstderr:\n{}\nlog (hook lines):\n{}",
+            self.finished.status,
+            self.finished.elapsed.as_secs_f64(),
+            self.finished.stdout,
+            self.finished.stderr,
+            hook_lines.join("\n")
+        )
+    }
+}

@@ -1,0 +1,576 @@
+//! Gemini CLI 0.61.0: its hook protocol, measured with a recorder hook (no hooks adapter).
+//!
+//! Hooks are command hooks in `settings.json` (`~/.gemini/` or the project's `.gemini/`),
+//! `{"hooks": {EVENT: [{"matcher"?, "hooks": [{"type": "command", "command", "name"?,
+//! "timeout" (ms)}]}]}}`, each run as `bash -c COMMAND` with the input JSON on stdin.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::agent::Sandbox;
+use crate::agent::gemini::{Folder, Gemini};
+use crate::fixtures::{self, Answer, Recorder, SECRET, secret_line};
+use crate::model::{ModelServer, Script, Step, gemini::function_responses};
+
+/// Every event of Gemini CLI 0.61.0.
+const EVENTS: [&str; 11] = [
+    "SessionStart",
+    "SessionEnd",
+    "BeforeAgent",
+    "AfterAgent",
+    "BeforeModel",
+    "AfterModel",
+    "BeforeToolSelection",
+    "BeforeTool",
+    "AfterTool",
+    "PreCompress",
+    "Notification",
+];
+
+/// Gemini CLI configured for an offline run in a fresh sandbox, with a recorder, or `None`
+/// (skipped).
+fn setup(name: &str) -> Option<(Gemini, Sandbox, Recorder)> {
+    let gemini = Gemini::for_suite()?;
+    let sandbox = Sandbox::new(name);
+    Gemini::configure(&sandbox);
+    let recorder = Recorder::new(&sandbox.root().join("recorder"));
+    Some((gemini, sandbox, recorder))
+}
+
+/// Installs the recorder on `events` in the settings file `settings`, named `rec-EVENT`.
+fn record(settings: &Path, recorder: &Recorder, events: &[&str]) {
+    for event in events {
+        fixtures::add_group(
+            settings,
+            event,
+            json!({"hooks": [{
+                "type": "command", "command": recorder.command(event),
+                "name": format!("rec-{event}"), "timeout": 30_000,
+            }]}),
+        );
+    }
+}
+
+/// Installs one handler of `command` (with `extra` fields) on `event` in the user settings.
+fn hook(sb: &Sandbox, event: &str, handler: Value) {
+    fixtures::add_group(
+        &Gemini::user_settings(sb),
+        event,
+        json!({ "hooks": [handler] }),
+    );
+}
+
+/// `victim/keep.txt` for each victim directory name; returns their paths.
+fn victims(sb: &Sandbox, names: &[&str]) -> Vec<PathBuf> {
+    names
+        .iter()
+        .map(|n| sb.write(&format!("{n}/keep.txt"), "precious\n"))
+        .collect()
+}
+
+/// What the model received from each tool call: the `functionResponse.response` objects, in
+/// order (each request repeats the history; every call is listed once).
+fn responses(server: &ModelServer) -> Vec<Value> {
+    let mut seen: Vec<Value> = Vec::new();
+    for request in server.model_turns() {
+        for response in function_responses(&request.body) {
+            if !seen.iter().any(|r| r["id"] == response["id"]) {
+                seen.push(response.clone());
+            }
+        }
+    }
+    seen.into_iter().map(|r| r["response"].clone()).collect()
+}
+
+fn blocked(reason: &str) -> Value {
+    json!({ "error": format!("Tool execution blocked: {reason}") })
+}
+
+#[test]
+fn a_headless_run_fires_these_events_with_these_inputs() {
+    let Some((gemini, sb, rec)) = setup("gemini-events") else {
+        return;
+    };
+    record(&Gemini::user_settings(&sb), &rec, &EVENTS);
+    sb.write("listed-file.txt", "hello\n");
+    let server = ModelServer::start(Script::shell_then("ls", "listed"));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "list the files", &[]);
+    assert!(run.finished.success(), "{}", run.evidence());
+    assert_eq!(run.response(), Some("listed"), "{}", run.evidence());
+    let mut fired = rec.events();
+    fired.dedup();
+    // PreCompress (trigger "auto") fires before every model turn, compression or not.
+    assert_eq!(
+        fired,
+        [
+            "SessionStart",
+            "BeforeAgent",
+            "PreCompress",
+            "BeforeModel",
+            "BeforeToolSelection",
+            "AfterModel",
+            "BeforeTool",
+            "AfterTool",
+            "PreCompress",
+            "BeforeModel",
+            "BeforeToolSelection",
+            "AfterModel",
+            "AfterAgent",
+            "SessionEnd",
+        ],
+        "{}",
+        run.evidence()
+    );
+    let calls = rec.calls();
+    assert!(
+        calls.iter().all(|c| c.argv.len() == 1),
+        "the recorder got more than its event: {:?}",
+        calls.iter().map(|c| &c.argv).collect::<Vec<_>>()
+    );
+    for call in &calls {
+        let input = &call.input;
+        for field in [
+            "session_id",
+            "transcript_path",
+            "cwd",
+            "hook_event_name",
+            "timestamp",
+        ] {
+            assert!(
+                input[field].is_string(),
+                "{}: no {field}: {input}",
+                call.event()
+            );
+        }
+        assert_eq!(input["hook_event_name"], call.event());
+        assert_eq!(input["cwd"], json!(sb.project), "{input}");
+    }
+    let before_tool = &rec.inputs("BeforeTool")[0];
+    assert_eq!(before_tool["tool_name"], "run_shell_command");
+    assert_eq!(before_tool["tool_input"], json!({"command": "ls"}));
+    let after_tool = &rec.inputs("AfterTool")[0];
+    assert!(
+        after_tool["tool_response"]["llmContent"]
+            .as_str()
+            .is_some_and(|c| c.contains("listed-file.txt")),
+        "{after_tool}"
+    );
+    let firsts: Vec<(&str, Value)> = EVENTS
+        .iter()
+        .filter_map(|e| rec.inputs(e).into_iter().next().map(|i| (*e, i)))
+        .collect();
+    let differences = fixtures::check_agent_fixtures(
+        "gemini",
+        sb.root(),
+        &firsts.iter().map(|(e, i)| (*e, i)).collect::<Vec<_>>(),
+    );
+    assert!(differences.is_empty(), "{differences:#?}");
+}
+
+#[test]
+fn project_hooks_run_in_a_trusted_folder_after_a_warning() {
+    let Some((gemini, sb, rec)) = setup("gemini-project") else {
+        return;
+    };
+    record(&Gemini::project_settings(&sb), &rec, &["BeforeTool"]);
+    let server = ModelServer::start(Script::shell_then("ls", "listed"));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "list the files", &[]);
+    assert!(run.finished.success(), "{}", run.evidence());
+    assert_eq!(rec.events(), ["BeforeTool"], "{}", run.evidence());
+    assert!(
+        run.finished.stderr.contains(
+            "WARNING: The following project-level hooks have been detected in this workspace:\n  - rec-BeforeTool"
+        ),
+        "{}",
+        run.finished.stderr
+    );
+    let trusted = fixtures::read_settings(&sb.home.join(".gemini/trusted_hooks.json"));
+    assert_eq!(
+        trusted[sb.project.display().to_string()],
+        json!([format!("rec-BeforeTool:{}", rec.command("BeforeTool"))]),
+        "{trusted}"
+    );
+}
+
+#[test]
+fn an_untrusted_folder_refuses_a_headless_run() {
+    let Some((gemini, sb, rec)) = setup("gemini-untrusted") else {
+        return;
+    };
+    record(&Gemini::project_settings(&sb), &rec, &["BeforeTool"]);
+    let server = ModelServer::start(Script::shell_then("ls", "listed"));
+    let run = gemini.run(&sb, &server, Folder::Untrusted, "list the files", &[]);
+    assert_eq!(run.finished.code(), Some(55), "{}", run.evidence());
+    assert!(
+        run.finished
+            .stderr
+            .contains("Gemini CLI is not running in a trusted directory"),
+        "{}",
+        run.finished.stderr
+    );
+    assert!(server.model_turns().is_empty());
+    assert!(rec.calls().is_empty());
+}
+
+#[test]
+fn before_tool_deny_blocks_and_the_model_gets_the_reason_as_an_error() {
+    let Some((gemini, sb, rec)) = setup("gemini-deny") else {
+        return;
+    };
+    record(&Gemini::user_settings(&sb), &rec, &["BeforeTool"]);
+    rec.answer(
+        "BeforeTool",
+        &Answer::json(&json!({"decision": "deny", "reason": "e2e: no rm -rf"})),
+    );
+    let kept = victims(&sb, &["victim"]);
+    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "delete the victim", &[]);
+    assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
+    assert_eq!(responses(&server), [blocked("e2e: no rm -rf")]);
+    assert!(run.finished.success(), "{}", run.evidence());
+    assert!(run.hook_failures().is_empty(), "{}", run.evidence());
+}
+
+/// A command hook's exit code and output, as Gemini CLI 0.61.0 reads them: stdout (else stderr)
+/// that is JSON decides; plain text with exit 0 is a system message, with exit 1 a warning,
+/// with any other code a deny whose reason is that text; exit 2 with no output at all decides
+/// nothing.
+#[test]
+fn before_tool_blocks_on_an_exit_code_above_1_with_a_message_and_nowhere_else() {
+    let Some((gemini, sb, rec)) = setup("gemini-exit-codes") else {
+        return;
+    };
+    record(&Gemini::user_settings(&sb), &rec, &["BeforeTool"]);
+    let answers = [
+        Answer::exit(2, "e2e: exit 2"),
+        Answer::exit(2, ""),
+        Answer::exit(1, "e2e: exit 1"),
+        Answer::exit(3, "e2e: exit 3"),
+        Answer::text("this is not json {"),
+        Answer {
+            stdout: json!({"decision": "allow"}).to_string(),
+            stderr: "e2e: exit 2 with JSON".into(),
+            code: 2,
+            sleep: None,
+        },
+    ];
+    for (i, answer) in answers.iter().enumerate() {
+        rec.answer_call("BeforeTool", i + 1, answer);
+    }
+    let names = ["v1", "v2", "v3", "v4", "v5", "v6"];
+    let kept = victims(&sb, &names);
+    let mut steps: Vec<Step> = names
+        .iter()
+        .map(|n| Step::Shell(format!("rm -rf {n}")))
+        .collect();
+    steps.push(Step::Text("done".into()));
+    let server = ModelServer::start(Script::new(steps));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "delete them", &[]);
+    assert!(run.finished.success(), "{}", run.evidence());
+    let survived: Vec<bool> = kept.iter().map(|k| k.exists()).collect();
+    assert_eq!(
+        survived,
+        [true, false, false, true, false, false],
+        "which victims survived (exit 2 + stderr, exit 2 silent, exit 1, exit 3, garbage, exit 2 + JSON allow)\n{}",
+        run.evidence()
+    );
+    let responses = responses(&server);
+    assert_eq!(responses[0], blocked("e2e: exit 2"));
+    assert_eq!(responses[3], blocked("e2e: exit 3"));
+    assert!(
+        run.log_lines("Hook system message: Warning: e2e: exit 1")
+            .len()
+            == 1
+    );
+    assert!(
+        run.log_lines("Hook system message: this is not json {")
+            .len()
+            == 1,
+        "{}",
+        run.evidence()
+    );
+    // Every exit other than 0 counts as a failed hook in the log.
+    assert_eq!(
+        run.log_lines("Hook(s) [rec-BeforeTool] failed for event BeforeTool")
+            .len(),
+        2 * 5,
+        "{}",
+        run.evidence()
+    );
+}
+
+#[test]
+fn a_missing_hook_binary_blocks_the_tool_with_the_shells_message() {
+    let Some((gemini, sb, _rec)) = setup("gemini-missing") else {
+        return;
+    };
+    hook(
+        &sb,
+        "BeforeTool",
+        json!({"type": "command", "command": "/nonexistent/hooks gemini BeforeTool", "name": "missing"}),
+    );
+    let kept = victims(&sb, &["victim"]);
+    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "delete the victim", &[]);
+    assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
+    assert_eq!(
+        responses(&server),
+        [blocked(
+            "bash: line 1: /nonexistent/hooks: No such file or directory"
+        )]
+    );
+    assert!(
+        run.hook_failures()
+            .iter()
+            .any(|l| l.contains("Hook(s) [missing] failed for event BeforeTool")),
+        "{}",
+        run.evidence()
+    );
+}
+
+#[test]
+fn a_hanging_hook_lets_the_tool_run_after_its_timeout() {
+    let Some((gemini, sb, _rec)) = setup("gemini-hang") else {
+        return;
+    };
+    hook(
+        &sb,
+        "BeforeTool",
+        json!({"type": "command", "command": "/bin/sleep 30", "name": "hang", "timeout": 2000}),
+    );
+    let kept = victims(&sb, &["victim"]);
+    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "delete the victim", &[]);
+    assert!(!kept[0].exists(), "rm -rf did not run:\n{}", run.evidence());
+    assert!(
+        run.hook_failures()
+            .contains(&"Hook execution error: Hook timed out after 2000ms"),
+        "{}",
+        run.evidence()
+    );
+    assert!(run.finished.success(), "{}", run.evidence());
+}
+
+/// An `ask` cannot be answered in a headless run: Gemini CLI waits for a confirmation that never
+/// comes (killed here after 20 s), so an adapter must never answer `ask` to `gemini -p`.
+#[test]
+fn an_ask_decision_waits_forever_in_a_headless_run() {
+    let Some((gemini, sb, rec)) = setup("gemini-ask") else {
+        return;
+    };
+    record(&Gemini::user_settings(&sb), &rec, &["BeforeTool"]);
+    rec.answer(
+        "BeforeTool",
+        &Answer::json(&json!({"decision": "ask", "reason": "e2e: sure?"})),
+    );
+    let kept = victims(&sb, &["victim"]);
+    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
+    let run = gemini.run_for(
+        &sb,
+        &server,
+        Folder::Trusted,
+        "delete the victim",
+        &[],
+        Duration::from_secs(20),
+    );
+    assert_eq!(run.finished.status, None, "it ended:\n{}", run.evidence());
+    assert!(kept[0].exists());
+    assert_eq!(server.model_turns().len(), 1);
+}
+
+#[test]
+fn before_tool_tool_input_merges_into_the_arguments_and_the_model_is_told() {
+    let Some((gemini, sb, rec)) = setup("gemini-rewrite") else {
+        return;
+    };
+    record(&Gemini::user_settings(&sb), &rec, &["BeforeTool"]);
+    rec.answer(
+        "BeforeTool",
+        &Answer::json(&json!({"hookSpecificOutput": {
+            "hookEventName": "BeforeTool", "tool_input": {"command": "echo e2e-rewritten"},
+        }})),
+    );
+    let kept = victims(&sb, &["victim"]);
+    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "delete the victim", &[]);
+    assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
+    let output = responses(&server)[0]["output"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        output.contains("Output: e2e-rewritten")
+            && output.ends_with(
+                "\n\n[System] Tool input parameters were modified by a hook before execution."
+            ),
+        "{output:?}"
+    );
+}
+
+#[test]
+fn after_tool_deny_replaces_the_result_with_the_reason_as_an_error() {
+    let Some((gemini, sb, rec)) = setup("gemini-after-deny") else {
+        return;
+    };
+    record(&Gemini::user_settings(&sb), &rec, &["AfterTool"]);
+    rec.answer(
+        "AfterTool",
+        &Answer::json(&json!({"decision": "deny", "reason": fixtures::REDACTED})),
+    );
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let server = ModelServer::start(Script::shell_then("cat secret.env", "read"));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "show secret.env", &[]);
+    assert!(run.finished.success(), "{}", run.evidence());
+    assert_eq!(responses(&server), [json!({ "error": fixtures::REDACTED })]);
+    assert_eq!(server.received(SECRET), Vec::<String>::new());
+    // The hook itself sees the result as the tool made it.
+    let seen = &rec.inputs("AfterTool")[0]["tool_response"];
+    assert!(
+        seen["llmContent"]
+            .as_str()
+            .is_some_and(|c| c.contains(SECRET)),
+        "{seen}"
+    );
+}
+
+#[test]
+fn after_tool_additional_context_is_appended_escaped() {
+    let Some((gemini, sb, rec)) = setup("gemini-after-context") else {
+        return;
+    };
+    record(&Gemini::user_settings(&sb), &rec, &["AfterTool"]);
+    rec.answer(
+        "AfterTool",
+        &Answer::json(&json!({"hookSpecificOutput": {
+            "hookEventName": "AfterTool", "additionalContext": "e2e <context>",
+        }})),
+    );
+    let server = ModelServer::start(Script::shell_then("echo hi", "done"));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "say hi", &[]);
+    let output = responses(&server)[0]["output"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        output.ends_with("\n\n<hook_context>e2e &lt;context&gt;</hook_context>"),
+        "{output:?}\n{}",
+        run.evidence()
+    );
+}
+
+#[test]
+fn before_agent_deny_answers_a_slash_prompt_without_the_model() {
+    let Some((gemini, sb, rec)) = setup("gemini-slash") else {
+        return;
+    };
+    record(&Gemini::user_settings(&sb), &rec, &["BeforeAgent"]);
+    rec.answer(
+        "BeforeAgent",
+        &Answer::json(&json!({"decision": "deny", "reason": "e2e: /handoff answered"})),
+    );
+    let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "/handoff", &[]);
+    assert_eq!(rec.inputs("BeforeAgent")[0]["prompt"], "/handoff");
+    assert!(server.model_turns().is_empty(), "{}", run.evidence());
+    assert!(run.finished.success(), "{}", run.evidence());
+    assert_eq!(run.response(), Some(""));
+    assert_eq!(
+        run.warnings(),
+        ["Agent execution blocked: e2e: /handoff answered"],
+        "{}",
+        run.evidence()
+    );
+}
+
+#[test]
+fn session_start_context_is_prepended_to_the_prompt_and_before_agent_context_follows_it() {
+    let Some((gemini, sb, rec)) = setup("gemini-context") else {
+        return;
+    };
+    record(
+        &Gemini::user_settings(&sb),
+        &rec,
+        &["SessionStart", "BeforeAgent"],
+    );
+    rec.answer(
+        "SessionStart",
+        &Answer::json(&json!({"hookSpecificOutput": {
+            "hookEventName": "SessionStart", "additionalContext": "e2e-session-context",
+        }})),
+    );
+    rec.answer(
+        "BeforeAgent",
+        &Answer::json(&json!({"hookSpecificOutput": {
+            "hookEventName": "BeforeAgent", "additionalContext": "e2e-prompt-context",
+        }})),
+    );
+    let server = ModelServer::start(Script::new(vec![Step::Text("hi".into())]));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "hello", &[]);
+    let turns = server.model_turns();
+    assert_eq!(turns.len(), 1, "{}", run.evidence());
+    let parts: Vec<&str> = turns[0].body["contents"][0]["parts"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p["text"].as_str())
+        .skip(1) // the session context Gemini CLI sends first
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            "<hook_context>e2e-session-context</hook_context>\n\nhello",
+            "<hook_context>e2e-prompt-context</hook_context>",
+        ]
+    );
+}
+
+/// BeforeModel sees and rewrites only the text of the request (`llm_request.messages`, one per
+/// content with text): a tool's result (a `functionResponse` part) is neither shown to the hook
+/// nor replaced, so BeforeModel cannot keep a secret from the model.
+#[test]
+fn before_model_rewrites_text_only_and_a_tool_result_still_reaches_the_model() {
+    let Some((gemini, sb, rec)) = setup("gemini-before-model") else {
+        return;
+    };
+    record(&Gemini::user_settings(&sb), &rec, &["BeforeModel"]);
+    rec.answer(
+        "BeforeModel",
+        &Answer::json(&json!({"hookSpecificOutput": {
+            "hookEventName": "BeforeModel",
+            "llm_request": {"messages": [{"role": "user", "content": "e2e-rewritten prompt"}]},
+        }})),
+    );
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let server = ModelServer::start(Script::shell_then("cat secret.env", "read"));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "show secret.env", &[]);
+    assert!(run.finished.success(), "{}", run.evidence());
+    let seen = rec.inputs("BeforeModel");
+    assert_eq!(seen.len(), 2);
+    for input in &seen {
+        let messages = input["llm_request"]["messages"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(messages.len(), 1, "the hook saw {messages:?}");
+        assert!(!input.to_string().contains(SECRET));
+    }
+    let turns = server.model_turns();
+    for turn in &turns {
+        assert_eq!(
+            turn.body["contents"][0]["parts"],
+            json!([{"text": "e2e-rewritten prompt"}]),
+            "{}",
+            turn.body
+        );
+    }
+    assert!(
+        server
+            .received(SECRET)
+            .iter()
+            .any(|r| r.starts_with("request 1 ")),
+        "{:?}",
+        server.received(SECRET)
+    );
+}
