@@ -10,7 +10,7 @@ use examples::{
 use hooks_core::context::{NewSessionOptions, SessionActionResult};
 use hooks_core::prelude::*;
 use hooks_core::runner::InitializeOptions;
-use hooks_core::ui::{CustomUiRequest, StatusLine};
+use hooks_core::ui::StatusLine;
 use hooks_core::{HookRunner, JsonlSessionStore, SessionManager};
 use serde_json::{Value, json};
 
@@ -25,9 +25,6 @@ struct ScriptedUi {
 
 #[async_trait]
 impl HookUi for ScriptedUi {
-    async fn select(&self, _title: &str, _options: &[String]) -> Option<String> {
-        None
-    }
     async fn confirm(&self, title: &str, message: &str) -> bool {
         self.asked
             .lock()
@@ -35,27 +32,11 @@ impl HookUi for ScriptedUi {
             .push((title.to_owned(), message.to_owned()));
         self.answer
     }
-    async fn input(&self, _title: &str, _placeholder: Option<&str>) -> Option<String> {
-        None
-    }
-    async fn editor(&self, _title: &str, _prefill: Option<&str>) -> Option<String> {
-        None
-    }
     fn notify(&self, message: &str, _kind: NotifyKind) {
         self.notes.lock().expect("lock").push(message.to_owned());
     }
     fn set_status(&self, key: &str, text: Option<&str>) {
         self.status.lock().expect("lock").set(key, text);
-    }
-    async fn custom(&self, _request: CustomUiRequest) -> Option<Value> {
-        None
-    }
-    fn set_editor_text(&self, _text: &str) {}
-    fn get_editor_text(&self) -> String {
-        String::new()
-    }
-    fn theme(&self) -> Theme {
-        Theme::plain()
     }
 }
 

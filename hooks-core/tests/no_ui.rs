@@ -107,3 +107,32 @@ async fn no_ui_is_used_before_initialize_and_has_ui_is_false() {
     );
     assert_eq!(seen.entries(), ["has_ui=false", "has_ui=true"]);
 }
+
+/// A UI that shows notifications only: it implements `notify` and nothing else.
+struct NotesOnly(std::sync::Mutex<Vec<String>>);
+
+impl HookUi for NotesOnly {
+    fn notify(&self, message: &str, _kind: NotifyKind) {
+        self.0.lock().unwrap().push(message.to_owned());
+    }
+}
+
+#[tokio::test]
+async fn a_ui_implements_only_what_it_shows_and_answers_as_no_ui_for_the_rest() {
+    let ui = NotesOnly(std::sync::Mutex::new(Vec::new()));
+    ui.notify("shown", NotifyKind::Info);
+    assert_eq!(*ui.0.lock().unwrap(), ["shown"]);
+    assert_eq!(ui.select("Pick", &["a".to_owned()]).await, None);
+    assert!(!ui.confirm("Dangerous command", "Allow?").await);
+    assert_eq!(ui.input("Name", Some("placeholder")).await, None);
+    assert_eq!(ui.editor("Edit", Some("prefill")).await, None);
+    let request = CustomUiRequest {
+        kind: "picker".to_owned(),
+        payload: json!([1]),
+    };
+    assert_eq!(ui.custom(request).await, None);
+    ui.set_status("key", Some("text"));
+    ui.set_editor_text("draft");
+    assert_eq!(ui.get_editor_text(), "");
+    assert_eq!(ui.theme(), NoUi.theme());
+}

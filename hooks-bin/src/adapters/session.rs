@@ -5,12 +5,9 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use async_trait::async_trait;
-use serde_json::Value;
-
 use hooks_core::events::CustomMessage;
 use hooks_core::handler::BoxFuture;
-use hooks_core::ui::{CustomUiRequest, NotifyKind, Theme};
+use hooks_core::ui::NotifyKind;
 use hooks_core::{
     HookError, HookRunner, HookUi, InitializeOptions, JsonlSessionStore, LoadedHook,
     SessionActionResult,
@@ -118,32 +115,8 @@ struct CollectingUi {
     notes: Arc<Mutex<Vec<String>>>,
 }
 
-#[async_trait]
 impl HookUi for CollectingUi {
-    async fn select(&self, _title: &str, _options: &[String]) -> Option<String> {
-        None
-    }
-    async fn confirm(&self, _title: &str, _message: &str) -> bool {
-        false
-    }
-    async fn input(&self, _title: &str, _placeholder: Option<&str>) -> Option<String> {
-        None
-    }
-    async fn editor(&self, _title: &str, _prefill: Option<&str>) -> Option<String> {
-        None
-    }
     fn notify(&self, message: &str, _kind: NotifyKind) {
         lock(&self.notes).push(message.to_owned());
-    }
-    fn set_status(&self, _key: &str, _text: Option<&str>) {}
-    async fn custom(&self, _request: CustomUiRequest) -> Option<Value> {
-        None
-    }
-    fn set_editor_text(&self, _text: &str) {}
-    fn get_editor_text(&self) -> String {
-        String::new()
-    }
-    fn theme(&self) -> Theme {
-        Theme::plain()
     }
 }
