@@ -13,8 +13,8 @@ use crate::context::{AppendEntryHandler, CommandContext, HookContext, SendMessag
 use crate::events::{CustomMessage, HookEvent};
 use crate::exec::{ExecError, ExecOptions, ExecResult, exec_command};
 use crate::handler::{
-    BoxFuture, CustomHandlerEntry, Handler, HandlerEntry, HandlerError, HandlerInfo, HandlerTable,
-    IntoHandlerResult, SourceLocation,
+    BoxFuture, Handler, HandlerEntry, HandlerError, HandlerInfo, HandlerTable, IntoHandlerResult,
+    SourceLocation,
 };
 use crate::ui::Theme;
 
@@ -262,10 +262,7 @@ impl HookApi {
     {
         self.handlers.push_custom(
             name,
-            CustomHandlerEntry {
-                handler: Arc::new(handler),
-                info: HandlerInfo::named("<closure>"),
-            },
+            HandlerEntry::custom(handler, HandlerInfo::named("<closure>")),
         );
         self
     }

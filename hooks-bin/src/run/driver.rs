@@ -36,8 +36,8 @@ use hooks_core::context::{
     NavigateTreeOptions, NewSessionOptions, SessionActionResult, SessionSetup,
 };
 use hooks_core::events::{
-    AgentEndEvent, AgentStartEvent, AssistantMessage, CompactionPreparation, CompactionResult,
-    Content, CustomMessage, Extra, HookEvent, Message, SessionBeforeBranchEvent,
+    AgentEndEvent, AgentStartEvent, AssistantMessage, Combiner, CompactionPreparation,
+    CompactionResult, Content, CustomMessage, Extra, HookEvent, Message, SessionBeforeBranchEvent,
     SessionBeforeCompactEvent, SessionBeforeSwitchEvent, SessionBeforeTreeEvent,
     SessionBranchEvent, SessionCompactEvent, SessionCompactingEvent, SessionEntry,
     SessionShutdownEvent, SessionStartEvent, SessionSwitchEvent, SessionTreeEvent, SwitchReason,
@@ -112,8 +112,12 @@ impl Shared {
         self.out.error(message);
     }
 
-    /// Emits `event` through the generic dispatcher, recording the event and its result.
-    async fn emit<E: HookEvent>(&self, event: &E) -> Option<E::Result> {
+    /// Emits `event` through the generic dispatcher, recording the event and its result (for
+    /// the events whose rule answers a handler's result).
+    async fn emit<E>(&self, event: &E) -> Option<E::Result>
+    where
+        E: HookEvent<Rule: Combiner<E, Output = Option<E::Result>>>,
+    {
         let runner = self.runner()?;
         self.out.event(E::NAME, runner.has_handlers(E::KIND), event);
         let result = runner.emit(event).await;

@@ -105,8 +105,7 @@ hook_event!(
     "tool_call",
     ToolCall,
     ToolCallEventResult,
-    LastWinsUntilBlock,
-    |r| r.block == Some(true)
+    super::combine::Strict
 );
 
 impl ToolCallEvent {
@@ -173,7 +172,7 @@ hook_event!(
     "tool_result",
     ToolResult,
     ToolResultEventResult,
-    LastWins
+    super::combine::LastWins<Self>
 );
 
 impl ToolResultEvent {

@@ -15,17 +15,17 @@ use serde_json::Value;
 
 use super::{HandlerError, HandlerResult, IntoHandlerResult};
 use crate::context::HookContext;
-use crate::events::HookEvent;
+use crate::events::{CustomEvent, Event};
 
 /// A boxed, `Send` future.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A synchronous handler of `E`.
 pub type SyncHandlerFn<E> =
-    dyn Fn(&E, &HookContext) -> HandlerResult<<E as HookEvent>::Result> + Send + Sync;
+    dyn Fn(&E, &HookContext) -> HandlerResult<<E as Event>::Result> + Send + Sync;
 
 /// An asynchronous handler of `E`.
-pub type AsyncHandlerFn<E> = dyn for<'a> Fn(&'a E, &'a HookContext) -> BoxFuture<'a, HandlerResult<<E as HookEvent>::Result>>
+pub type AsyncHandlerFn<E> = dyn for<'a> Fn(&'a E, &'a HookContext) -> BoxFuture<'a, HandlerResult<<E as Event>::Result>>
     + Send
     + Sync;
 
@@ -44,7 +44,7 @@ pub type HandlerFuture<'a, R> =
 
 #[doc(hidden)]
 /// A sync handler written as a plain function (what `#[hook]` generates for a `fn`).
-pub type SyncHandlerFnPtr<E> = fn(&E, &HookContext) -> HandlerResult<<E as HookEvent>::Result>;
+pub type SyncHandlerFnPtr<E> = fn(&E, &HookContext) -> HandlerResult<<E as Event>::Result>;
 
 #[doc(hidden)]
 /// An async handler written as a plain function that builds its [`HandlerFuture`] in the
@@ -52,14 +52,13 @@ pub type SyncHandlerFnPtr<E> = fn(&E, &HookContext) -> HandlerResult<<E as HookE
 pub type AsyncHandlerFnPtr<E> = for<'a, 's> fn(
     &'a E,
     &'a HookContext,
-    Pin<&'s mut Option<HandlerFuture<'a, <E as HookEvent>::Result>>>,
+    Pin<&'s mut Option<HandlerFuture<'a, <E as Event>::Result>>>,
 );
 
 #[doc(hidden)]
 /// An async closure handler whose future is a [`HandlerFuture`].
-pub type InlineAsyncHandlerFn<E> = dyn for<'a> Fn(&'a E, &'a HookContext) -> HandlerFuture<'a, <E as HookEvent>::Result>
-    + Send
-    + Sync;
+pub type InlineAsyncHandlerFn<E> =
+    dyn for<'a> Fn(&'a E, &'a HookContext) -> HandlerFuture<'a, <E as Event>::Result> + Send + Sync;
 
 /// A type-erased handler of `E`: called directly when sync, awaited when async.
 ///
@@ -67,7 +66,7 @@ pub type InlineAsyncHandlerFn<E> = dyn for<'a> Fn(&'a E, &'a HookContext) -> Han
 /// allocation-free forms the `#[hook]` macro and [`Handler::boxed`] produce (a plain function
 /// pointer is called without an `Arc` indirection, and an async handler's future is stored
 /// inline instead of boxed).
-pub enum Handler<E: HookEvent> {
+pub enum Handler<E: Event> {
     /// Called directly, without building a future.
     Sync(Arc<SyncHandlerFn<E>>),
     /// Awaited.
@@ -83,7 +82,7 @@ pub enum Handler<E: HookEvent> {
     AsyncInline(Arc<InlineAsyncHandlerFn<E>>),
 }
 
-impl<E: HookEvent> Clone for Handler<E> {
+impl<E: Event> Clone for Handler<E> {
     fn clone(&self) -> Self {
         match self {
             Handler::Sync(f) => Handler::Sync(Arc::clone(f)),
@@ -95,7 +94,7 @@ impl<E: HookEvent> Clone for Handler<E> {
     }
 }
 
-impl<E: HookEvent> Handler<E> {
+impl<E: Event> Handler<E> {
     /// A sync handler from a closure or `fn` returning anything [`IntoHandlerResult`].
     pub fn sync<F, R>(f: F) -> Self
     where
@@ -165,14 +164,14 @@ impl HandlerInfo {
 }
 
 /// A handler with its info.
-pub struct HandlerEntry<E: HookEvent> {
+pub struct HandlerEntry<E: Event> {
     /// The code.
     pub handler: Handler<E>,
     /// The info.
     pub info: HandlerInfo,
 }
 
-impl<E: HookEvent> Clone for HandlerEntry<E> {
+impl<E: Event> Clone for HandlerEntry<E> {
     fn clone(&self) -> Self {
         HandlerEntry {
             handler: self.handler.clone(),
@@ -181,7 +180,7 @@ impl<E: HookEvent> Clone for HandlerEntry<E> {
     }
 }
 
-impl<E: HookEvent> HandlerEntry<E> {
+impl<E: Event> HandlerEntry<E> {
     /// Calls the handler; a panic (while building the future or while polling it) and a
     /// timeout become a [`HandlerError`].
     pub async fn call(
@@ -296,11 +295,6 @@ fn call_sync<R>(f: impl FnOnce() -> HandlerResult<R>) -> HandlerResult<R> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(HandlerError::from_panic(&*p)))
 }
 
-/// A handler of a custom (by-name) event: receives the JSON payload; its result is ignored.
-pub type CustomHandlerFn = dyn for<'a> Fn(&'a Value, &'a HookContext) -> BoxFuture<'a, Result<(), HandlerError>>
-    + Send
-    + Sync;
-
 /// Builds a future with `make` and awaits it; a panic while building or polling it becomes a
 /// [`HandlerError`].
 ///
@@ -327,11 +321,21 @@ where
     .await
 }
 
-/// A custom-event handler with its info.
-#[derive(Clone)]
-pub struct CustomHandlerEntry {
-    /// The code.
-    pub handler: Arc<CustomHandlerFn>,
-    /// The info.
-    pub info: HandlerInfo,
+impl HandlerEntry<CustomEvent> {
+    /// A handler of a custom event, from a closure that receives the JSON payload; its
+    /// result is ignored.
+    pub fn custom<F>(handler: F, info: HandlerInfo) -> Self
+    where
+        F: for<'a> Fn(&'a Value, &'a HookContext) -> BoxFuture<'a, Result<(), HandlerError>>
+            + Send
+            + Sync
+            + 'static,
+    {
+        // The closure's box is the only allocation, as for `Handler::boxed`.
+        let handler = Handler::AsyncInline(Arc::new(move |event: &CustomEvent, ctx| {
+            let future = handler(&event.payload, ctx);
+            HandlerFuture::from_or_box(async move { future.await.map(|()| None) })
+        }));
+        HandlerEntry { handler, info }
+    }
 }

@@ -5,8 +5,8 @@ use std::fmt;
 
 use indexmap::IndexMap;
 
-use super::{CustomHandlerEntry, HandlerEntry, HandlerInfo};
-use crate::events::{EventKind, HookEvent};
+use super::{HandlerEntry, HandlerInfo};
+use crate::events::{CustomEvent, EventKind, HookEvent};
 use crate::runner::plan::{PlanSlot, plan_in};
 
 trait ErasedList: Send + Sync {
@@ -38,7 +38,7 @@ impl<E: HookEvent> ErasedList for Vec<HandlerEntry<E>> {
 #[derive(Default)]
 pub struct HandlerTable {
     slots: [Option<Box<dyn ErasedList>>; EventKind::COUNT],
-    custom: IndexMap<String, Vec<CustomHandlerEntry>>,
+    custom: IndexMap<String, Vec<HandlerEntry<CustomEvent>>>,
 }
 
 impl HandlerTable {
@@ -89,13 +89,13 @@ impl HandlerTable {
     }
 
     /// Appends a handler of the custom event `name`.
-    pub fn push_custom(&mut self, name: impl Into<String>, entry: CustomHandlerEntry) {
+    pub fn push_custom(&mut self, name: impl Into<String>, entry: HandlerEntry<CustomEvent>) {
         self.custom.entry(name.into()).or_default().push(entry);
     }
 
     /// The handlers of the custom event `name`.
     #[must_use]
-    pub fn custom(&self, name: &str) -> &[CustomHandlerEntry] {
+    pub fn custom(&self, name: &str) -> &[HandlerEntry<CustomEvent>] {
         self.custom.get(name).map_or(&[], Vec::as_slice)
     }
 
