@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Log, hook, init_options, runner};
+use common::{Log, hook, runner, test_host};
 use hooks_core::events::ToolCallEvent;
 use hooks_core::events::ToolCallEventResult;
 use hooks_core::ui::{CustomUiRequest, NotifyKind};
@@ -96,7 +96,7 @@ async fn no_ui_is_used_before_initialize_and_has_ui_is_false() {
     assert!(!runner.ui_context().confirm("t", "m").await);
 
     // A UI that is present but a NoUi (hasUI forced true) refuses: `confirm` answers false.
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     options.ui = Some(std::sync::Arc::new(NoUi));
     options.has_ui = Some(true);
     runner.initialize(options);

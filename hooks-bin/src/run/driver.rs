@@ -31,6 +31,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
+use async_trait::async_trait;
+
 use hooks_core::api::{RenderOptions, SendMessageOptions};
 use hooks_core::context::{
     NavigateTreeOptions, NewSessionOptions, SessionActionResult, SessionSetup,
@@ -43,12 +45,11 @@ use hooks_core::events::{
     SessionShutdownEvent, SessionStartEvent, SessionSwitchEvent, SessionTreeEvent, SwitchReason,
     ToolInput, ToolResultMessage, TreePreparation, TurnEndEvent, TurnStartEvent,
 };
-use hooks_core::runner::InitializeOptions;
 use hooks_core::session::branch_path;
 use hooks_core::tool::UpdateCallback;
 use hooks_core::{
-    HookRunner, HookToolWrapper, JsonlSessionStore, SessionManager, SessionWriter, Tool, ToolError,
-    ToolOutput,
+    HookRunner, HookToolWrapper, HookUi, Host, JsonlSessionStore, SessionActions, SessionManager,
+    SessionWriter, Tool, ToolError, ToolOutput,
 };
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -712,6 +713,70 @@ struct AgentRun {
     reply: Option<String>,
 }
 
+/// The runner's host: messages go to the pending queue, entries to the transcript and the
+/// session, the session actions to the driver, and the UI is `hooks run`'s.
+struct DriverHost {
+    shared: Arc<Shared>,
+    ui: Arc<HostUi>,
+}
+
+#[async_trait]
+impl Host for DriverHost {
+    fn send_message(&self, message: CustomMessage, _options: SendMessageOptions) {
+        self.shared
+            .pending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(message);
+    }
+
+    fn append_entry(&self, custom_type: &str, data: Option<Value>) {
+        self.shared.out.entry(custom_type, data.as_ref());
+        if let Err(e) = self
+            .shared
+            .session
+            .get()
+            .append_custom_entry(custom_type, data)
+        {
+            self.shared.fail(&e.to_string());
+        }
+    }
+
+    fn is_idle(&self) -> bool {
+        self.shared.idle.load(Ordering::Relaxed)
+    }
+
+    async fn new_session(&self, options: NewSessionOptions) -> SessionActionResult {
+        self.shared.new_session(options).await
+    }
+
+    async fn branch(&self, entry_id: &str) -> SessionActionResult {
+        self.shared.branch(entry_id.to_owned()).await
+    }
+
+    async fn navigate_tree(
+        &self,
+        target_id: &str,
+        options: NavigateTreeOptions,
+    ) -> SessionActionResult {
+        self.shared
+            .navigate_tree(target_id.to_owned(), options)
+            .await
+    }
+
+    fn session_actions(&self) -> SessionActions {
+        SessionActions::ALL
+    }
+
+    fn ui(&self) -> Option<Arc<dyn HookUi>> {
+        Some(Arc::clone(&self.ui) as Arc<dyn HookUi>)
+    }
+
+    fn has_ui(&self) -> bool {
+        self.ui.interactive()
+    }
+}
+
 /// Drives a script.
 pub(crate) struct Driver {
     runner: Arc<HookRunner>,
@@ -730,48 +795,10 @@ impl Driver {
         workspace: Arc<Workspace>,
     ) -> Self {
         let _ = shared.runner.set(Arc::downgrade(&runner));
-        let send = {
-            let shared = Arc::clone(&shared);
-            Arc::new(
-                move |message: CustomMessage, _options: SendMessageOptions| {
-                    shared
-                        .pending
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push(message);
-                },
-            )
-        };
-        let append = {
-            let shared = Arc::clone(&shared);
-            Arc::new(move |custom_type: &str, data: Option<Value>| {
-                shared.out.entry(custom_type, data.as_ref());
-                if let Err(e) = shared.session.get().append_custom_entry(custom_type, data) {
-                    shared.fail(&e.to_string());
-                }
-            })
-        };
-        let mut options = InitializeOptions::new(send, append);
-        let s = Arc::clone(&shared);
-        options.new_session = Some(Arc::new(move |o| {
-            let s = Arc::clone(&s);
-            Box::pin(async move { s.new_session(o).await })
-        }));
-        let s = Arc::clone(&shared);
-        options.branch = Some(Arc::new(move |id| {
-            let s = Arc::clone(&s);
-            Box::pin(async move { s.branch(id).await })
-        }));
-        let s = Arc::clone(&shared);
-        options.navigate_tree = Some(Arc::new(move |id, o| {
-            let s = Arc::clone(&s);
-            Box::pin(async move { s.navigate_tree(id, o).await })
-        }));
-        let s = Arc::clone(&shared);
-        options.is_idle = Some(Arc::new(move || s.idle.load(Ordering::Relaxed)));
-        options.has_ui = Some(ui.interactive());
-        options.ui = Some(ui);
-        runner.initialize(options);
+        runner.initialize(DriverHost {
+            shared: Arc::clone(&shared),
+            ui,
+        });
         let out = Arc::clone(&shared.out);
         // The subscription lives as long as the runner.
         drop(runner.on_error(move |e| out.hook_error(&e.hook_path, &e.event, &e.error)));

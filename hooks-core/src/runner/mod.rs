@@ -5,19 +5,14 @@
 use std::fmt;
 use std::future::Future;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::api::{LoadedHook, MessageRenderer, RegisteredCommand};
-use crate::context::{
-    AbortFn, AppendEntryHandler, Bindings, BoolFn, BranchHandler, CommandContext, EmissionContext,
-    GetModelFn, HookContext, LentContexts, NavigateTreeHandler, NewSessionHandler,
-    SendMessageHandler, Shared, WaitFn, default_abort, default_has_queued_messages,
-    default_is_idle, default_wait_for_idle,
-};
+use crate::context::{CommandContext, HookContext};
 use crate::events::Combiner;
 use crate::events::combine::{Ignore, Output};
 use crate::events::{
@@ -26,10 +21,12 @@ use crate::events::{
     ToolResultEventResult,
 };
 use crate::handler::{HandlerError, guard_future};
+use crate::host::{Host, Shared};
 use crate::session::SessionManager;
 use crate::ui::HookUi;
 
 use emission::Emission;
+use lent::{EmissionContext, Lending};
 use plan::Plans;
 
 pub use crate::events::combine::ToolCallHookError;
@@ -39,62 +36,10 @@ pub use errors::{ErrorListener, ErrorSubscription, HookError};
 mod dispatch;
 mod emission;
 mod errors;
+mod lent;
 pub(crate) mod plan;
 
-/// What a host gives [`HookRunner::initialize`].
-///
-/// `is_idle`, `wait_for_idle`, `abort`, `has_queued_messages` left `None` are reset to their
-/// defaults; `new_session`, `branch`, `navigate_tree` left `None` keep the previous handler;
-/// `ui` left `None` becomes a new no-op UI and `has_ui` left `None` becomes `false`.
-#[derive(Clone)]
-pub struct InitializeOptions {
-    /// Returns the current model.
-    pub get_model: GetModelFn,
-    /// Sends a custom message.
-    pub send_message: SendMessageHandler,
-    /// Persists a custom entry.
-    pub append_entry: AppendEntryHandler,
-    /// Starts a new session.
-    pub new_session: Option<NewSessionHandler>,
-    /// Branches.
-    pub branch: Option<BranchHandler>,
-    /// Navigates the tree.
-    pub navigate_tree: Option<NavigateTreeHandler>,
-    /// Whether the agent is idle.
-    pub is_idle: Option<BoolFn>,
-    /// Waits until idle.
-    pub wait_for_idle: Option<WaitFn>,
-    /// Aborts the current run.
-    pub abort: Option<AbortFn>,
-    /// Whether messages are queued.
-    pub has_queued_messages: Option<BoolFn>,
-    /// The UI.
-    pub ui: Option<Arc<dyn HookUi>>,
-    /// Whether the UI is interactive.
-    pub has_ui: Option<bool>,
-}
-
-impl InitializeOptions {
-    /// Options with the required handlers and every optional one left out.
-    pub fn new(send_message: SendMessageHandler, append_entry: AppendEntryHandler) -> Self {
-        InitializeOptions {
-            get_model: Arc::new(|| None),
-            send_message,
-            append_entry,
-            new_session: None,
-            branch: None,
-            navigate_tree: None,
-            is_idle: None,
-            wait_for_idle: None,
-            abort: None,
-            has_queued_messages: None,
-            ui: None,
-            has_ui: None,
-        }
-    }
-}
-
-/// Runs the loaded hooks' handlers.
+/// Runs the loaded hooks' handlers, for one [`Host`] (given by [`HookRunner::initialize`]).
 ///
 /// Dispatch is sequential: hooks in load order, inside a hook its handlers for the event in
 /// registration order, each awaited before the next starts. A handler that returns `Err` or
@@ -103,7 +48,7 @@ impl InitializeOptions {
 pub struct HookRunner {
     hooks: Vec<LoadedHook>,
     shared: Arc<Shared>,
-    lent: LentContexts,
+    lending: Lending,
     listeners: Arc<Listeners>,
     next_listener: AtomicU64,
     plans: Plans,
@@ -126,15 +71,14 @@ impl HookRunner {
         cwd: impl Into<PathBuf>,
         session_manager: Arc<dyn SessionManager>,
     ) -> Self {
-        let shared = Arc::new(Shared {
-            bindings: RwLock::new(Bindings::default()),
-            cwd: cwd.into(),
-            session_manager,
-        });
+        let shared = Arc::new(Shared::new(cwd.into(), session_manager));
+        for hook in &hooks {
+            hook.link(&shared);
+        }
         HookRunner {
             plans: Plans::new(&hooks),
             hooks,
-            lent: LentContexts::new(&shared),
+            lending: Lending::new(&shared),
             shared,
             listeners: Arc::default(),
             next_listener: AtomicU64::new(0),
@@ -150,39 +94,14 @@ impl HookRunner {
         self
     }
 
-    /// Installs the host's functions and UI (see [`InitializeOptions`] for what is replaced,
-    /// reset or kept).
-    pub fn initialize(&self, options: InitializeOptions) {
-        let mut b = self
-            .shared
-            .bindings
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        b.get_model = options.get_model;
-        b.is_idle = options.is_idle.unwrap_or_else(default_is_idle);
-        b.wait_for_idle = options.wait_for_idle.unwrap_or_else(default_wait_for_idle);
-        b.abort = options.abort.unwrap_or_else(default_abort);
-        b.has_queued_messages = options
-            .has_queued_messages
-            .unwrap_or_else(default_has_queued_messages);
-        if let Some(h) = options.new_session {
-            b.new_session = h;
-        }
-        if let Some(h) = options.branch {
-            b.branch = h;
-        }
-        if let Some(h) = options.navigate_tree {
-            b.navigate_tree = h;
-        }
-        for hook in &self.hooks {
-            hook.set_send_message_handler(Arc::clone(&options.send_message));
-            hook.set_append_entry_handler(Arc::clone(&options.append_entry));
-        }
-        b.send_message = Some(options.send_message);
-        b.append_entry = Some(options.append_entry);
-        b.ui = options.ui.unwrap_or_else(|| Arc::new(crate::ui::NoUi));
-        b.has_ui = options.has_ui.unwrap_or(false);
-        self.lent.publish(&self.shared, &b);
+    /// Installs `host`, the agent's side of this runner (SPEC-DETAILS 5.2): it replaces the
+    /// previous host, for every hook too (their `send_message` and `append_entry` go to it),
+    /// except for the session actions it does not carry out ([`Host::session_actions`]).
+    /// Contexts already built keep what they captured.
+    pub fn initialize(&self, host: impl Host) {
+        self.shared.install(Arc::new(host), |index| {
+            self.lending.publish(&self.shared, index);
+        });
     }
 
     /// The loaded hooks, in load order.
@@ -200,13 +119,13 @@ impl HookRunner {
     /// The runner's current UI.
     #[must_use]
     pub fn ui_context(&self) -> Arc<dyn HookUi> {
-        self.shared.bindings().ui
+        Arc::clone(&self.shared.installed().ui)
     }
 
     /// Whether the runner's current UI is interactive.
     #[must_use]
     pub fn has_ui(&self) -> bool {
-        self.shared.bindings().has_ui
+        self.shared.installed().has_ui
     }
 
     /// Adds an error listener; the returned handle removes it.
@@ -287,10 +206,10 @@ impl HookRunner {
     }
 
     /// The context of an emission starting now: lent by the runner when it can be (see
-    /// [`LentContexts`]), built otherwise. Either way the host's `get_model` is called once.
+    /// `lent`), built otherwise. Either way the host's `model` is asked once.
     #[inline]
     fn emission_context(&self) -> EmissionContext<'_> {
-        self.lent.context(&self.shared)
+        self.lending.context(&self.shared)
     }
 
     /// A fresh context for a command handler.
