@@ -238,12 +238,15 @@ impl Shared {
     /// asked once. `publish` runs with the new host's index before the host comes in force
     /// (the runner lends contexts of it from then on).
     pub(crate) fn install(&self, host: Arc<dyn Host>, publish: impl FnOnce(usize)) {
+        // The host is asked before the lock is taken: a host may call back into the runner.
+        let actions = host.session_actions();
+        let ui = host.ui().unwrap_or_else(|| Arc::new(NoUi));
+        let has_ui = host.has_ui();
         let _one_at_a_time = self
             .install
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let previous = self.installed();
-        let actions = host.session_actions();
         let pick = |given: bool, kept: &Arc<dyn Host>| {
             if given {
                 Arc::clone(&host)
@@ -255,8 +258,8 @@ impl Shared {
             new_session: pick(actions.new_session, &previous.new_session),
             branch: pick(actions.branch, &previous.branch),
             navigate_tree: pick(actions.navigate_tree, &previous.navigate_tree),
-            ui: host.ui().unwrap_or_else(|| Arc::new(NoUi)),
-            has_ui: host.has_ui(),
+            ui,
+            has_ui,
             host: Some(host),
         };
         let index = self.hosts.push(installed);

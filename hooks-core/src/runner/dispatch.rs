@@ -63,8 +63,15 @@ impl<E: Event> Future for InPlace<'_, '_, E> {
     #[inline(always)]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        this.entry
-            .poll_async(&mut this.slot, this.event, this.ctx, cx)
+        let polled = this
+            .entry
+            .poll_async(&mut this.slot, this.event, this.ctx, cx);
+        if polled.is_ready() {
+            // Dropped before the outcome is read: by then the handler's writes of it have
+            // left the store buffer, and reading it whole does not stall.
+            this.slot.set(None);
+        }
+        polled
     }
 }
 
