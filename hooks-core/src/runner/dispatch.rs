@@ -24,13 +24,14 @@ use crate::handler::{HandlerEntry, HandlerError, HandlerFuture, HandlerResult};
 
 /// Calls a handler entry: a sync handler directly (no future is built); an async one
 /// without a timeout polled in place, its future stored in the emission's own state; an async
-/// one with a timeout under `tokio::time::timeout`.
+/// one with a timeout under `tokio::time::timeout`. `None` when the handler allowed
+/// (`Ok(None)`): the common answer is then a tag, not a whole outcome to copy.
 macro_rules! call {
     ($entry:expr, $event:expr, $ctx:expr, $timeout:expr) => {{
         let entry = $entry;
         let event = $event;
         match entry.call_sync(event, $ctx) {
-            Some(outcome) => outcome,
+            Some(outcome) => given(outcome),
             None => match entry.timeout($timeout) {
                 None => {
                     InPlace {
@@ -41,15 +42,29 @@ macro_rules! call {
                     }
                     .await
                 }
-                Some(_) => entry.call_async(event, $ctx, $timeout).await,
+                Some(_) => given(entry.call_async(event, $ctx, $timeout).await),
             },
         }
     }};
 }
 
+/// `outcome` unless the handler allowed.
+#[inline(always)]
+fn given<R>(outcome: HandlerResult<R>) -> Option<HandlerResult<R>> {
+    if matches!(outcome, Ok(None)) {
+        // `Ok(None)` owns nothing: forgetting it spares a call of the drop glue of the whole
+        // result type, which the compiler does not always see is a no-op here.
+        std::mem::forget(outcome);
+        None
+    } else {
+        Some(outcome)
+    }
+}
+
 /// An async handler's future, built in `slot` and polled there: a `poll_fn` that is always
-/// inlined, so that the handler's outcome is not copied out of a call (a copy of it, read
-/// wider than it was written, stalls on store forwarding on x86).
+/// inlined, and that answers `None` when the handler allowed, so that the handler's outcome
+/// is not copied out of a call (a copy of it, read wider than it was written, stalls on store
+/// forwarding on x86).
 struct InPlace<'s, 'a, E: Event> {
     entry: &'a HandlerEntry<E>,
     slot: Pin<&'s mut Option<HandlerFuture<'a, E::Result>>>,
@@ -58,20 +73,23 @@ struct InPlace<'s, 'a, E: Event> {
 }
 
 impl<E: Event> Future for InPlace<'_, '_, E> {
-    type Output = HandlerResult<E::Result>;
+    type Output = Option<HandlerResult<E::Result>>;
 
     #[inline(always)]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        let polled = this
+        match this
             .entry
-            .poll_async(&mut this.slot, this.event, this.ctx, cx);
-        if polled.is_ready() {
-            // Dropped before the outcome is read: by then the handler's writes of it have
-            // left the store buffer, and reading it whole does not stall.
-            this.slot.set(None);
+            .poll_async(&mut this.slot, this.event, this.ctx, cx)
+        {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(outcome) => {
+                // Dropped before the outcome is read: by then the handler's writes of it have
+                // left the store buffer.
+                this.slot.set(None);
+                Poll::Ready(given(outcome))
+            }
         }
-        polled
     }
 }
 
@@ -103,8 +121,8 @@ impl HookRunner {
         let ctx = self.emission_context();
         let ctx: &HookContext = &ctx;
         for (hook, entry) in &plan.entries {
-            let outcome = call!(entry, rule.event(event), ctx, self.default_timeout);
-            if !matches!(outcome, Ok(None))
+            // As in `run_sync`: an allow is skipped, anything else is handed over.
+            if let Some(outcome) = call!(entry, rule.event(event), ctx, self.default_timeout)
                 && self.hand_over(&mut rule, *hook, event, outcome).is_break()
             {
                 break;
