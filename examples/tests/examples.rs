@@ -9,9 +9,8 @@ use examples::{
 };
 use hooks_core::context::{NewSessionOptions, SessionActionResult};
 use hooks_core::prelude::*;
-use hooks_core::runner::InitializeOptions;
-use hooks_core::ui::{CustomUiRequest, StatusLine};
-use hooks_core::{HookRunner, JsonlSessionStore, SessionManager};
+use hooks_core::ui::StatusLine;
+use hooks_core::{HookRunner, Host, JsonlSessionStore, SessionActions, SessionManager};
 use serde_json::{Value, json};
 
 /// A UI that answers `confirm` with a fixed value and records what it was asked.
@@ -25,9 +24,6 @@ struct ScriptedUi {
 
 #[async_trait]
 impl HookUi for ScriptedUi {
-    async fn select(&self, _title: &str, _options: &[String]) -> Option<String> {
-        None
-    }
     async fn confirm(&self, title: &str, message: &str) -> bool {
         self.asked
             .lock()
@@ -35,46 +31,42 @@ impl HookUi for ScriptedUi {
             .push((title.to_owned(), message.to_owned()));
         self.answer
     }
-    async fn input(&self, _title: &str, _placeholder: Option<&str>) -> Option<String> {
-        None
-    }
-    async fn editor(&self, _title: &str, _prefill: Option<&str>) -> Option<String> {
-        None
-    }
     fn notify(&self, message: &str, _kind: NotifyKind) {
         self.notes.lock().expect("lock").push(message.to_owned());
     }
     fn set_status(&self, key: &str, text: Option<&str>) {
         self.status.lock().expect("lock").set(key, text);
     }
-    async fn custom(&self, _request: CustomUiRequest) -> Option<Value> {
-        None
-    }
-    fn set_editor_text(&self, _text: &str) {}
-    fn get_editor_text(&self) -> String {
-        String::new()
-    }
-    fn theme(&self) -> Theme {
-        Theme::plain()
-    }
 }
 
 type Sent = Arc<Mutex<Vec<CustomMessage>>>;
+
+/// A host that collects the messages hooks send, with an interactive UI when given one.
+struct TestHost {
+    sent: Sent,
+    ui: Option<Arc<ScriptedUi>>,
+}
+
+impl Host for TestHost {
+    fn send_message(&self, message: CustomMessage, _options: SendMessageOptions) {
+        self.sent.lock().expect("lock").push(message);
+    }
+    fn ui(&self) -> Option<Arc<dyn HookUi>> {
+        self.ui.clone().map(|ui| ui as Arc<dyn HookUi>)
+    }
+    fn has_ui(&self) -> bool {
+        self.ui.is_some()
+    }
+}
 
 /// A runner over no hooks (the examples are called directly), with `ui` when given.
 fn runner(cwd: &Path, ui: Option<Arc<ScriptedUi>>) -> (HookRunner, Sent) {
     let runner = HookRunner::new(Vec::new(), cwd, Arc::new(JsonlSessionStore::in_memory(cwd)));
     let sent: Sent = Arc::default();
-    let sink = Arc::clone(&sent);
-    let mut options = InitializeOptions::new(
-        Arc::new(move |m, _| sink.lock().expect("lock").push(m)),
-        Arc::new(|_, _| {}),
-    );
-    if let Some(ui) = ui {
-        options.has_ui = Some(true);
-        options.ui = Some(ui);
-    }
-    runner.initialize(options);
+    runner.initialize(TestHost {
+        sent: Arc::clone(&sent),
+        ui,
+    });
     (runner, sent)
 }
 
@@ -303,15 +295,16 @@ fn handoff_starts_a_child_session_with_the_setup_message() {
     type Child = Option<(Option<String>, Vec<Value>)>;
     let child: Arc<Mutex<Child>> = Arc::default();
     let seen = Arc::clone(&child);
-    let session_dir = dir.path().to_path_buf();
-    let mut options = InitializeOptions::new(Arc::new(|_, _| {}), Arc::new(|_, _| {}));
-    options.new_session = Some(Arc::new(move |o: NewSessionOptions| {
-        let seen = Arc::clone(&seen);
-        let session_dir = session_dir.clone();
-        Box::pin(async move {
-            let new =
-                JsonlSessionStore::create(&session_dir, &session_dir, o.parent_session.clone())
-                    .expect("child");
+    /// A host whose `new_session` creates the child session on disk and runs its setup.
+    struct Sessions {
+        dir: std::path::PathBuf,
+        seen: Arc<Mutex<Child>>,
+    }
+    #[async_trait]
+    impl Host for Sessions {
+        async fn new_session(&self, o: NewSessionOptions) -> SessionActionResult {
+            let new = JsonlSessionStore::create(&self.dir, &self.dir, o.parent_session.clone())
+                .expect("child");
             if let Some(setup) = o.setup {
                 setup(&new).await.expect("setup");
             }
@@ -320,11 +313,20 @@ fn handoff_starts_a_child_session_with_the_setup_message() {
                 .iter()
                 .map(|e| e.extra["message"].clone())
                 .collect();
-            *seen.lock().expect("lock") = Some((o.parent_session, messages));
+            *self.seen.lock().expect("lock") = Some((o.parent_session, messages));
             SessionActionResult::default()
-        })
-    }));
-    runner.initialize(options);
+        }
+        fn session_actions(&self) -> SessionActions {
+            SessionActions {
+                new_session: true,
+                ..SessionActions::NONE
+            }
+        }
+    }
+    runner.initialize(Sessions {
+        dir: dir.path().to_path_buf(),
+        seen,
+    });
     let description = runner
         .get_command("handoff")
         .and_then(|c| c.description.clone());

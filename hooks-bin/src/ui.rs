@@ -12,7 +12,7 @@
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use hooks_core::ui::{CustomUiRequest, NotifyKind, Theme};
+use hooks_core::ui::{NotifyKind, Theme};
 use hooks_core::{HookUi, NoUi, StatusLine};
 use serde_json::Value;
 
@@ -172,10 +172,6 @@ impl HookUi for HostUi {
             after
         };
         self.transcript.status(rendered.as_deref());
-    }
-
-    async fn custom(&self, request: CustomUiRequest) -> Option<Value> {
-        NoUi.custom(request).await
     }
 
     fn set_editor_text(&self, text: &str) {

@@ -3,19 +3,20 @@
 
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock};
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::context::{AppendEntryHandler, CommandContext, HookContext, SendMessageHandler};
+use crate::context::{CommandContext, HookContext};
 use crate::events::{CustomMessage, HookEvent};
 use crate::exec::{ExecError, ExecOptions, ExecResult, exec_command};
 use crate::handler::{
-    BoxFuture, CustomHandlerEntry, Handler, HandlerEntry, HandlerError, HandlerInfo, HandlerTable,
-    IntoHandlerResult, SourceLocation,
+    BoxFuture, Handler, HandlerEntry, HandlerError, HandlerInfo, HandlerTable, IntoHandlerResult,
+    SourceLocation,
 };
+use crate::host::Shared;
 use crate::ui::Theme;
 
 /// Errors of [`HookApi`] and [`HookContext`] calls.
@@ -93,11 +94,35 @@ pub struct RenderOptions {
 pub type MessageRenderer =
     Arc<dyn Fn(&CustomMessage, RenderOptions, &Theme) -> Option<Vec<String>> + Send + Sync>;
 
-/// The send-message and append-entry handlers a host installs into a hook.
+/// Where a hook's `send_message` and `append_entry` go: the host of the runner the hook is
+/// in, once the runner is built.
 #[derive(Default)]
 pub(crate) struct HookActions {
-    send_message: RwLock<Option<SendMessageHandler>>,
-    append_entry: RwLock<Option<AppendEntryHandler>>,
+    runner: OnceLock<Arc<Shared>>,
+}
+
+impl HookActions {
+    fn send_message(
+        &self,
+        message: CustomMessage,
+        options: SendMessageOptions,
+    ) -> Result<(), HookApiError> {
+        match self.runner.get() {
+            Some(shared) => shared.send_message(message, options),
+            None => Err(HookApiError::SendMessageNotInitialized),
+        }
+    }
+
+    fn append_entry(&self, custom_type: &str, data: Option<Value>) -> Result<(), HookApiError> {
+        match self.runner.get() {
+            Some(shared) => shared.append_entry(custom_type, data),
+            None => Err(HookApiError::AppendEntryNotInitialized),
+        }
+    }
+
+    fn initialized(&self) -> bool {
+        self.runner.get().is_some_and(|shared| shared.initialized())
+    }
 }
 
 /// A cloneable handle to a hook's `send_message`, `append_entry` and `exec`, for handlers
@@ -110,15 +135,11 @@ pub struct HookSender {
 
 impl fmt::Debug for HookSender {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fn initialized<T>(lock: &RwLock<Option<T>>) -> bool {
-            lock.read()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .is_some()
-        }
+        let initialized = self.actions.initialized();
         f.debug_struct("HookSender")
             .field("cwd", &self.cwd)
-            .field("send_message", &initialized(&self.actions.send_message))
-            .field("append_entry", &initialized(&self.actions.append_entry))
+            .field("send_message", &initialized)
+            .field("append_entry", &initialized)
             .finish()
     }
 }
@@ -133,9 +154,7 @@ impl HookSender {
         message: CustomMessage,
         options: SendMessageOptions,
     ) -> Result<(), HookApiError> {
-        let f = read(&self.actions.send_message).ok_or(HookApiError::SendMessageNotInitialized)?;
-        f(message, options);
-        Ok(())
+        self.actions.send_message(message, options)
     }
 
     /// Persists a custom entry (see [`HookContext::append_entry`]).
@@ -143,9 +162,7 @@ impl HookSender {
     /// # Errors
     /// `appendEntry handler not initialized` before the host initialized the runner.
     pub fn append_entry(&self, custom_type: &str, data: Option<Value>) -> Result<(), HookApiError> {
-        let f = read(&self.actions.append_entry).ok_or(HookApiError::AppendEntryNotInitialized)?;
-        f(custom_type, data);
-        Ok(())
+        self.actions.append_entry(custom_type, data)
     }
 
     /// Runs a command in the loader's working directory (or `options.cwd`).
@@ -160,12 +177,6 @@ impl HookSender {
     ) -> Result<ExecResult, ExecError> {
         exec_command(command, args, &self.cwd, options).await
     }
-}
-
-fn read<T: Clone>(lock: &RwLock<Option<T>>) -> Option<T> {
-    lock.read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone()
 }
 
 /// The builder a hook registers through (upstream `HookAPI`, the `pi` object).
@@ -262,10 +273,7 @@ impl HookApi {
     {
         self.handlers.push_custom(
             name,
-            CustomHandlerEntry {
-                handler: Arc::new(handler),
-                info: HandlerInfo::named("<closure>"),
-            },
+            HandlerEntry::custom(handler, HandlerInfo::named("<closure>")),
         );
         self
     }
@@ -383,22 +391,10 @@ pub struct LoadedHook {
 }
 
 impl LoadedHook {
-    /// Installs the host's send-message handler (`setSendMessageHandler`).
-    pub fn set_send_message_handler(&self, handler: SendMessageHandler) {
-        *self
-            .actions
-            .send_message
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(handler);
-    }
-
-    /// Installs the host's append-entry handler (`setAppendEntryHandler`).
-    pub fn set_append_entry_handler(&self, handler: AppendEntryHandler) {
-        *self
-            .actions
-            .append_entry
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(handler);
+    /// Sends this hook's `send_message` and `append_entry` to the host of the runner whose
+    /// state is `shared` (a hook is in one runner).
+    pub(crate) fn link(&self, shared: &Arc<Shared>) {
+        let _ = self.actions.runner.set(Arc::clone(shared));
     }
 }
 

@@ -6,7 +6,9 @@
 //!
 //! - [`events`]: one type per event, with its result type and combine rule.
 //! - [`HookApi`]: the builder a hook registers through; [`LoadedHook`]: what a hook is.
-//! - [`HookRunner`]: dispatches events in order and combines results.
+//! - [`HookRunner`]: dispatches events in order and combines results by each event's rule
+//!   ([`events::combine`]); [`Host`]: what the agent gives it (model, messages, entries,
+//!   session actions, idle state, UI), each method defaulting to what a runner without it does.
 //! - [`HookToolWrapper`]: runs `tool_call` handlers before a [`Tool`] and `tool_result` after.
 //! - [`HookContext`] / [`CommandContext`]: what handlers receive; [`ui`]: the UI they can use.
 //! - [`exec`]: run processes; [`session`]: the session store.
@@ -19,6 +21,7 @@ pub mod context;
 pub mod events;
 pub mod exec;
 pub mod handler;
+pub mod host;
 pub mod loader;
 pub mod registry;
 pub mod runner;
@@ -41,8 +44,9 @@ pub use context::{
 pub use events::{EventKind, HookEvent};
 pub use exec::{ExecError, ExecOptions, ExecResult, exec_command};
 pub use handler::{HandlerError, IntoHandlerResult};
+pub use host::{Host, SessionActions};
 pub use loader::{LoadHooksResult, discover_and_load_hooks, load_hooks};
-pub use runner::{HookError, HookRunner, InitializeOptions, ToolCallHookError};
+pub use runner::{HookError, HookRunner, ToolCallHookError};
 pub use session::{JsonlSessionStore, SessionError, SessionManager, SessionWriter};
 pub use tool::{HookToolWrapper, Tool, ToolError, ToolOutput};
 pub use ui::{HookUi, NoUi, StatusLine};

@@ -8,29 +8,31 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
-use common::{Counter, Log, TestUi, hook, init_options, model, runner};
+use common::{
+    BranchHandler, Counter, Log, NavigateTreeHandler, NewSessionHandler, TestHost, TestUi, hook,
+    model, runner, test_host,
+};
 use hooks_core::api::HookSender;
-use hooks_core::context::{BranchHandler, NavigateTreeHandler, NewSessionHandler};
 use hooks_core::events::*;
 use hooks_core::{
-    DeliverAs, HookContext, HookRunner, HookUi, InitializeOptions, Model, NavigateTreeOptions,
-    NewSessionOptions, SendMessageOptions, SessionActionResult,
+    DeliverAs, HookContext, HookRunner, HookUi, Model, NavigateTreeOptions, NewSessionOptions,
+    SendMessageOptions, SessionActionResult,
 };
 use serde_json::json;
 
-fn with_ui(mut options: InitializeOptions, ui: Arc<TestUi>, has_ui: bool) -> InitializeOptions {
+fn with_ui(mut options: TestHost, ui: Arc<TestUi>, has_ui: bool) -> TestHost {
     let ui: Arc<dyn HookUi> = ui;
     options.ui = Some(ui);
     options.has_ui = Some(has_ui);
     options
 }
 
-fn with_model(mut options: InitializeOptions, id: &'static str) -> InitializeOptions {
+fn with_model(mut options: TestHost, id: &'static str) -> TestHost {
     options.get_model = Arc::new(move || Some(model(id)));
     options
 }
 
-fn counting_model(options: &mut InitializeOptions, id: &'static str) -> Counter {
+fn counting_model(options: &mut TestHost, id: &'static str) -> Counter {
     let calls = Counter::new();
     let c = calls.clone();
     options.get_model = Arc::new(move || {
@@ -49,14 +51,14 @@ fn cancelled(value: bool) -> SessionActionResult {
 #[tokio::test]
 async fn ctx_ui_has_ui_and_model_are_captured_when_the_context_is_built() {
     let runner = runner(vec![]);
-    let (options, _inbox) = init_options();
+    let (options, _inbox) = test_host();
     runner.initialize(with_model(
         with_ui(options, TestUi::new("first"), true),
         "m1",
     ));
     let ctx = runner.create_context();
 
-    let (options, _inbox) = init_options();
+    let (options, _inbox) = test_host();
     runner.initialize(with_model(
         with_ui(options, TestUi::new("second"), false),
         "m2",
@@ -78,7 +80,7 @@ async fn ctx_is_idle_abort_and_has_queued_messages_are_late_bound() {
     let first_aborts = Counter::new();
     let second_aborts = Counter::new();
 
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     options.is_idle = Some(Arc::new(|| false));
     options.has_queued_messages = Some(Arc::new(|| true));
     let a = first_aborts.clone();
@@ -89,7 +91,7 @@ async fn ctx_is_idle_abort_and_has_queued_messages_are_late_bound() {
     assert!(!ctx.is_idle());
     assert!(ctx.has_queued_messages());
 
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     options.is_idle = Some(Arc::new(|| true));
     options.has_queued_messages = Some(Arc::new(|| false));
     let b = second_aborts.clone();
@@ -105,7 +107,7 @@ async fn ctx_is_idle_abort_and_has_queued_messages_are_late_bound() {
 #[tokio::test]
 async fn ctx_within_one_emission_keeps_captured_members_and_late_binds_the_rest() {
     let slot: Arc<OnceLock<Weak<HookRunner>>> = Arc::new(OnceLock::new());
-    let (reinit, _inbox2) = init_options();
+    let (reinit, _inbox2) = test_host();
     let mut reinit = with_model(with_ui(reinit, TestUi::new("after"), false), "after");
     reinit.is_idle = Some(Arc::new(|| false));
     let seen = Log::new();
@@ -131,7 +133,7 @@ async fn ctx_within_one_emission_keeps_captured_members_and_late_binds_the_rest(
     });
     let runner = Arc::new(runner(vec![first, second]));
     slot.set(Arc::downgrade(&runner)).unwrap();
-    let (options, _inbox) = init_options();
+    let (options, _inbox) = test_host();
     runner.initialize(with_model(
         with_ui(options, TestUi::new("before"), true),
         "before",
@@ -180,7 +182,7 @@ async fn one_context_per_emission_shared_by_its_handlers() {
         }));
     }
     let runner = runner(hooks);
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     let get_model_calls = counting_model(&mut options, "m");
     runner.initialize(options);
 
@@ -231,7 +233,7 @@ async fn initialize_resets_is_idle_wait_for_idle_abort_and_queued_when_omitted()
     let runner = runner(vec![]);
     let aborts = Counter::new();
     let waits = Counter::new();
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     options.is_idle = Some(Arc::new(|| false));
     options.has_queued_messages = Some(Arc::new(|| true));
     let a = aborts.clone();
@@ -247,7 +249,7 @@ async fn initialize_resets_is_idle_wait_for_idle_abort_and_queued_when_omitted()
     cc.abort();
     assert_eq!((aborts.get(), waits.get()), (1, 1));
 
-    let (options, _inbox) = init_options();
+    let (options, _inbox) = test_host();
     runner.initialize(options);
     let ctx = runner.create_command_context();
     assert!(ctx.is_idle(), "reset to the default `true`");
@@ -261,7 +263,7 @@ async fn initialize_resets_is_idle_wait_for_idle_abort_and_queued_when_omitted()
 async fn initialize_keeps_new_session_branch_and_navigate_tree_when_omitted() {
     let runner = runner(vec![]);
     let calls = Log::new();
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     let l = calls.clone();
     let new_session: NewSessionHandler = Arc::new(move |o: NewSessionOptions| {
         l.push(format!("new_session parent={:?}", o.parent_session));
@@ -282,7 +284,7 @@ async fn initialize_keeps_new_session_branch_and_navigate_tree_when_omitted() {
     options.navigate_tree = Some(navigate);
     runner.initialize(options);
 
-    let (options, _inbox) = init_options();
+    let (options, _inbox) = test_host();
     runner.initialize(options);
 
     let cc = runner.create_command_context();
@@ -310,12 +312,12 @@ async fn initialize_keeps_new_session_branch_and_navigate_tree_when_omitted() {
 #[tokio::test]
 async fn initialize_replaces_given_session_handlers() {
     let runner = runner(vec![]);
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     options.branch = Some(Arc::new(|_id: String| {
         Box::pin(async { SessionActionResult { cancelled: true } })
     }));
     runner.initialize(options);
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     options.branch = Some(Arc::new(|_id: String| {
         Box::pin(async { SessionActionResult { cancelled: false } })
     }));
@@ -329,12 +331,12 @@ async fn initialize_replaces_given_session_handlers() {
 #[tokio::test]
 async fn initialize_without_ui_installs_a_no_op_ui_and_has_ui_false() {
     let runner = runner(vec![]);
-    let (options, _inbox) = init_options();
+    let (options, _inbox) = test_host();
     runner.initialize(with_ui(options, TestUi::new("tui"), true));
     assert!(runner.has_ui());
     assert_eq!(runner.ui_context().theme().name, "tui");
 
-    let (options, _inbox) = init_options();
+    let (options, _inbox) = test_host();
     runner.initialize(options);
     assert!(!runner.has_ui());
     let ctx = runner.create_context();
@@ -347,10 +349,10 @@ async fn initialize_without_ui_installs_a_no_op_ui_and_has_ui_false() {
 #[tokio::test]
 async fn initialize_replaces_get_model() {
     let runner = runner(vec![]);
-    let (options, _inbox) = init_options();
+    let (options, _inbox) = test_host();
     runner.initialize(with_model(options, "m1"));
     assert_eq!(runner.create_context().model().unwrap().id, "m1");
-    let (options, _inbox) = init_options();
+    let (options, _inbox) = test_host();
     runner.initialize(options);
     assert_eq!(runner.create_context().model(), None);
 }
@@ -416,7 +418,7 @@ async fn command_context_defaults_cancelled_false_and_wait_for_idle_resolves() {
         .expect("wait_for_idle resolves at once by default");
 
     // Still the defaults after an initialize that gives none of them.
-    let (options, _inbox) = init_options();
+    let (options, _inbox) = test_host();
     runner.initialize(options);
     let cc = runner.create_command_context();
     assert_eq!(cc.branch("e1").await, cancelled(false));
@@ -425,13 +427,13 @@ async fn command_context_defaults_cancelled_false_and_wait_for_idle_resolves() {
 #[tokio::test]
 async fn command_context_captures_ui_has_ui_and_model_when_created() {
     let runner = runner(vec![]);
-    let (options, _inbox) = init_options();
+    let (options, _inbox) = test_host();
     runner.initialize(with_model(
         with_ui(options, TestUi::new("old"), true),
         "m-old",
     ));
     let cc = runner.create_command_context();
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     options.is_idle = Some(Arc::new(|| false));
     runner.initialize(with_model(options, "m-new"));
     assert_eq!(cc.ui().theme().name, "old");
@@ -448,7 +450,7 @@ async fn command_context_methods_use_the_host_functions_current_at_call_time() {
     let runner = runner(vec![]);
     let cc = runner.create_command_context();
     let waits = Counter::new();
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     let w = waits.clone();
     options.wait_for_idle = Some(Arc::new(move || {
         w.bump();
@@ -497,7 +499,7 @@ async fn command_handler_receives_args_and_a_command_context() {
         });
     })]);
     let parents = Log::new();
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     let p = parents.clone();
     options.new_session = Some(Arc::new(move |o: NewSessionOptions| {
         p.push(o.parent_session.unwrap_or_default());
@@ -589,7 +591,7 @@ async fn send_message_after_initialize_reaches_the_host_unchanged() {
     });
     let runner = runner(vec![h]);
     let errors = common::record_errors(&runner);
-    let (init, inbox) = init_options();
+    let (init, inbox) = test_host();
     runner.initialize(init);
 
     slot.get()
@@ -613,7 +615,7 @@ async fn append_entry_after_initialize_reaches_the_host_unchanged() {
     let api = hooks_core::HookApi::new("h", common::CWD);
     let sender = api.sender();
     let runner = runner(vec![api.finish()]);
-    let (init, inbox) = init_options();
+    let (init, inbox) = test_host();
     runner.initialize(init);
     sender
         .append_entry("counter", Some(json!({ "n": 3, "nested": { "a": null } })))
@@ -640,9 +642,9 @@ async fn second_initialize_replaces_the_send_message_handler_of_every_hook() {
     let b = hooks_core::HookApi::new("b", common::CWD);
     let (sa, sb) = (a.sender(), b.sender());
     let runner = runner(vec![a.finish(), b.finish()]);
-    let (first, first_inbox) = init_options();
+    let (first, first_inbox) = test_host();
     runner.initialize(first);
-    let (second, second_inbox) = init_options();
+    let (second, second_inbox) = test_host();
     runner.initialize(second);
     sa.send_message(CustomMessage::new("x", "a"), SendMessageOptions::default())
         .unwrap();
@@ -650,4 +652,84 @@ async fn second_initialize_replaces_the_send_message_handler_of_every_hook() {
     assert!(first_inbox.messages.lock().unwrap().is_empty());
     assert_eq!(second_inbox.messages.lock().unwrap().len(), 1);
     assert_eq!(second_inbox.entries.lock().unwrap().len(), 1);
+}
+
+// ---- the host ------------------------------------------------------------------------------
+
+/// A host that gives the model and nothing else.
+struct ModelOnly;
+
+impl hooks_core::Host for ModelOnly {
+    fn model(&self) -> Option<Model> {
+        Some(model("only"))
+    }
+}
+
+#[tokio::test]
+async fn a_host_implements_only_what_it_has_and_the_rest_answers_the_defaults() {
+    let runner = runner(vec![]);
+    runner.initialize(ModelOnly);
+    let cc = runner.create_command_context();
+    assert_eq!(cc.model().unwrap().id, "only");
+    assert!(cc.is_idle());
+    assert!(!cc.has_queued_messages());
+    cc.abort();
+    tokio::time::timeout(Duration::from_secs(5), cc.wait_for_idle())
+        .await
+        .expect("wait_for_idle resolves at once by default");
+    assert_eq!(cc.branch("e1").await, cancelled(false));
+    assert_eq!(
+        cc.new_session(NewSessionOptions::default()).await,
+        cancelled(false)
+    );
+    assert_eq!(
+        cc.navigate_tree("e1", NavigateTreeOptions::default()).await,
+        cancelled(false)
+    );
+    assert!(!runner.has_ui());
+    assert!(!cc.ui().confirm("t", "m").await);
+    // Initialized: messages and entries are accepted (a host without them drops them).
+    assert_eq!(
+        cc.send_message(CustomMessage::new("x", "y"), SendMessageOptions::default()),
+        Ok(())
+    );
+    assert_eq!(cc.append_entry("state", None), Ok(()));
+}
+
+#[tokio::test]
+async fn initialize_keeps_each_session_action_the_new_host_does_not_carry_out() {
+    let runner = runner(vec![]);
+    let calls = Log::new();
+    let action = |name: &'static str, log: &Log| {
+        let log = log.clone();
+        move |what: String| -> hooks_core::handler::BoxFuture<'static, SessionActionResult> {
+            log.push(format!("{name} {what}"));
+            Box::pin(async { SessionActionResult { cancelled: true } })
+        }
+    };
+    let (mut first, _inbox) = test_host();
+    let f = action("first new_session", &calls);
+    first.new_session = Some(Arc::new(move |_o: NewSessionOptions| f(String::new())));
+    let f = action("first branch", &calls);
+    first.branch = Some(Arc::new(move |id: String| f(id)));
+    let f = action("first navigate", &calls);
+    first.navigate_tree = Some(Arc::new(move |id: String, _o| f(id)));
+    runner.initialize(first);
+    let (mut second, _inbox) = test_host();
+    let f = action("second branch", &calls);
+    second.branch = Some(Arc::new(move |id: String| f(id)));
+    runner.initialize(second);
+
+    let cc = runner.create_command_context();
+    cc.new_session(NewSessionOptions::default()).await;
+    cc.branch("e1").await;
+    cc.navigate_tree("t1", NavigateTreeOptions::default()).await;
+    assert_eq!(
+        calls.entries(),
+        [
+            "first new_session ",
+            "second branch e1",
+            "first navigate t1"
+        ]
+    );
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Log, hook, init_options, runner};
+use common::{Log, hook, runner, test_host};
 use hooks_core::events::ToolCallEvent;
 use hooks_core::events::ToolCallEventResult;
 use hooks_core::ui::{CustomUiRequest, NotifyKind};
@@ -96,7 +96,7 @@ async fn no_ui_is_used_before_initialize_and_has_ui_is_false() {
     assert!(!runner.ui_context().confirm("t", "m").await);
 
     // A UI that is present but a NoUi (hasUI forced true) refuses: `confirm` answers false.
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     options.ui = Some(std::sync::Arc::new(NoUi));
     options.has_ui = Some(true);
     runner.initialize(options);
@@ -106,4 +106,33 @@ async fn no_ui_is_used_before_initialize_and_has_ui_is_false() {
         Some(ToolCallEventResult::block("user denied command"))
     );
     assert_eq!(seen.entries(), ["has_ui=false", "has_ui=true"]);
+}
+
+/// A UI that shows notifications only: it implements `notify` and nothing else.
+struct NotesOnly(std::sync::Mutex<Vec<String>>);
+
+impl HookUi for NotesOnly {
+    fn notify(&self, message: &str, _kind: NotifyKind) {
+        self.0.lock().unwrap().push(message.to_owned());
+    }
+}
+
+#[tokio::test]
+async fn a_ui_implements_only_what_it_shows_and_answers_as_no_ui_for_the_rest() {
+    let ui = NotesOnly(std::sync::Mutex::new(Vec::new()));
+    ui.notify("shown", NotifyKind::Info);
+    assert_eq!(*ui.0.lock().unwrap(), ["shown"]);
+    assert_eq!(ui.select("Pick", &["a".to_owned()]).await, None);
+    assert!(!ui.confirm("Dangerous command", "Allow?").await);
+    assert_eq!(ui.input("Name", Some("placeholder")).await, None);
+    assert_eq!(ui.editor("Edit", Some("prefill")).await, None);
+    let request = CustomUiRequest {
+        kind: "picker".to_owned(),
+        payload: json!([1]),
+    };
+    assert_eq!(ui.custom(request).await, None);
+    ui.set_status("key", Some("text"));
+    ui.set_editor_text("draft");
+    assert_eq!(ui.get_editor_text(), "");
+    assert_eq!(ui.theme(), NoUi.theme());
 }

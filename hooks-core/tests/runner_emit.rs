@@ -602,13 +602,21 @@ async fn ignored_result_events_run_every_handler_and_return_none() {
 }
 
 #[tokio::test]
-async fn generic_emit_of_tool_call_context_and_before_agent_start_ignores_results() {
+async fn generic_emit_answers_the_events_own_rule_for_tool_call_context_and_before_agent_start() {
     let count = Counter::new();
     let (c1, c2, c3) = (count.clone(), count.clone(), count.clone());
+    let injected = InjectedMessage {
+        custom_type: "x".to_owned(),
+        content: "y".into(),
+        display: true,
+        details: None,
+        attribution: None,
+    };
+    let message = injected.clone();
     let runner = runner(vec![hook("a", move |api| {
         api.on(move |_e: &ToolCallEvent, _c: &HookContext| {
             c1.bump();
-            ToolCallEventResult::block("ignored by emit")
+            ToolCallEventResult::block("answered by emit")
         });
         api.on(move |_e: &ContextEvent, _c: &HookContext| {
             c2.bump();
@@ -619,13 +627,7 @@ async fn generic_emit_of_tool_call_context_and_before_agent_start_ignores_result
         api.on(move |_e: &BeforeAgentStartEvent, _c: &HookContext| {
             c3.bump();
             BeforeAgentStartEventResult {
-                message: Some(InjectedMessage {
-                    custom_type: "x".to_owned(),
-                    content: "y".into(),
-                    display: true,
-                    details: None,
-                    attribution: None,
-                }),
+                message: Some(message.clone()),
             }
         });
     })]);
@@ -634,14 +636,18 @@ async fn generic_emit_of_tool_call_context_and_before_agent_start_ignores_result
         tool_call_id: "c1".to_owned(),
         input: serde_json::Map::new().into(),
     };
-    assert_eq!(runner.emit(&tool_call).await, None);
+    assert_eq!(
+        runner.emit(&tool_call).await,
+        Ok(Some(ToolCallEventResult::block("answered by emit")))
+    );
     assert_eq!(
         runner
             .emit(&ContextEvent {
                 messages: vec![Message::user("x")]
             })
             .await,
-        None
+        Some(vec![]),
+        "the chain's messages come back"
     );
     assert_eq!(
         runner
@@ -650,13 +656,15 @@ async fn generic_emit_of_tool_call_context_and_before_agent_start_ignores_result
                 images: None,
             })
             .await,
-        None
+        Some(BeforeAgentStartEventResult {
+            message: Some(injected)
+        })
     );
     assert_eq!(count.get(), 3);
 }
 
 #[tokio::test]
-async fn generic_emit_of_tool_call_swallows_and_reports_errors() {
+async fn generic_emit_of_tool_call_propagates_the_error_as_emit_tool_call_does() {
     let count = Counter::new();
     let c = count.clone();
     let runner = runner(vec![
@@ -673,12 +681,14 @@ async fn generic_emit_of_tool_call_swallows_and_reports_errors() {
         tool_call_id: "c1".to_owned(),
         input: serde_json::Map::new().into(),
     };
-    assert_eq!(runner.emit(&tool_call).await, None);
-    assert_eq!(count.get(), 1);
+    let err = runner.emit(&tool_call).await.unwrap_err();
     assert_eq!(
-        common::errors_of(&errors),
-        [common::hook_error("a", "tool_call", "bad")]
+        (err.hook_path.as_str(), err.to_string()),
+        ("a", "bad".to_owned())
     );
+    assert_eq!(runner.emit_tool_call(&tool_call).await.unwrap_err(), err);
+    assert_eq!(count.get(), 0, "no later handler runs");
+    assert!(common::errors_of(&errors).is_empty(), "nothing is reported");
 }
 
 #[tokio::test]

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{TestUi, hook, init_options, runner};
+use common::{TestUi, hook, runner, test_host};
 use hooks_core::StatusLine;
 use hooks_core::events::SessionStartEvent;
 use hooks_core::ui::{sanitize_status_text, truncate_to_width};
@@ -224,7 +224,7 @@ async fn status_set_by_a_handler_through_the_ui_renders_sorted() {
     });
     let runner = runner(vec![h]);
     let ui = TestUi::new("tui");
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     let dyn_ui: std::sync::Arc<dyn HookUi> = ui.clone();
     options.ui = Some(dyn_ui);
     options.has_ui = Some(true);

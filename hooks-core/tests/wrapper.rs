@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{BashTool, Counter, Log, errors_of, hook, init_options, input, record_errors};
+use common::{BashTool, Counter, Log, errors_of, hook, input, record_errors, test_host};
 use hooks_core::events::{
     Content, ToolCallEvent, ToolCallEventResult, ToolResultEvent, ToolResultEventResult,
 };
@@ -105,7 +105,7 @@ async fn wrapper_emits_tool_call_only_when_handlers_exist() {
     // Every emission builds one context, which snapshots the model once: count those calls.
     let seen = Arc::new(Mutex::new(Vec::new()));
     let s = setup(vec![result_recorder("r", &seen, None)]);
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     let emissions = Counter::new();
     let e = emissions.clone();
     options.get_model = Arc::new(move || {
@@ -122,7 +122,7 @@ async fn wrapper_emits_tool_call_only_when_handlers_exist() {
         }),
         result_recorder("r", &seen, None),
     ]);
-    let (mut options, _inbox) = init_options();
+    let (mut options, _inbox) = test_host();
     let e = emissions.clone();
     options.get_model = Arc::new(move || {
         e.bump();

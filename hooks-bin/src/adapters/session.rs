@@ -6,14 +6,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use serde_json::Value;
-
 use hooks_core::events::CustomMessage;
-use hooks_core::handler::BoxFuture;
-use hooks_core::ui::{CustomUiRequest, NotifyKind, Theme};
+use hooks_core::ui::NotifyKind;
 use hooks_core::{
-    HookError, HookRunner, HookUi, InitializeOptions, JsonlSessionStore, LoadedHook,
-    SessionActionResult,
+    HookError, HookRunner, HookUi, Host, JsonlSessionStore, LoadedHook, NavigateTreeOptions,
+    NewSessionOptions, SendMessageOptions, SessionActionResult, SessionActions,
 };
 
 /// A runner with collectors for what hooks report or send.
@@ -42,35 +39,11 @@ impl Session {
         let errors: Arc<Mutex<Vec<HookError>>> = Arc::default();
         let notes: Arc<Mutex<Vec<String>>> = Arc::default();
         let messages: Arc<Mutex<Vec<CustomMessage>>> = Arc::default();
-        let sink = Arc::clone(&messages);
-        let mut options = InitializeOptions::new(
-            Arc::new(move |message, _options| lock(&sink).push(message)),
-            Arc::new(|_custom_type, _data| {}),
-        );
-        options.ui = Some(Arc::new(CollectingUi {
+        runner.initialize(AdapterHost {
+            agent,
             notes: Arc::clone(&notes),
-        }));
-        // The agent owns its sessions: a command's session actions cannot be carried out
-        // here. They answer `cancelled: true` and say so in the command's output.
-        let unavailable = |notes: &Arc<Mutex<Vec<String>>>, what: &'static str| {
-            let notes = Arc::clone(notes);
-            move || {
-                lock(&notes).push(format!(
-                    "({what} is not available through the {agent} hook adapter; nothing was done)"
-                ));
-                let done: BoxFuture<'static, SessionActionResult> =
-                    Box::pin(async { SessionActionResult { cancelled: true } });
-                done
-            }
-        };
-        let f = unavailable(&notes, "starting a new session");
-        options.new_session = Some(Arc::new(move |_options| f()));
-        let f = unavailable(&notes, "branching the session");
-        options.branch = Some(Arc::new(move |_entry| f()));
-        let f = unavailable(&notes, "navigating the session tree");
-        options.navigate_tree = Some(Arc::new(move |_target, _options| f()));
-        options.has_ui = Some(false);
-        runner.initialize(options);
+            messages: Arc::clone(&messages),
+        });
         let sink = Arc::clone(&errors);
         let _subscription = runner.on_error(move |e| lock(&sink).push(e.clone()));
         Session {
@@ -111,37 +84,66 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// The host of an adapter call: messages are collected, entries dropped, the UI collects
+/// notifications and is not interactive.
+struct AdapterHost {
+    agent: &'static str,
+    notes: Arc<Mutex<Vec<String>>>,
+    messages: Arc<Mutex<Vec<CustomMessage>>>,
+}
+
+impl AdapterHost {
+    /// The agent owns its sessions: a command's session actions cannot be carried out here.
+    /// They answer `cancelled: true` and say so in the command's output.
+    fn unavailable(&self, what: &str) -> SessionActionResult {
+        lock(&self.notes).push(format!(
+            "({what} is not available through the {} hook adapter; nothing was done)",
+            self.agent
+        ));
+        SessionActionResult { cancelled: true }
+    }
+}
+
+#[async_trait]
+impl Host for AdapterHost {
+    fn send_message(&self, message: CustomMessage, _options: SendMessageOptions) {
+        lock(&self.messages).push(message);
+    }
+
+    async fn new_session(&self, _options: NewSessionOptions) -> SessionActionResult {
+        self.unavailable("starting a new session")
+    }
+
+    async fn branch(&self, _entry_id: &str) -> SessionActionResult {
+        self.unavailable("branching the session")
+    }
+
+    async fn navigate_tree(
+        &self,
+        _target_id: &str,
+        _options: NavigateTreeOptions,
+    ) -> SessionActionResult {
+        self.unavailable("navigating the session tree")
+    }
+
+    fn session_actions(&self) -> SessionActions {
+        SessionActions::ALL
+    }
+
+    fn ui(&self) -> Option<Arc<dyn HookUi>> {
+        Some(Arc::new(CollectingUi {
+            notes: Arc::clone(&self.notes),
+        }))
+    }
+}
+
 /// The UI of an adapter run: not interactive; `notify` text is collected (a command's output).
 struct CollectingUi {
     notes: Arc<Mutex<Vec<String>>>,
 }
 
-#[async_trait]
 impl HookUi for CollectingUi {
-    async fn select(&self, _title: &str, _options: &[String]) -> Option<String> {
-        None
-    }
-    async fn confirm(&self, _title: &str, _message: &str) -> bool {
-        false
-    }
-    async fn input(&self, _title: &str, _placeholder: Option<&str>) -> Option<String> {
-        None
-    }
-    async fn editor(&self, _title: &str, _prefill: Option<&str>) -> Option<String> {
-        None
-    }
     fn notify(&self, message: &str, _kind: NotifyKind) {
         lock(&self.notes).push(message.to_owned());
-    }
-    fn set_status(&self, _key: &str, _text: Option<&str>) {}
-    async fn custom(&self, _request: CustomUiRequest) -> Option<Value> {
-        None
-    }
-    fn set_editor_text(&self, _text: &str) {}
-    fn get_editor_text(&self) -> String {
-        String::new()
-    }
-    fn theme(&self) -> Theme {
-        Theme::plain()
     }
 }

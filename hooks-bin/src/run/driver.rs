@@ -11,16 +11,14 @@ use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
-use hooks_core::api::SendMessageOptions;
 use hooks_core::context::NavigateTreeOptions;
 use hooks_core::context::NewSessionOptions;
-use hooks_core::events::{CustomMessage, SessionShutdownEvent, SessionStartEvent, SwitchReason};
-use hooks_core::runner::InitializeOptions;
-use hooks_core::{HookRunner, HookToolWrapper, SessionWriter};
+use hooks_core::events::{SessionShutdownEvent, SessionStartEvent, SwitchReason};
+use hooks_core::{HookRunner, HookToolWrapper};
 use serde_json::{Value, json};
 
 use super::agent::AgentRun;
-use super::host::Shared;
+use super::host::{DriverHost, Shared};
 use super::script::{Action, EntryRef, Script, Step, split_command};
 use super::tool_call::Recorded;
 use crate::tools::{BuiltinTool, TOOL_NAMES, Workspace};
@@ -239,48 +237,10 @@ impl Driver {
 /// its host.
 fn bind(runner: &Arc<HookRunner>, shared: Arc<Shared>, ui: Arc<HostUi>) {
     let _ = shared.runner.set(Arc::downgrade(runner));
-    let send = {
-        let shared = Arc::clone(&shared);
-        Arc::new(
-            move |message: CustomMessage, _options: SendMessageOptions| {
-                shared
-                    .pending
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .push(message);
-            },
-        )
-    };
-    let append = {
-        let shared = Arc::clone(&shared);
-        Arc::new(move |custom_type: &str, data: Option<Value>| {
-            shared.out.entry(custom_type, data.as_ref());
-            if let Err(e) = shared.session.get().append_custom_entry(custom_type, data) {
-                shared.fail(&e.to_string());
-            }
-        })
-    };
-    let mut options = InitializeOptions::new(send, append);
-    let s = Arc::clone(&shared);
-    options.new_session = Some(Arc::new(move |o| {
-        let s = Arc::clone(&s);
-        Box::pin(async move { s.new_session(o).await })
-    }));
-    let s = Arc::clone(&shared);
-    options.branch = Some(Arc::new(move |id| {
-        let s = Arc::clone(&s);
-        Box::pin(async move { s.branch(id).await })
-    }));
-    let s = Arc::clone(&shared);
-    options.navigate_tree = Some(Arc::new(move |id, o| {
-        let s = Arc::clone(&s);
-        Box::pin(async move { s.navigate_tree(id, o).await })
-    }));
-    let s = Arc::clone(&shared);
-    options.is_idle = Some(Arc::new(move || s.idle.load(Ordering::Relaxed)));
-    options.has_ui = Some(ui.interactive());
-    options.ui = Some(ui);
-    runner.initialize(options);
+    runner.initialize(DriverHost {
+        shared: Arc::clone(&shared),
+        ui,
+    });
     let out = Arc::clone(&shared.out);
     // The subscription lives as long as the runner.
     drop(runner.on_error(move |e| out.hook_error(&e.hook_path, &e.event, &e.error)));

@@ -9,13 +9,18 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
-use hooks_core::api::RenderOptions;
-use hooks_core::events::{CustomMessage, HookEvent, Message};
-use hooks_core::{HookRunner, SessionWriter};
+use async_trait::async_trait;
+use serde_json::Value;
+
+use hooks_core::api::{RenderOptions, SendMessageOptions};
+use hooks_core::context::{NavigateTreeOptions, NewSessionOptions, SessionActionResult};
+use hooks_core::events::{Combiner, CustomMessage, HookEvent, Message};
+use hooks_core::{HookRunner, HookUi, Host, SessionActions, SessionWriter};
 
 use super::interrupt::Interrupts;
 use super::session::CurrentSession;
 use super::transcript::Transcript;
+use crate::ui::HostUi;
 
 /// What the host functions given to the runner share.
 pub(crate) struct Shared {
@@ -71,8 +76,12 @@ impl Shared {
         self.out.error(message);
     }
 
-    /// Emits `event` through the generic dispatcher, recording the event and its result.
-    pub(super) async fn emit<E: HookEvent>(&self, event: &E) -> Option<E::Result> {
+    /// Emits `event` through the generic dispatcher, recording the event and its result (for
+    /// the events whose rule answers a handler's result).
+    pub(super) async fn emit<E>(&self, event: &E) -> Option<E::Result>
+    where
+        E: HookEvent<Rule: Combiner<E, Output = Option<E::Result>>>,
+    {
         let runner = self.runner()?;
         self.out.event(E::NAME, runner.has_handlers(E::KIND), event);
         let result = runner.emit(event).await;
@@ -130,5 +139,69 @@ impl Shared {
         for message in pending {
             self.deliver(message);
         }
+    }
+}
+
+/// The runner's host: messages go to the pending queue, entries to the transcript and the
+/// session, the session actions to the driver, and the UI is `hooks run`'s.
+pub(super) struct DriverHost {
+    pub(super) shared: Arc<Shared>,
+    pub(super) ui: Arc<HostUi>,
+}
+
+#[async_trait]
+impl Host for DriverHost {
+    fn send_message(&self, message: CustomMessage, _options: SendMessageOptions) {
+        self.shared
+            .pending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(message);
+    }
+
+    fn append_entry(&self, custom_type: &str, data: Option<Value>) {
+        self.shared.out.entry(custom_type, data.as_ref());
+        if let Err(e) = self
+            .shared
+            .session
+            .get()
+            .append_custom_entry(custom_type, data)
+        {
+            self.shared.fail(&e.to_string());
+        }
+    }
+
+    fn is_idle(&self) -> bool {
+        self.shared.idle.load(Ordering::Relaxed)
+    }
+
+    async fn new_session(&self, options: NewSessionOptions) -> SessionActionResult {
+        self.shared.new_session(options).await
+    }
+
+    async fn branch(&self, entry_id: &str) -> SessionActionResult {
+        self.shared.branch(entry_id.to_owned()).await
+    }
+
+    async fn navigate_tree(
+        &self,
+        target_id: &str,
+        options: NavigateTreeOptions,
+    ) -> SessionActionResult {
+        self.shared
+            .navigate_tree(target_id.to_owned(), options)
+            .await
+    }
+
+    fn session_actions(&self) -> SessionActions {
+        SessionActions::ALL
+    }
+
+    fn ui(&self) -> Option<Arc<dyn HookUi>> {
+        Some(Arc::clone(&self.ui) as Arc<dyn HookUi>)
+    }
+
+    fn has_ui(&self) -> bool {
+        self.ui.interactive()
     }
 }

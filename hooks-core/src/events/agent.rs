@@ -16,7 +16,13 @@ pub struct ContextEvent {
     /// The messages (as output by the previous handler).
     pub messages: Vec<Message>,
 }
-hook_event!(ContextEvent, "context", Context, ContextEventResult, Chain);
+hook_event!(
+    ContextEvent,
+    "context",
+    Context,
+    ContextEventResult,
+    super::combine::Chain
+);
 
 /// Result of `context`: `Some(messages)` replaces the messages (an empty list empties them),
 /// `None` keeps the previous ones.
@@ -46,7 +52,7 @@ hook_event!(
     "before_agent_start",
     BeforeAgentStart,
     BeforeAgentStartEventResult,
-    FirstMessage
+    super::combine::FirstMessage
 );
 
 /// `images` in the upstream shape: a list of `ImageContent` objects, each carrying its
@@ -129,7 +135,7 @@ hook_event!(
     "agent_start",
     AgentStart,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );
 
 /// `agent_end`: the agent loop ended.
@@ -144,7 +150,7 @@ hook_event!(
     "agent_end",
     AgentEnd,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );
 
 /// `turn_start`: a turn started.
@@ -161,7 +167,7 @@ hook_event!(
     "turn_start",
     TurnStart,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );
 
 /// `turn_end`: a turn ended.
@@ -176,7 +182,13 @@ pub struct TurnEndEvent {
     #[serde(default)]
     pub tool_results: Vec<ToolResultMessage>,
 }
-hook_event!(TurnEndEvent, "turn_end", TurnEnd, super::NoResult, Ignore);
+hook_event!(
+    TurnEndEvent,
+    "turn_end",
+    TurnEnd,
+    super::NoResult,
+    super::combine::Ignore
+);
 
 /// Why an automatic compaction started.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -214,7 +226,7 @@ hook_event!(
     "auto_compaction_start",
     AutoCompactionStart,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );
 
 /// `auto_compaction_end`.
@@ -242,7 +254,7 @@ hook_event!(
     "auto_compaction_end",
     AutoCompactionEnd,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );
 
 /// `auto_retry_start`.
@@ -263,7 +275,7 @@ hook_event!(
     "auto_retry_start",
     AutoRetryStart,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );
 
 /// `auto_retry_end`.
@@ -283,7 +295,7 @@ hook_event!(
     "auto_retry_end",
     AutoRetryEnd,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );
 
 /// A rule (`Rule`) of the rules capability.
@@ -334,7 +346,7 @@ hook_event!(
     "ttsr_triggered",
     TtsrTriggered,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );
 
 /// The status of a todo item.
@@ -387,5 +399,5 @@ hook_event!(
     "todo_reminder",
     TodoReminder,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );

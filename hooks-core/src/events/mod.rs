@@ -1,13 +1,16 @@
 //! One Rust type per hook event, their result types, and the combine rule of each.
 //!
 //! Every event implements [`HookEvent`], which names the event (`NAME`, the upstream `type`
-//! string), its [`EventKind`], its result type and its [`Combine`] rule. The runner has one
-//! generic dispatch loop that reads the rule; adding an event is adding a type.
+//! string), its [`EventKind`], its result type and its combine rule ([`HookEvent::Rule`], one of
+//! the types in [`combine`]). The runner has one emission path, generic over the event, which
+//! hands each handler's outcome to the rule and answers what the rule makes of them; adding an
+//! event is adding a type (and, for a new way of combining, a rule beside the others).
 //!
 //! The JSON form of every event carries the upstream `type` discriminator first, followed by the
 //! fields in upstream camelCase spelling; unknown fields are kept in `extra`.
 
 mod agent;
+pub mod combine;
 mod kind;
 mod message;
 mod session;
@@ -15,6 +18,7 @@ mod tool;
 mod wire;
 
 pub use agent::*;
+pub use combine::{Combine, Combiner};
 pub use kind::{EventKind, UnknownEvent};
 pub use message::*;
 pub use session::*;
@@ -23,30 +27,21 @@ pub use tool::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// How the results of several handlers of one event combine (SPEC.md section 5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Combine {
-    /// Results are ignored; every handler runs.
-    Ignore,
-    /// The last returned result wins; every handler runs (`tool_result`, `session.compacting`).
-    LastWins,
-    /// The last returned result is tracked; a result with `cancel: true` returns at once
-    /// (`session_before_*`).
-    LastWinsUntilCancel,
-    /// The last returned result wins unless a handler blocks; the first block returns at once;
-    /// handler errors propagate instead of being reported (`tool_call`).
-    LastWinsUntilBlock,
-    /// Each handler receives the messages output by the previous one (`context`).
-    Chain,
-    /// The first returned message is kept; later handlers still run (`before_agent_start`).
-    FirstMessage,
+/// Anything the runner emits: every [`HookEvent`] and custom events by name
+/// ([`CustomEvent`]). What its handlers may return, and its name in error reports.
+pub trait Event: Send + Sync + 'static {
+    /// What a handler may return.
+    type Result: Send + Sync + 'static;
+
+    /// The event's name in a `HookError` (`event.type` upstream).
+    fn name(&self) -> &str;
 }
 
 /// An event a hook can handle.
 ///
 /// Implemented by every event type of this module. The associated items are what the runner and
-/// the `#[hook]` macro need to know about an event.
+/// the `#[hook]` macro need to know about an event: its name, kind, result type and combine
+/// rule.
 pub trait HookEvent:
     Serialize + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static
 {
@@ -54,15 +49,39 @@ pub trait HookEvent:
     const NAME: &'static str;
     /// This event's [`EventKind`].
     const KIND: EventKind;
-    /// How results of several handlers combine.
-    const COMBINE: Combine;
+    /// The name of this event's combine rule.
+    const COMBINE: Combine = <Self::Rule as Combiner<Self>>::RULE;
     /// What a handler may return. Events whose results are ignored use [`NoResult`].
     type Result: Serialize + DeserializeOwned + std::fmt::Debug + Clone + Send + Sync + 'static;
+    /// How results of several handlers combine: one of the rules of [`combine`].
+    type Rule: Combiner<Self>;
+}
 
-    /// Whether `result` ends the emission at once (a block or a cancel).
-    fn short_circuits(result: &Self::Result) -> bool {
-        let _ = result;
-        false
+impl<E: HookEvent> Event for E {
+    type Result = <E as HookEvent>::Result;
+
+    #[inline(always)]
+    fn name(&self) -> &str {
+        E::NAME
+    }
+}
+
+/// A custom event: any name a hook subscribed to with `HookApi::on_custom` (as upstream `pi.on`
+/// accepts any string), with its JSON payload. Its handlers' results are ignored
+/// ([`combine::Ignore`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CustomEvent {
+    /// The event name.
+    pub name: String,
+    /// What the emitter sent.
+    pub payload: serde_json::Value,
+}
+
+impl Event for CustomEvent {
+    type Result = NoResult;
+
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 
@@ -73,17 +92,12 @@ pub enum NoResult {}
 
 /// Declares the [`HookEvent`] impl and the tagged serde impls of one event type.
 macro_rules! hook_event {
-    ($ty:ident, $name:literal, $kind:ident, $result:ty, $combine:ident $(, |$r:ident| $short:expr)?) => {
+    ($ty:ident, $name:literal, $kind:ident, $result:ty, $rule:ty) => {
         impl $crate::events::HookEvent for $ty {
             const NAME: &'static str = $name;
             const KIND: $crate::events::EventKind = $crate::events::EventKind::$kind;
-            const COMBINE: $crate::events::Combine = $crate::events::Combine::$combine;
             type Result = $result;
-            $(
-                fn short_circuits($r: &Self::Result) -> bool {
-                    $short
-                }
-            )?
+            type Rule = $rule;
         }
         $crate::events::wire::tagged_serde!($ty, $name);
     };

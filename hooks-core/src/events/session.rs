@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+use super::combine::Cancels;
 use super::hook_event;
 use super::message::{Extra, Message};
 
@@ -131,7 +132,7 @@ hook_event!(
     "session_start",
     SessionStart,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );
 
 /// `session_before_switch`: a switch to another session is about to happen; cancellable.
@@ -149,8 +150,7 @@ hook_event!(
     "session_before_switch",
     SessionBeforeSwitch,
     SessionBeforeSwitchResult,
-    LastWinsUntilCancel,
-    |r| r.cancel == Some(true)
+    super::combine::UntilCancel<Self>
 );
 
 /// Result of `session_before_switch`.
@@ -177,7 +177,7 @@ hook_event!(
     "session_switch",
     SessionSwitch,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );
 
 /// `session_before_branch`: a branch from an entry is about to happen; cancellable.
@@ -192,8 +192,7 @@ hook_event!(
     "session_before_branch",
     SessionBeforeBranch,
     SessionBeforeBranchResult,
-    LastWinsUntilCancel,
-    |r| r.cancel == Some(true)
+    super::combine::UntilCancel<Self>
 );
 
 /// Result of `session_before_branch`.
@@ -221,7 +220,7 @@ hook_event!(
     "session_branch",
     SessionBranch,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );
 
 /// `session_before_compact`: a compaction is about to run; cancellable, or replaceable by a
@@ -246,8 +245,7 @@ hook_event!(
     "session_before_compact",
     SessionBeforeCompact,
     SessionBeforeCompactResult,
-    LastWinsUntilCancel,
-    |r| r.cancel == Some(true)
+    super::combine::UntilCancel<Self>
 );
 
 /// Result of `session_before_compact`.
@@ -277,7 +275,7 @@ hook_event!(
     "session.compacting",
     SessionCompacting,
     SessionCompactingResult,
-    LastWins
+    super::combine::LastWins<Self>
 );
 
 /// Result of `session.compacting`.
@@ -309,7 +307,7 @@ hook_event!(
     "session_compact",
     SessionCompact,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );
 
 /// `session_shutdown`: the session is ending.
@@ -321,7 +319,7 @@ hook_event!(
     "session_shutdown",
     SessionShutdown,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
 );
 
 /// `session_before_tree`: a tree navigation is about to happen; cancellable.
@@ -339,8 +337,7 @@ hook_event!(
     "session_before_tree",
     SessionBeforeTree,
     SessionBeforeTreeResult,
-    LastWinsUntilCancel,
-    |r| r.cancel == Some(true)
+    super::combine::UntilCancel<Self>
 );
 
 /// Result of `session_before_tree`.
@@ -385,5 +382,22 @@ hook_event!(
     "session_tree",
     SessionTree,
     super::NoResult,
-    Ignore
+    super::combine::Ignore
+);
+
+/// The four cancellable results: `cancel: true` ends a `session_before_*` emission.
+macro_rules! cancels {
+    ($($ty:ty),*) => {$(
+        impl Cancels for $ty {
+            fn cancels(&self) -> bool {
+                self.cancel == Some(true)
+            }
+        }
+    )*};
+}
+cancels!(
+    SessionBeforeSwitchResult,
+    SessionBeforeBranchResult,
+    SessionBeforeCompactResult,
+    SessionBeforeTreeResult
 );

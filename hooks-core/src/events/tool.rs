@@ -105,8 +105,7 @@ hook_event!(
     "tool_call",
     ToolCall,
     ToolCallEventResult,
-    LastWinsUntilBlock,
-    |r| r.block == Some(true)
+    super::combine::Strict
 );
 
 impl ToolCallEvent {
@@ -199,7 +198,7 @@ hook_event!(
     "tool_result",
     ToolResult,
     ToolResultEventResult,
-    LastWins
+    super::combine::LastWins<Self>
 );
 
 impl ToolResultEvent {

@@ -7,12 +7,14 @@ use std::any::Any;
 use std::sync::Arc;
 
 use crate::api::LoadedHook;
-use crate::events::{EventKind, HookEvent};
+use indexmap::IndexMap;
+
+use crate::events::{CustomEvent, Event, EventKind, HookEvent};
 use crate::handler::{Handler, HandlerEntry, SyncHandlerFn, SyncHandlerFnPtr};
 
 /// How the dispatch loop calls a handler: a sync one directly, from a compact array that
 /// holds nothing else.
-pub(crate) enum Step<E: HookEvent> {
+pub(crate) enum Step<E: Event> {
     /// A sync `fn` (what `#[hook]` generates for a sync handler).
     Fn(SyncHandlerFnPtr<E>),
     /// A sync closure.
@@ -22,7 +24,7 @@ pub(crate) enum Step<E: HookEvent> {
 }
 
 /// The handlers of one event, across hooks, in dispatch order.
-pub(crate) struct Plan<E: HookEvent> {
+pub(crate) struct Plan<E: Event> {
     /// Each handler with the index of its hook in the runner.
     pub(crate) entries: Vec<(usize, HandlerEntry<E>)>,
     /// How to call each handler (the same order as `entries`).
@@ -32,7 +34,16 @@ pub(crate) struct Plan<E: HookEvent> {
     pub(crate) sync_only: bool,
 }
 
-impl<E: HookEvent> Plan<E> {
+impl<E: Event> Plan<E> {
+    /// A plan without handlers.
+    fn empty() -> Self {
+        Plan {
+            entries: Vec::new(),
+            steps: Vec::new(),
+            sync_only: true,
+        }
+    }
+
     /// Appends `hook`'s handlers (`hook` is its index in the runner).
     pub(crate) fn extend(&mut self, hook: usize, entries: &[HandlerEntry<E>]) {
         for entry in entries {
@@ -48,9 +59,10 @@ impl<E: HookEvent> Plan<E> {
     }
 }
 
-/// One [`Plan`] per event kind that has handlers.
+/// One [`Plan`] per event kind that has handlers, and one per custom event name.
 pub(crate) struct Plans {
     slots: [Option<Box<dyn Any + Send + Sync>>; EventKind::COUNT],
+    custom: IndexMap<String, Plan<CustomEvent>>,
     /// Bit `kind.index()` is set when `kind` has a plan: an emission without handlers tests
     /// one bit, before any downcast.
     present: u32,
@@ -63,15 +75,26 @@ impl Plans {
     /// The plans of `hooks`, in load order.
     pub(crate) fn new(hooks: &[LoadedHook]) -> Self {
         let mut slots: [PlanSlot; EventKind::COUNT] = std::array::from_fn(|_| None);
+        let mut custom: IndexMap<String, Plan<CustomEvent>> = IndexMap::new();
         for (index, hook) in hooks.iter().enumerate() {
             hook.handlers.extend_plans(index, &mut slots);
+            for name in hook.handlers.custom_events() {
+                custom
+                    .entry(name.to_owned())
+                    .or_insert_with(Plan::empty)
+                    .extend(index, hook.handlers.custom(name));
+            }
         }
         let present = slots
             .iter()
             .enumerate()
             .filter(|(_, slot)| slot.is_some())
             .fold(0, |bits, (index, _)| bits | 1 << index);
-        Plans { slots, present }
+        Plans {
+            slots,
+            custom,
+            present,
+        }
     }
 
     /// The plan of `E`; `None` when no hook has a handler of it.
@@ -83,6 +106,12 @@ impl Plans {
         self.slots[E::KIND.index()].as_deref()?.downcast_ref()
     }
 
+    /// The plan of the custom event `name`; `None` when no hook has a handler of it.
+    #[inline]
+    pub(crate) fn custom(&self, name: &str) -> Option<&Plan<CustomEvent>> {
+        self.custom.get(name)
+    }
+
     /// Whether some hook has a handler of `kind`.
     #[inline]
     pub(crate) fn has(&self, kind: EventKind) -> bool {
@@ -92,13 +121,7 @@ impl Plans {
 
 /// The plan in `slot`, created empty when the slot is.
 pub(crate) fn plan_in<E: HookEvent>(slot: &mut PlanSlot) -> &mut Plan<E> {
-    slot.get_or_insert_with(|| {
-        Box::new(Plan::<E> {
-            entries: Vec::new(),
-            steps: Vec::new(),
-            sync_only: true,
-        })
-    })
-    .downcast_mut()
-    .expect("a plan slot holds the plan of its event kind")
+    slot.get_or_insert_with(|| Box::new(Plan::<E>::empty()))
+        .downcast_mut()
+        .expect("a plan slot holds the plan of its event kind")
 }

@@ -110,61 +110,62 @@ impl Theme {
 
 /// The UI context of a handler (`HookUIContext`).
 ///
-/// Hosts implement it; [`NoUi`] is the answer when there is no interactive UI.
+/// Hosts implement it. Every method has the answer of the no-op UI (SPEC-DETAILS section
+/// 4.1): `select`/`input`/`editor`/`custom` answer `None`, `confirm` answers `false`,
+/// `notify`/`set_status`/`set_editor_text` do nothing, `get_editor_text` answers `""` and
+/// `theme` is [`Theme::plain`]; so a UI implements only what it shows. [`NoUi`] is the UI
+/// that implements nothing.
 #[async_trait]
 pub trait HookUi: Send + Sync {
     /// Lets the user pick one of `options`; `None` when cancelled.
-    async fn select(&self, title: &str, options: &[String]) -> Option<String>;
-    /// Asks a yes/no question; `true` if confirmed.
-    async fn confirm(&self, title: &str, message: &str) -> bool;
-    /// Asks for one line of text; `None` when cancelled.
-    async fn input(&self, title: &str, placeholder: Option<&str>) -> Option<String>;
-    /// Opens a multi-line editor; `None` when cancelled.
-    async fn editor(&self, title: &str, prefill: Option<&str>) -> Option<String>;
-    /// Shows a notification.
-    fn notify(&self, message: &str, kind: NotifyKind);
-    /// Sets (`Some`) or clears (`None`) one keyed segment of the status line.
-    fn set_status(&self, key: &str, text: Option<&str>);
-    /// Shows a host-specific custom component and waits for its value.
-    async fn custom(&self, request: CustomUiRequest) -> Option<Value>;
-    /// Replaces the text of the main input editor.
-    fn set_editor_text(&self, text: &str);
-    /// The text of the main input editor.
-    fn get_editor_text(&self) -> String;
-    /// The current theme.
-    fn theme(&self) -> Theme;
-}
-
-/// The no-op UI (SPEC.md section 6): `select`/`input`/`editor`/`custom` answer `None`,
-/// `confirm` answers `false`, `notify`/`set_status`/`set_editor_text` do nothing,
-/// `get_editor_text` answers `""`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoUi;
-
-#[async_trait]
-impl HookUi for NoUi {
-    async fn select(&self, _title: &str, _options: &[String]) -> Option<String> {
+    async fn select(&self, title: &str, options: &[String]) -> Option<String> {
+        let _ = (title, options);
         None
     }
-    async fn confirm(&self, _title: &str, _message: &str) -> bool {
+    /// Asks a yes/no question; `true` if confirmed.
+    async fn confirm(&self, title: &str, message: &str) -> bool {
+        let _ = (title, message);
         false
     }
-    async fn input(&self, _title: &str, _placeholder: Option<&str>) -> Option<String> {
+    /// Asks for one line of text; `None` when cancelled.
+    async fn input(&self, title: &str, placeholder: Option<&str>) -> Option<String> {
+        let _ = (title, placeholder);
         None
     }
-    async fn editor(&self, _title: &str, _prefill: Option<&str>) -> Option<String> {
+    /// Opens a multi-line editor; `None` when cancelled.
+    async fn editor(&self, title: &str, prefill: Option<&str>) -> Option<String> {
+        let _ = (title, prefill);
         None
     }
-    fn notify(&self, _message: &str, _kind: NotifyKind) {}
-    fn set_status(&self, _key: &str, _text: Option<&str>) {}
-    async fn custom(&self, _request: CustomUiRequest) -> Option<Value> {
+    /// Shows a notification.
+    fn notify(&self, message: &str, kind: NotifyKind) {
+        let _ = (message, kind);
+    }
+    /// Sets (`Some`) or clears (`None`) one keyed segment of the status line.
+    fn set_status(&self, key: &str, text: Option<&str>) {
+        let _ = (key, text);
+    }
+    /// Shows a host-specific custom component and waits for its value.
+    async fn custom(&self, request: CustomUiRequest) -> Option<Value> {
+        let _ = request;
         None
     }
-    fn set_editor_text(&self, _text: &str) {}
+    /// Replaces the text of the main input editor.
+    fn set_editor_text(&self, text: &str) {
+        let _ = text;
+    }
+    /// The text of the main input editor.
     fn get_editor_text(&self) -> String {
         String::new()
     }
+    /// The current theme.
     fn theme(&self) -> Theme {
         Theme::plain()
     }
 }
+
+/// The no-op UI (SPEC.md section 6): every [`HookUi`] method keeps its default answer.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoUi;
+
+impl HookUi for NoUi {}

@@ -1,5 +1,5 @@
 //! Shared helpers of the hooks-core integration tests: a tiny in-memory [`SessionManager`],
-//! hook and runner builders, recorders for handler calls and [`HookError`]s, host bindings for
+//! hook and runner builders, recorders for handler calls and [`HookError`]s, a host of closures for
 //! `initialize`, and [`BashTool`], a real tool that runs `bash -c`.
 
 #![allow(
@@ -14,11 +14,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use hooks_core::events::{SessionEntry, ToolInput};
+use hooks_core::events::{CustomMessage, SessionEntry, ToolInput};
+use hooks_core::handler::BoxFuture;
 use hooks_core::tool::UpdateCallback;
 use hooks_core::{
-    HookApi, HookError, HookRunner, InitializeOptions, LoadedHook, Model, SessionManager, Tool,
-    ToolError, ToolOutput,
+    HookApi, HookError, HookRunner, HookUi, Host, LoadedHook, Model, NavigateTreeOptions,
+    NewSessionOptions, SendMessageOptions, SessionActionResult, SessionActions, SessionManager,
+    Tool, ToolError, ToolOutput,
 };
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
@@ -149,16 +151,125 @@ pub struct HostInbox {
     pub entries: Arc<Mutex<Vec<AppendedEntry>>>,
 }
 
-/// Initialize options whose send-message and append-entry handlers record into an inbox.
-pub fn init_options() -> (InitializeOptions, HostInbox) {
+/// Sends a custom message for the host.
+pub type SendMessageHandler = Arc<dyn Fn(CustomMessage, SendMessageOptions) + Send + Sync>;
+/// Persists a custom entry for the host.
+pub type AppendEntryHandler = Arc<dyn Fn(&str, Option<Value>) + Send + Sync>;
+/// Starts a new session.
+pub type NewSessionHandler =
+    Arc<dyn Fn(NewSessionOptions) -> BoxFuture<'static, SessionActionResult> + Send + Sync>;
+/// Branches from an entry.
+pub type BranchHandler =
+    Arc<dyn Fn(String) -> BoxFuture<'static, SessionActionResult> + Send + Sync>;
+/// Navigates the session tree.
+pub type NavigateTreeHandler = Arc<
+    dyn Fn(String, NavigateTreeOptions) -> BoxFuture<'static, SessionActionResult> + Send + Sync,
+>;
+/// A `() -> bool` host query.
+pub type BoolFn = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// A host made of closures, one per host function (`None`: the host does not have it).
+#[derive(Clone)]
+pub struct TestHost {
+    pub get_model: Arc<dyn Fn() -> Option<Model> + Send + Sync>,
+    pub send_message: SendMessageHandler,
+    pub append_entry: AppendEntryHandler,
+    pub new_session: Option<NewSessionHandler>,
+    pub branch: Option<BranchHandler>,
+    pub navigate_tree: Option<NavigateTreeHandler>,
+    pub is_idle: Option<BoolFn>,
+    pub wait_for_idle: Option<Arc<dyn Fn() -> BoxFuture<'static, ()> + Send + Sync>>,
+    pub abort: Option<Arc<dyn Fn() + Send + Sync>>,
+    pub has_queued_messages: Option<BoolFn>,
+    pub ui: Option<Arc<dyn HookUi>>,
+    pub has_ui: Option<bool>,
+}
+
+#[async_trait]
+impl Host for TestHost {
+    fn model(&self) -> Option<Model> {
+        (self.get_model)()
+    }
+    fn send_message(&self, message: CustomMessage, options: SendMessageOptions) {
+        (self.send_message)(message, options);
+    }
+    fn append_entry(&self, custom_type: &str, data: Option<Value>) {
+        (self.append_entry)(custom_type, data);
+    }
+    fn is_idle(&self) -> bool {
+        self.is_idle.as_ref().is_none_or(|f| f())
+    }
+    async fn wait_for_idle(&self) {
+        if let Some(f) = &self.wait_for_idle {
+            f().await;
+        }
+    }
+    fn abort(&self) {
+        if let Some(f) = &self.abort {
+            f();
+        }
+    }
+    fn has_queued_messages(&self) -> bool {
+        self.has_queued_messages.as_ref().is_some_and(|f| f())
+    }
+    async fn new_session(&self, options: NewSessionOptions) -> SessionActionResult {
+        match &self.new_session {
+            Some(f) => f(options).await,
+            None => SessionActionResult::default(),
+        }
+    }
+    async fn branch(&self, entry_id: &str) -> SessionActionResult {
+        match &self.branch {
+            Some(f) => f(entry_id.to_owned()).await,
+            None => SessionActionResult::default(),
+        }
+    }
+    async fn navigate_tree(
+        &self,
+        target_id: &str,
+        options: NavigateTreeOptions,
+    ) -> SessionActionResult {
+        match &self.navigate_tree {
+            Some(f) => f(target_id.to_owned(), options).await,
+            None => SessionActionResult::default(),
+        }
+    }
+    fn session_actions(&self) -> SessionActions {
+        SessionActions {
+            new_session: self.new_session.is_some(),
+            branch: self.branch.is_some(),
+            navigate_tree: self.navigate_tree.is_some(),
+        }
+    }
+    fn ui(&self) -> Option<Arc<dyn HookUi>> {
+        self.ui.clone()
+    }
+    fn has_ui(&self) -> bool {
+        self.has_ui.unwrap_or(false)
+    }
+}
+
+/// A host whose send-message and append-entry handlers record into an inbox, and which has
+/// no other host function.
+pub fn test_host() -> (TestHost, HostInbox) {
     let inbox = HostInbox::default();
     let messages = Arc::clone(&inbox.messages);
     let entries = Arc::clone(&inbox.entries);
-    let options = InitializeOptions::new(
-        Arc::new(move |m, o| messages.lock().unwrap().push((m, o))),
-        Arc::new(move |t: &str, d| entries.lock().unwrap().push((t.to_owned(), d))),
-    );
-    (options, inbox)
+    let host = TestHost {
+        get_model: Arc::new(|| None),
+        send_message: Arc::new(move |m, o| messages.lock().unwrap().push((m, o))),
+        append_entry: Arc::new(move |t: &str, d| entries.lock().unwrap().push((t.to_owned(), d))),
+        new_session: None,
+        branch: None,
+        navigate_tree: None,
+        is_idle: None,
+        wait_for_idle: None,
+        abort: None,
+        has_queued_messages: None,
+        ui: None,
+        has_ui: None,
+    };
+    (host, inbox)
 }
 
 /// A model value.
