@@ -39,6 +39,7 @@ pub mod list;
 pub mod load;
 pub mod run;
 pub mod sanitize;
+pub mod serve;
 mod text;
 pub mod tools;
 pub mod trust;
