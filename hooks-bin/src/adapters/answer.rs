@@ -65,6 +65,17 @@ pub fn answer(
             let message = hooks_core::HandlerError::from_panic(&*payload);
             Reply::failure(format!("internal error: the adapter panicked: {message}"))
         });
+    outcome(protocol, event, event_name, reply)
+}
+
+/// The outcome of a call of `event` whose hooks gave `reply`: the decision encoded in the
+/// agent's schema, the failure as the stderr line and exit code.
+pub(super) fn outcome(
+    protocol: &dyn Protocol,
+    event: AgentEvent,
+    event_name: &str,
+    reply: Reply,
+) -> Outcome {
     let stdout = protocol
         .encode(event, reply.decision.as_ref())
         .map(|json| {
@@ -86,7 +97,7 @@ pub fn answer(
     }
 }
 
-fn unknown_event(protocol: &dyn Protocol, name: &str) -> String {
+pub(super) fn unknown_event(protocol: &dyn Protocol, name: &str) -> String {
     let known: Vec<&str> = protocol.events().iter().map(|e| e.name).collect();
     format!(
         "unknown event `{}` (expected one of: {})",
@@ -138,7 +149,7 @@ fn handle(
 /// The directory the hooks are loaded for: `--cwd`, else the project directory, else the
 /// input's `cwd`, else the process's (a relative one is taken from the process's). It must be
 /// a directory: hooks loaded for a missing one would silently lack the project's hook files.
-fn working_dir(opts: &AdapterOptions, request: &Request) -> Result<PathBuf, String> {
+pub(super) fn working_dir(opts: &AdapterOptions, request: &Request) -> Result<PathBuf, String> {
     let given = opts
         .cwd
         .clone()

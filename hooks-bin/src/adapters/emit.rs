@@ -60,9 +60,7 @@ pub(super) async fn emit(call: Call, s: &Session) -> Reply {
         Call::Prompt(prompt) => prompt_submitted(&prompt, s).await,
         Call::SessionStart => {
             let _ = s.runner.emit(&SessionStartEvent {}).await;
-            let mut reply = context(s.take_messages());
-            reply.failure = s.take_errors();
-            reply
+            started(s)
         }
         Call::SessionEnd => {
             let _ = s.runner.emit(&SessionShutdownEvent {}).await;
@@ -74,6 +72,14 @@ pub(super) async fn emit(call: Call, s: &Session) -> Reply {
             Reply::errors(s)
         }
     }
+}
+
+/// The reply to the agent's session start, once `session_start` was emitted on `s`: the
+/// messages its hooks sent as context, their errors as the failure.
+pub(super) fn started(s: &Session) -> Reply {
+    let mut reply = context(s.take_messages());
+    reply.failure = s.take_errors();
+    reply
 }
 
 fn context(parts: Vec<String>) -> Reply {

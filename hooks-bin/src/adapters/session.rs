@@ -15,7 +15,7 @@ use hooks_core::{
 
 /// A runner with collectors for what hooks report or send.
 pub(super) struct Session {
-    pub(super) runner: HookRunner,
+    pub(super) runner: Arc<HookRunner>,
     errors: Arc<Mutex<Vec<HookError>>>,
     notes: Arc<Mutex<Vec<String>>>,
     messages: Arc<Mutex<Vec<CustomMessage>>>,
@@ -35,7 +35,7 @@ impl Session {
             Some(id) => JsonlSessionStore::in_memory_with_id(cwd, id),
             None => JsonlSessionStore::in_memory(cwd),
         });
-        let runner = HookRunner::new(hooks, cwd, store).with_default_timeout(timeout);
+        let runner = Arc::new(HookRunner::new(hooks, cwd, store).with_default_timeout(timeout));
         let errors: Arc<Mutex<Vec<HookError>>> = Arc::default();
         let notes: Arc<Mutex<Vec<String>>> = Arc::default();
         let messages: Arc<Mutex<Vec<CustomMessage>>> = Arc::default();
@@ -77,6 +77,14 @@ impl Session {
 
     pub(super) fn take_notes(&self) -> Vec<String> {
         std::mem::take(&mut *lock(&self.notes))
+    }
+
+    /// Forgets what hooks reported, sent or notified so far (what `session_start` left when a
+    /// resident session was built by another call than the agent's session start).
+    pub(super) fn clear(&self) {
+        lock(&self.errors).clear();
+        lock(&self.notes).clear();
+        lock(&self.messages).clear();
     }
 }
 

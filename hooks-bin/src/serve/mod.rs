@@ -1,7 +1,12 @@
 //! `hooks serve`: a resident host that keeps one [`HookRunner`](hooks_core::HookRunner) per
 //! agent session ([`Sessions`]), so that what a hook keeps lasts as long as the agent's
 //! session, and a call costs no process start.
+pub mod http;
+pub mod secret;
 mod sessions;
+
+pub use http::{HttpAnswer, ServeOptions, Server};
+pub use secret::Secret;
 
 pub use sessions::{
     EndReason, Ending, Entered, OnEnd, Session, SessionError, SessionKey, Sessions, SessionsConfig,
