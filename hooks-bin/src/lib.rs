@@ -18,6 +18,7 @@
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude EVENT` / `hooks codex EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
 //! | `hooks install claude\|codex [--project\|--user] [--dry-run]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks serve [--status\|--stop\|--detach] [--port N] [--idle-timeout S] [--max-sessions N] [--call-timeout S]` | serve the hooks over HTTP on 127.0.0.1, one runner per agent session ([`serve`]) | 0; 1 not running (`--status`) or cannot serve |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
@@ -116,6 +117,11 @@ pub enum Command {
     /// discovered for the working directory), so that they run; `--list` shows the store.
     #[command(after_help = trust::TRUST_HELP)]
     Trust(trust::TrustArgs),
+    /// Serve the hooks to agents over HTTP on 127.0.0.1 with one runner per agent session,
+    /// until SIGTERM; or say whether it runs (`--status`), stop it (`--stop`), start it in
+    /// the background (`--detach`).
+    #[command(after_help = serve::SERVE_HELP)]
+    Serve(serve::ServeArgs),
     /// Remove hook files from the trust store, so that they no longer run.
     #[command(after_help = trust::UNTRUST_HELP)]
     Untrust(trust::UntrustArgs),
@@ -181,9 +187,12 @@ pub fn main() -> ExitCode {
     let trust_all = match &cli.command {
         Command::List { trust, .. } | Command::Run { trust, .. } => trust.trust_all,
         Command::Claude(args) | Command::Codex(args) => args.trust.trust_all,
+        Command::Serve(args) => args.trust_all,
         Command::Install(_) | Command::Trust(_) | Command::Untrust(_) => {
             if cli.trust_all {
-                eprintln!("hooks: --trust-all is an option of list, run, claude and codex only");
+                eprintln!(
+                    "hooks: --trust-all is an option of list, run, claude, codex and serve only"
+                );
                 return ExitCode::from(2);
             }
             false
@@ -203,6 +212,7 @@ pub fn main() -> ExitCode {
         Command::Install(args) => install_cmd(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
+        Command::Serve(args) => serve::cli::run(&args, trust),
     }
 }
 

@@ -1,10 +1,13 @@
 //! `hooks serve`: a resident host that keeps one [`HookRunner`](hooks_core::HookRunner) per
 //! agent session ([`Sessions`]), so that what a hook keeps lasts as long as the agent's
 //! session, and a call costs no process start.
+pub mod cli;
 pub mod http;
+pub mod lock;
 pub mod secret;
 mod sessions;
 
+pub use cli::{Endpoint, SERVE_HELP, ServeArgs};
 pub use http::{HttpAnswer, ServeOptions, Server};
 pub use secret::Secret;
 
