@@ -148,6 +148,11 @@ pub struct AdapterArgs {
     /// `--trust-all`.
     #[command(flatten)]
     pub trust: TrustAllArgs,
+    /// Hand the call to this user's `hooks serve` (started in the background when it does
+    /// not run) instead of running the hooks in this process: what `install --http` writes
+    /// for `SessionStart`, which Claude Code does not send over HTTP.
+    #[arg(long)]
+    pub via_server: bool,
 }
 
 /// Options of `hooks install`.
@@ -168,6 +173,11 @@ pub struct InstallArgs {
     /// The project directory [default: the current directory].
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// Claude only: HTTP hooks to `hooks serve` (one runner per session, no process per
+    /// call), `SessionStart` a command that starts the server; written with the secret into
+    /// `.claude/settings.local.json` (project) or `~/.claude/settings.json` (user), mode 0600.
+    #[arg(long)]
+    pub http: bool,
 }
 
 /// Runs the `hooks` command line (`std::env::args`).
@@ -238,6 +248,9 @@ fn usage_error_code() -> u8 {
 /// `hooks claude|codex EVENT`: stdin in, one answer out ([`adapters::command::serve`]).
 fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) -> ExitCode {
     let protocol = agent.protocol();
+    if args.via_server {
+        return ExitCode::from(serve::forward::run(agent, &args.event));
+    }
     // Claude Code runs hook commands with the project root in `CLAUDE_PROJECT_DIR`; the
     // input's `cwd` follows the session's `cd`.
     let project_dir = protocol
@@ -284,8 +297,38 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
     };
     // No absolute home: an empty path, which a user-level install refuses (`NoHome`).
     let home = home::home_dir().unwrap_or_default();
+    let http = if args.http {
+        if target != install::Target::Claude {
+            eprintln!("hooks install: --http is for claude only (codex has command hooks only)");
+            return ExitCode::from(2);
+        }
+        let secret = trust::config_dir()
+            .map_err(|e| e.to_string())
+            .and_then(|dir| serve::Secret::load_or_create(&dir));
+        match secret {
+            Ok(secret) => Some(install::HttpHooks {
+                url: serve::Endpoint::of(&binary, None).url(),
+                secret: secret.as_str().to_owned(),
+            }),
+            Err(e) => {
+                eprintln!("hooks install: no secret for hooks serve: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        None
+    };
     let mut out = std::io::stdout().lock();
-    match install::run(target, scope, args.dry_run, &binary, &cwd, &home, &mut out) {
+    match install::run_with(
+        target,
+        scope,
+        args.dry_run,
+        &binary,
+        &cwd,
+        &home,
+        http,
+        &mut out,
+    ) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("hooks install: {e}");

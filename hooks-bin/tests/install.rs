@@ -30,6 +30,7 @@ fn plan(target: Target, path: &Path, dry_run: bool) -> Install {
         path: path.to_path_buf(),
         binary: PathBuf::from(BINARY),
         dry_run,
+        http: None,
     }
 }
 
@@ -353,6 +354,7 @@ fn install_codex_uses_a_quoted_shell_command() {
         path: path.clone(),
         binary: PathBuf::from("/opt/my tools/hooks"),
         dry_run: false,
+        http: None,
     };
     let events = [PRE_TOOL_USE, POST_TOOL_USE];
     let (result, out) = apply(&install, &events);

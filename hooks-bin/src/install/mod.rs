@@ -89,9 +89,14 @@ use crate::adapters::{self, AgentEvent};
 
 pub use apply::{Install, InstallReport, Replaced};
 pub use error::InstallError;
+pub use shape::{HTTP_TIMEOUT_SECS, HttpHooks, VIA_SERVER};
 
 /// The agent CLI to install into (the adapter's [`adapters::Agent`]).
 pub use crate::adapters::Agent as Target;
+
+/// The project's personal Claude Code settings file (not committed: Claude Code has git
+/// ignore it), where `--http` installs a project's entries.
+pub const LOCAL_SETTINGS: &str = "settings.local.json";
 
 /// Where to install.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -212,6 +217,27 @@ pub fn run(
     home: &Path,
     out: &mut dyn Write,
 ) -> Result<(), InstallError> {
+    run_with(target, scope, dry_run, binary, cwd, home, None, out)
+}
+
+/// [`run`], with `http`: HTTP hooks to `hooks serve` (`hooks install claude --http`; see
+/// [`HttpHooks`]). They go into a file that is not committed, since they hold the secret: the
+/// user's settings, or the project's personal `.claude/settings.local.json`; the file is
+/// made mode 0600.
+///
+/// # Errors
+/// See [`InstallError`]; nothing is written on error.
+#[allow(clippy::too_many_arguments)]
+pub fn run_with(
+    target: Target,
+    scope: Scope,
+    dry_run: bool,
+    binary: &Path,
+    cwd: &Path,
+    home: &Path,
+    http: Option<HttpHooks>,
+    out: &mut dyn Write,
+) -> Result<(), InstallError> {
     let working_dir = |source| InstallError::WorkingDir {
         path: cwd.to_path_buf(),
         source,
@@ -221,6 +247,9 @@ pub fn run(
         return Err(working_dir(io::Error::from(io::ErrorKind::NotADirectory)));
     }
     let path = match scope {
+        Scope::Project if http.is_some() => {
+            settings_path(target, scope, &cwd, home).with_file_name(LOCAL_SETTINGS)
+        }
         Scope::Project => settings_path(target, scope, &cwd, home),
         Scope::User => {
             let dir_env_value = target
@@ -243,6 +272,7 @@ pub fn run(
             cwd.join(binary)
         },
         dry_run,
+        http,
     };
     plan.apply(&events, out).map(|_| ())
 }

@@ -10,8 +10,65 @@ use super::Target;
 use crate::adapters::{AgentEvent, Form};
 use crate::text::shell_quote;
 
-/// The handler entry that runs `binary` for `event`, in the agent's form.
-pub(super) fn handler(target: Target, binary: &str, event: AgentEvent) -> Value {
+/// The entries of `hooks install claude --http`: HTTP hooks to the server of `hooks serve`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpHooks {
+    /// The server's base URL: `http://127.0.0.1:PORT`.
+    pub url: String,
+    /// The secret every request carries (`Authorization: Bearer SECRET`).
+    pub secret: String,
+}
+
+/// The `timeout` of an HTTP hook entry, in seconds: above the server's call timeout (50 s),
+/// so that a call that takes too long is answered by the server (blocked, with the reason).
+pub const HTTP_TIMEOUT_SECS: u64 = 60;
+
+/// The flag of a command entry that hands its call to the running server (starting it when
+/// it does not run): `hooks claude SessionStart --via-server`.
+pub const VIA_SERVER: &str = "--via-server";
+
+impl HttpHooks {
+    /// Whether `event` is sent over HTTP: every event but `SessionStart`, which Claude Code
+    /// does not send to HTTP hooks (a command entry with [`VIA_SERVER`] instead).
+    #[must_use]
+    pub fn over_http(event: AgentEvent) -> bool {
+        event.mapping != crate::adapters::Mapping::SessionStart
+    }
+
+    /// The URL of `event`'s route: `http://127.0.0.1:PORT/claude/EVENT`.
+    #[must_use]
+    pub fn event_url(&self, target: Target, event: AgentEvent) -> String {
+        format!("{}/{}/{}", self.url, target.as_str(), event.as_str())
+    }
+}
+
+/// The handler entry that runs `binary` for `event`, in the agent's form; with `http`, an
+/// HTTP hook to the server (a command entry with [`VIA_SERVER`] for `SessionStart`).
+pub(super) fn handler(
+    target: Target,
+    binary: &str,
+    event: AgentEvent,
+    http: Option<&HttpHooks>,
+) -> Value {
+    if let Some(http) = http {
+        if !HttpHooks::over_http(event) {
+            return json!({
+                "type": "command",
+                "command": binary,
+                "args": [target.as_str(), event.as_str(), VIA_SERVER],
+            });
+        }
+        let mut entry = json!({
+            "type": "http",
+            "url": http.event_url(target, event),
+            "headers": {"Authorization": format!("Bearer {}", http.secret)},
+            "timeout": HTTP_TIMEOUT_SECS,
+        });
+        if event.mapping.is_gating() {
+            entry["onFailure"] = json!("block");
+        }
+        return entry;
+    }
     match target.protocol().install().form {
         Form::Exec => json!({
             "type": "command",
@@ -51,6 +108,8 @@ pub(super) struct Ours<'a> {
     pub(super) binary: &'a str,
     /// This binary's file name.
     file_name: &'a OsStr,
+    /// `--http`: the server's entries.
+    pub(super) http: Option<&'a HttpHooks>,
 }
 
 impl<'a> Ours<'a> {
@@ -60,12 +119,38 @@ impl<'a> Ours<'a> {
             target,
             binary,
             file_name: Path::new(binary).file_name().unwrap_or_default(),
+            http: None,
         }
+    }
+
+    /// The same, for the entries of `--http`.
+    pub(super) fn with_http(mut self, http: Option<&'a HttpHooks>) -> Self {
+        self.http = http;
+        self
     }
 
     /// Whether `entry` already runs this binary for `event`, in exec or shell form.
     pub(super) fn runs_us(&self, entry: &Value, event: AgentEvent) -> bool {
         let (target, binary) = (self.target, self.binary);
+        if let Some(http) = self.http {
+            return if HttpHooks::over_http(event) {
+                entry.get("type").and_then(Value::as_str) == Some("http")
+                    && entry.get("url").and_then(Value::as_str)
+                        == Some(http.event_url(target, event).as_str())
+            } else {
+                entry.get("command").and_then(Value::as_str) == Some(binary)
+                    && entry
+                        .get("args")
+                        .and_then(Value::as_array)
+                        .is_some_and(|a| {
+                            a.iter().filter_map(Value::as_str).eq([
+                                target.as_str(),
+                                event.as_str(),
+                                VIA_SERVER,
+                            ])
+                        })
+            };
+        }
         let Some(command) = entry.get("command").and_then(Value::as_str) else {
             return false;
         };

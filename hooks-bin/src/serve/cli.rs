@@ -167,8 +167,38 @@ fn terminate(_pid: u32) -> std::io::Result<()> {
 /// `serve-<BINARY>.log` next to the lock file, unless a server runs; returns once the server
 /// holds the lock.
 fn detach(endpoint: &Endpoint, args: &ServeArgs) -> ExitCode {
-    if matches!(lock::state(&endpoint.lock), Ok(State::Held(_))) {
-        return ExitCode::SUCCESS;
+    match ensure_running(endpoint, args) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => fail(&e),
+    }
+}
+
+impl Default for ServeArgs {
+    fn default() -> Self {
+        #[derive(clap::Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            args: ServeArgs,
+        }
+        <Defaults as clap::Parser>::parse_from(["serve"]).args
+    }
+}
+
+/// Starts `hooks serve` with `args` in the background (see [`ServeArgs::detach`]) unless
+/// `endpoint`'s server runs; returns the port the running server listens on.
+///
+/// # Errors
+/// The server could not be started, or did not listen within 10 s (the message names its
+/// log file).
+pub fn ensure_running(endpoint: &Endpoint, args: &ServeArgs) -> Result<u16, String> {
+    let listening = || match lock::state(&endpoint.lock) {
+        Ok(State::Held(Some(r))) => std::net::TcpStream::connect(("127.0.0.1", r.port))
+            .is_ok()
+            .then_some(r.port),
+        _ => None,
+    };
+    if let Some(port) = listening() {
+        return Ok(port);
     }
     let log = endpoint.lock.with_extension("log");
     let opened =
@@ -178,14 +208,10 @@ fn detach(endpoint: &Endpoint, args: &ServeArgs) -> ExitCode {
                 .append(true)
                 .open(&log)
         });
-    let out = match opened {
-        Ok(out) => out,
-        Err(e) => return fail(&format!("cannot open {}: {e}", log.display())),
-    };
-    let err = match out.try_clone() {
-        Ok(err) => err,
-        Err(e) => return fail(&format!("cannot open {}: {e}", log.display())),
-    };
+    let out = opened.map_err(|e| format!("cannot open {}: {e}", log.display()))?;
+    let err = out
+        .try_clone()
+        .map_err(|e| format!("cannot open {}: {e}", log.display()))?;
     let mut command = std::process::Command::new(&endpoint.binary);
     command.arg("serve").args([
         format!("--port={}", endpoint.port),
@@ -196,36 +222,33 @@ fn detach(endpoint: &Endpoint, args: &ServeArgs) -> ExitCode {
     if args.trust_all {
         command.arg("--trust-all");
     }
+    // The server serves every project of the user: it holds none of their directories.
     command
+        .current_dir("/")
         .stdin(std::process::Stdio::null())
         .stdout(out)
         .stderr(err);
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let mut child = match command.spawn() {
-        Ok(child) => child,
-        Err(e) => return fail(&format!("cannot start {}: {e}", endpoint.binary.display())),
-    };
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", endpoint.binary.display()))?;
     let deadline = Instant::now() + Duration::from_secs(10);
     while Instant::now() < deadline {
-        if let Ok(State::Held(Some(r))) = lock::state(&endpoint.lock)
-            && std::net::TcpStream::connect(("127.0.0.1", r.port)).is_ok()
-        {
-            return ExitCode::SUCCESS;
+        if let Some(port) = listening() {
+            return Ok(port);
         }
         if let Ok(Some(exit)) = child.try_wait() {
-            // Lost a race to another start, which now holds the lock: fine.
+            // Lost a race to another start, which now holds the lock: wait for that one.
             if matches!(lock::state(&endpoint.lock), Ok(State::Held(_))) {
-                return ExitCode::SUCCESS;
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
             }
-            return fail(&format!(
-                "the server exited ({exit}); see {}",
-                log.display()
-            ));
+            return Err(format!("the server exited ({exit}); see {}", log.display()));
         }
         std::thread::sleep(Duration::from_millis(10));
     }
-    fail(&format!(
+    Err(format!(
         "the server did not start within 10 s; see {}",
         log.display()
     ))

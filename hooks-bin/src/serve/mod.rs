@@ -2,6 +2,7 @@
 //! agent session ([`Sessions`]), so that what a hook keeps lasts as long as the agent's
 //! session, and a call costs no process start.
 pub mod cli;
+pub mod forward;
 pub mod http;
 pub mod lock;
 pub mod secret;
