@@ -158,6 +158,12 @@ fn recorded_session(cwd: &Path) -> Vec<(&'static str, Vec<u8>)> {
                 }),
             ),
         ),
+        // What the hooks sent during the tool calls (the examples' debug notes) is not
+        // carried into a later answer.
+        (
+            "UserPromptSubmit",
+            input("UserPromptSubmit", cwd, json!({"prompt": "and now?"})),
+        ),
         // Failures: the same failure answers.
         (
             "PreToolUse",
@@ -441,6 +447,36 @@ async fn an_input_nested_past_the_stdin_depth_limit_blocks_and_runs_nothing() {
     assert!(
         !json["reason"].as_str().unwrap().contains("nest"),
         "{got:?}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_answers_with_nothing_an_earlier_call_of_its_session_sent() {
+    // The examples send a debug note after every tool result; a fresh process per call drops
+    // it with the process, and so must a kept session, or the next prompt's answer would
+    // carry the notes to the model as context.
+    let dir = workdir();
+    let server = Running::start(AdapterOptions::default().cwd(dir.path())).await;
+    let result = json!({
+        "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "tool_response": {"stdout": "a\n", "stderr": "", "interrupted": false, "isImage": false}
+    });
+    for _ in 0..2 {
+        let got = server
+            .call(
+                "PostToolUse",
+                &input("PostToolUse", dir.path(), result.clone()),
+            )
+            .await;
+        assert_eq!((got.status, got.body.as_str()), (200, ""));
+    }
+    let prompt = input("UserPromptSubmit", dir.path(), json!({"prompt": "next"}));
+    let got = server.call("UserPromptSubmit", &prompt).await;
+    assert_eq!(
+        (got.status, got.body.as_str()),
+        (200, ""),
+        "no notes of earlier calls"
     );
     server.stop().await;
 }

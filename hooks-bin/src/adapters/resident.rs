@@ -155,9 +155,10 @@ pub async fn run(
         // A live session started once already (the agent resumed it).
         Call::SessionStart => Reply::default(),
         other => {
-            if started {
-                s.clear();
-            }
+            // Each call answers with what its own hooks reported and sent, as in a process
+            // of its own: nothing left from an earlier call (a note sent after a tool ran)
+            // or from the `session_start` that built the session.
+            s.clear();
             emit::emit(other, s).await
         }
     };

@@ -79,8 +79,8 @@ impl Session {
         std::mem::take(&mut *lock(&self.notes))
     }
 
-    /// Forgets what hooks reported, sent or notified so far (what `session_start` left when a
-    /// resident session was built by another call than the agent's session start).
+    /// Forgets what hooks reported, sent or notified so far (in a resident session: what its
+    /// earlier calls left).
     pub(super) fn clear(&self) {
         lock(&self.errors).clear();
         lock(&self.notes).clear();
