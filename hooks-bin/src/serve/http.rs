@@ -29,10 +29,11 @@
 //! | exit 1 (a failure on an observational event) | 500, the stderr line as the body: a non-blocking error |
 //!
 //! A call that does not answer within the call timeout, or whose adapter panics, fails by
-//! the same rules (on a gating event: blocked with the reason); a call that hung ends its
-//! session ([`Sessions::abandon`]), and the server keeps serving.
+//! the same rules (on a gating event: blocked with the reason); a call that hung is
+//! cancelled and ends its session ([`Sessions::abandon`]), and the server keeps serving.
 
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -41,6 +42,7 @@ use axum::body::Body;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+use futures::FutureExt as _;
 use serde_json::{Map, Value};
 use tokio::net::TcpListener;
 
@@ -279,22 +281,17 @@ impl Server {
         let key = call
             .session_id()
             .map(|id| SessionKey::new(agent.as_str(), id));
-        let server = self.clone();
-        let task_key = key.clone();
-        let task = tokio::spawn(async move { server.run(protocol, call, task_key).await });
+        // Run in place (no task of its own: no hand-over to another worker thread), a panic
+        // caught, and dropped (cancelled) at the call timeout.
+        let run = AssertUnwindSafe(self.run(protocol, call, key.clone())).catch_unwind();
         let bound = self.state.options.call_timeout;
-        match tokio::time::timeout(bound, task).await {
+        match tokio::time::timeout(bound, run).await {
             Ok(Ok(outcome)) => outcome,
-            Ok(Err(e)) => {
-                let why = if e.is_panic() {
-                    let payload = e.into_panic();
-                    format!(
-                        "internal error: the adapter panicked: {}",
-                        hooks_core::HandlerError::from_panic(&*payload)
-                    )
-                } else {
-                    format!("internal error: the call was cancelled: {e}")
-                };
+            Ok(Err(payload)) => {
+                let why = format!(
+                    "internal error: the adapter panicked: {}",
+                    hooks_core::HandlerError::from_panic(&*payload)
+                );
                 Outcome::failure(protocol, name, &blocked(protocol, name, &why))
             }
             Err(_) => {
