@@ -17,7 +17,7 @@
 //! | `hooks list [--json] [--cwd DIR]` | the hooks that load, in dispatch order ([`list`]) | 0; 1 when a hook failed to load |
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude EVENT` / `hooks codex EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
-//! | `hooks install claude\|codex [--project\|--user] [--dry-run]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks install claude\|codex [--project\|--user] [--dry-run] [--claude-version V]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
@@ -161,6 +161,10 @@ pub struct InstallArgs {
     /// The project directory [default: the current directory].
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// The installed Claude Code's version (e.g. 2.1.328), instead of asking the `claude` on
+    /// PATH: from 2.1.295 on, gating entries get `"onFailure": "block"`.
+    #[arg(long, value_name = "VERSION")]
+    pub claude_version: Option<String>,
 }
 
 /// Runs the `hooks` command line (`std::env::args`).
@@ -274,7 +278,16 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
     // No absolute home: an empty path, which a user-level install refuses (`NoHome`).
     let home = home::home_dir().unwrap_or_default();
     let mut out = std::io::stdout().lock();
-    match install::run(target, scope, args.dry_run, &binary, &cwd, &home, &mut out) {
+    match install::run(
+        target,
+        scope,
+        args.dry_run,
+        args.claude_version.as_deref(),
+        &binary,
+        &cwd,
+        &home,
+        &mut out,
+    ) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("hooks install: {e}");

@@ -39,20 +39,28 @@ use super::hook_json::{
     self, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END,
     SESSION_START, STOP, USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
 };
-use super::protocol::{AgentEvent, Decision, Form, InstallShape, Protocol, Request};
+use super::protocol::{AgentEvent, Decision, FailClosed, Form, InstallShape, Protocol, Request};
 use crate::json::InputError;
 
 /// Claude Code's hook protocol.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Claude;
 
-/// Where `hooks install claude` writes: `.claude/settings.json`, exec-form entries.
+/// Where `hooks install claude` writes: `.claude/settings.json`, exec-form entries; gating
+/// entries get `"onFailure": "block"` for Claude Code 2.1.295 and later (without it a hook
+/// that cannot start, crashes or times out lets the tool run).
 const INSTALL: InstallShape = InstallShape {
     dir: ".claude",
     file: "settings.json",
     dir_env: None,
     form: Form::Exec,
     note: None,
+    fail_closed: Some(FailClosed {
+        key: "onFailure",
+        value: "block",
+        executable: "claude",
+        since: [2, 1, 295],
+    }),
 };
 
 impl Protocol for Claude {

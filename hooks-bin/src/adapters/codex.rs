@@ -68,6 +68,7 @@ const INSTALL: InstallShape = InstallShape {
     dir_env: Some(CODEX_HOME_ENV),
     form: Form::Shell,
     note: Some("Codex runs new hooks only after you review and trust them: open /hooks in Codex."),
+    fail_closed: None,
 };
 
 impl Protocol for Codex {

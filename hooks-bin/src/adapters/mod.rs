@@ -94,7 +94,7 @@ use crate::trust::TrustMode;
 
 pub use self::answer::{Outcome, answer};
 pub use self::protocol::{
-    AgentEvent, Call, Decision, Form, InstallShape, Mapping, Protocol, Request,
+    AgentEvent, Call, Decision, FailClosed, Form, InstallShape, Mapping, Protocol, Request,
 };
 
 /// Exit code: success (an answer on stdout, or no opinion).
@@ -223,6 +223,15 @@ impl Agent {
         match self {
             Agent::Claude => &claude::Claude,
             Agent::Codex => &codex::Codex,
+        }
+    }
+
+    /// The agent's own name, for messages: `Claude Code` or `Codex`.
+    #[must_use]
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Agent::Claude => "Claude Code",
+            Agent::Codex => "Codex",
         }
     }
 

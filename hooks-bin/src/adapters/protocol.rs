@@ -282,6 +282,26 @@ pub struct InstallShape {
     pub form: Form,
     /// A line printed after the file was written (Codex: the hooks need the user's trust).
     pub note: Option<&'static str>,
+    /// The setting that makes the agent block an action when a hook on a gating event
+    /// cannot start, crashes or times out (Claude Code's `"onFailure": "block"`); `None`
+    /// when the agent has none.
+    pub fail_closed: Option<FailClosed>,
+}
+
+/// A key on a handler entry that makes the agent block the action when the hook fails (it
+/// cannot start, crashes, times out, answers garbage), and the agent versions that read it
+/// ([`InstallShape::fail_closed`]). `hooks install` writes it on every gating entry
+/// ([`Mapping::is_gating`]) when the installed agent reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FailClosed {
+    /// The key: `onFailure`.
+    pub key: &'static str,
+    /// Its value: `block`.
+    pub value: &'static str,
+    /// The agent's executable, looked for on `PATH` and asked `--version`: `claude`.
+    pub executable: &'static str,
+    /// The first version that reads the key, `[major, minor, patch]`: `[2, 1, 295]`.
+    pub since: [u64; 3],
 }
 
 /// How a handler entry runs this binary.

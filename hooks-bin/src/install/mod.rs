@@ -1,9 +1,9 @@
-//! `hooks install claude|codex [--project|--user] [--dry-run]`: registers this binary as a
+//! `hooks install claude|codex [--project|--user] [--dry-run] [--claude-version V]`: registers this binary as a
 //! command hook of Claude Code or Codex, for the events the linked bundle handles.
 //!
 //! | target | scope | file | entry added per event |
 //! | --- | --- | --- | --- |
-//! | `claude` | project | `<cwd>/.claude/settings.json` | `{"hooks":[{"type":"command","command":BINARY,"args":["claude",EVENT]}]}` |
+//! | `claude` | project | `<cwd>/.claude/settings.json` | `{"hooks":[{"type":"command","command":BINARY,"args":["claude",EVENT]}]}` (gating events: with `"onFailure":"block"`) |
 //! | `claude` | user | `$HOME/.claude/settings.json` | the same |
 //! | `codex` | project | `<cwd>/.codex/hooks.json` | `{"hooks":[{"type":"command","command":"'BINARY' codex EVENT"}]}` |
 //! | `codex` | user | `$CODEX_HOME/hooks.json` (`CODEX_HOME` as Codex reads it), else `$HOME/.codex/hooks.json` | the same |
@@ -41,6 +41,15 @@
 //!   other fields; if the event already has an entry for this binary, the old entry is removed
 //!   instead (with its group, when the group held nothing else), so each event runs one `hooks`.
 //!   The output names the old path.
+//! - **Fail-closed entries (Claude Code).** Every gating entry (`PreToolUse`, `PostToolUse`,
+//!   `UserPromptSubmit`, `PreCompact`) gets `"onFailure": "block"`, so that Claude Code blocks
+//!   the action when the hook cannot start, crashes or times out (without it, it lets the
+//!   action run). Claude Code reads the key from 2.1.295 on: the version comes from
+//!   `--claude-version`, else from `claude --version` of the `claude` on `PATH`; for an older
+//!   one no entry gets it and the output says so; when it cannot be found (or its version
+//!   read) the key is written anyway (2.1.294 was measured to ignore it) and the output says
+//!   that. An entry of ours already there gets the key in place (a reinstall upgrades it);
+//!   whether an entry is ours is decided by its command alone, never by this key.
 //! - **Idempotent.** When nothing is missing, nothing is written (no backup either) and the
 //!   output says so.
 //! - **Backup.** Before changing an existing file, its old content is written next to it as
@@ -75,6 +84,7 @@ mod error;
 mod file;
 mod merge;
 mod shape;
+mod version;
 
 use std::ffi::OsStr;
 use std::fmt;
@@ -89,6 +99,7 @@ use crate::adapters::{self, AgentEvent};
 
 pub use apply::{Install, InstallReport, Replaced};
 pub use error::InstallError;
+pub use version::{AgentVersion, decide as decide_fail_closed, parse_version};
 
 /// The agent CLI to install into (the adapter's [`adapters::Agent`]).
 pub use crate::adapters::Agent as Target;
@@ -199,19 +210,41 @@ pub fn events_for(target: Target, runner: &HookRunner) -> Vec<AgentEvent> {
 /// Installs `binary` as the hook of `target` in `scope` for the events the linked bundle
 /// handles in `cwd` (loaded with [`adapters::load_bundle`]); reports to `out`. `home` is the
 /// user's home directory; a user-level install also reads the agent's config-directory
-/// variable (Codex's `CODEX_HOME`) from the environment ([`user_settings_path`]).
+/// variable (Codex's `CODEX_HOME`) from the environment ([`user_settings_path`]). For an agent
+/// with a fail-closed key ([`FailClosed`](adapters::FailClosed), Claude Code's `onFailure`),
+/// `agent_version` is the installed agent's version as the user stated it
+/// (`--claude-version`); without it the agent's executable on `PATH` is asked
+/// ([`AgentVersion::detect`]); [`decide_fail_closed`] says whether the key is written, in a
+/// line printed first.
 ///
 /// # Errors
 /// See [`InstallError`]; nothing is written on error.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     target: Target,
     scope: Scope,
     dry_run: bool,
+    agent_version: Option<&str>,
     binary: &Path,
     cwd: &Path,
     home: &Path,
     out: &mut dyn Write,
 ) -> Result<(), InstallError> {
+    let fail_closed = target.protocol().install().fail_closed;
+    let version = match (agent_version, fail_closed) {
+        (Some(stated), Some(_)) => Some(AgentVersion::Stated(parse_version(stated).ok_or_else(
+            || InstallError::Version {
+                target,
+                given: stated.to_owned(),
+            },
+        )?)),
+        (Some(_), None) => return Err(InstallError::NoVersionCheck { target }),
+        (None, Some(f)) => Some(AgentVersion::detect(
+            f.executable,
+            std::env::var_os("PATH").as_deref(),
+        )),
+        (None, None) => None,
+    };
     let working_dir = |source| InstallError::WorkingDir {
         path: cwd.to_path_buf(),
         source,
@@ -234,6 +267,14 @@ pub fn run(
     let hooks = adapters::load_bundle(&cwd).map_err(InstallError::Load)?;
     let runner = HookRunner::new(hooks, &cwd, Arc::new(JsonlSessionStore::in_memory(&cwd)));
     let events = events_for(target, &runner);
+    let mut on_failure_block = false;
+    if let (Some(f), Some(version)) = (fail_closed, &version)
+        && events.iter().any(|e| e.mapping.is_gating())
+    {
+        let (write, line) = decide_fail_closed(&f, target.display_name(), version);
+        on_failure_block = write;
+        writeln!(out, "{line}").map_err(InstallError::Output)?;
+    }
     let plan = Install {
         target,
         path,
@@ -243,6 +284,7 @@ pub fn run(
             cwd.join(binary)
         },
         dry_run,
+        on_failure_block,
     };
     plan.apply(&events, out).map(|_| ())
 }

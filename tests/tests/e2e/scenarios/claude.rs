@@ -13,7 +13,12 @@ use crate::model::{ModelServer, Script, Step};
 fn setup(name: &str) -> Option<(Claude, Sandbox)> {
     let claude = Claude::for_suite()?;
     let sandbox = Sandbox::new(name);
-    Claude::install_hooks(&sandbox);
+    let installed = claude.install_hooks(&sandbox);
+    assert!(
+        installed.stdout.contains("Claude Code 2.1.328 ("),
+        "install did not ask the Claude Code on PATH: {}",
+        installed.stdout
+    );
     Some((claude, sandbox))
 }
 
@@ -466,40 +471,58 @@ fn rm_rf_with_broken_hooks(name: &str, how: &Broken, extra: &Value) -> Option<(b
     Some((survived, evidence))
 }
 
-const ISSUE_14_ON_FAILURE: &str = "issue 14: install writes no \"onFailure\": \"block\", so a \
-    broken hook lets rm -rf run";
+/// Install writes `"onFailure": "block"` on every gating entry for Claude Code 2.1.328; without
+/// it a broken hook lets `rm -rf` run.
+const ON_FAILURE: &str = "a broken hook let rm -rf run (is onFailure: block installed?)";
 
 #[test]
-#[ignore = "issue 14: install writes no onFailure: block; a missing binary lets rm -rf run"]
+fn installed_gating_entries_have_on_failure_block() {
+    let Some((_claude, sb)) = setup("claude-on-failure") else {
+        return;
+    };
+    let installed = fixtures::read_settings(&settings(&sb));
+    for (event, groups) in installed["hooks"].as_object().expect("hooks") {
+        let handler = &groups[0]["hooks"][0];
+        let gating = [
+            "PreToolUse",
+            "PostToolUse",
+            "UserPromptSubmit",
+            "PreCompact",
+        ]
+        .contains(&event.as_str());
+        let expected = if gating { json!("block") } else { Value::Null };
+        assert_eq!(handler["onFailure"], expected, "{event}: {handler}");
+    }
+}
+
+#[test]
 fn a_missing_hook_binary_never_lets_rm_rf_run() {
     let Some((survived, evidence)) =
         rm_rf_with_broken_hooks("claude-missing", &Broken::Missing, &json!({}))
     else {
         return;
     };
-    assert!(survived, "{ISSUE_14_ON_FAILURE}:\n{evidence}");
+    assert!(survived, "{ON_FAILURE}:\n{evidence}");
 }
 
 #[test]
-#[ignore = "issue 14: install writes no onFailure: block; a crashing hook lets rm -rf run"]
 fn a_crashing_hook_never_lets_rm_rf_run() {
     let Some((survived, evidence)) =
         rm_rf_with_broken_hooks("claude-crash", &Broken::Crashes, &json!({}))
     else {
         return;
     };
-    assert!(survived, "{ISSUE_14_ON_FAILURE}:\n{evidence}");
+    assert!(survived, "{ON_FAILURE}:\n{evidence}");
 }
 
 #[test]
-#[ignore = "issue 14: install writes no onFailure: block; a hanging hook lets rm -rf run"]
 fn a_hanging_hook_never_lets_rm_rf_run() {
     let Some((survived, evidence)) =
         rm_rf_with_broken_hooks("claude-hang", &Broken::Hangs, &json!({}))
     else {
         return;
     };
-    assert!(survived, "{ISSUE_14_ON_FAILURE}:\n{evidence}");
+    assert!(survived, "{ON_FAILURE}:\n{evidence}");
 }
 
 /// What the fix relies on: Claude Code 2.1.328 blocks the call when a handler with
