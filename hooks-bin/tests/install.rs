@@ -896,6 +896,16 @@ fn events_come_from_what_the_hooks_handle() {
 }
 
 #[test]
+fn a_session_switch_handler_installs_session_start() {
+    let mut api = HookApi::new("switch-only", "/tmp");
+    api.on(|_e: &hooks_core::events::SessionSwitchEvent, _c: &hooks_core::HookContext| {});
+    let switch = runner(vec![api.finish()]);
+    for target in [Target::Claude, Target::Codex] {
+        assert_eq!(install::events_for(target, &switch), [SESSION_START]);
+    }
+}
+
+#[test]
 fn nothing_to_install_writes_nothing() {
     let dir = common::workdir();
     let path = dir.path().join("settings.json");

@@ -65,8 +65,9 @@ pub fn answer(
             let message = hooks_core::HandlerError::from_panic(&*payload);
             Reply::failure(format!("internal error: the adapter panicked: {message}"))
         });
+    let encoded = protocol.encode(event, reply.decision.as_ref());
     let stdout = protocol
-        .encode(event, reply.decision.as_ref())
+        .tell_user(event, encoded, &reply.notice.join("\n"))
         .map(|json| {
             let mut line = json.to_string();
             line.push('\n');

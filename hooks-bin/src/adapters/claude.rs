@@ -20,9 +20,10 @@
 //! | `PostToolUse` | a `tool_result` handler replaced the content, output shape known | `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":OUTPUT}}`, `OUTPUT` in the tool's own shape (Bash: `{stdout, stderr, interrupted, isImage}`; see [`super::tools`]) |
 //! | `PostToolUse` | the same, shape unknown | `{"decision":"block","reason":NEW_TEXT}` (Claude is prompted with the new text) |
 //! | `PostToolUse` | a `tool_result` handler failed (exit 2) | `updatedToolOutput` = `[tool output withheld: ERROR]` in the tool's shape, when known |
-//! | `UserPromptSubmit` | `/name args` ran a command | `{"decision":"block","reason":OUTPUT}` (shown to the user; the prompt does not reach the model) |
+//! | `UserPromptSubmit` | `/name args` ran a command | `{"decision":"block","reason":OUTPUT,"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","suppressOriginalPrompt":true}}`: Claude Code shows `UserPromptSubmit operation blocked by hook:` and `OUTPUT` to the user, without echoing the prompt (`suppressOriginalPrompt`), and the prompt does not reach the model |
 //! | `UserPromptSubmit`, `SessionStart` | a message to inject | `{"hookSpecificOutput":{"hookEventName":EVENT,"additionalContext":TEXT}}` |
-//! | `PreCompact` | `session_before_compact` cancelled | `{"decision":"block","reason":"Compaction cancelled by a hook"}` |
+//! | `PreCompact` | `session_before_compact` cancelled | `{"decision":"block","reason":"Compaction cancelled by a hook[: NOTIFIED]"}` (shown as the compaction's error) |
+//! | any but `SessionEnd` | hooks notified, set the status line, or sent a message with `display: true` | the answer (or `{}`) with `"systemMessage": TEXT` (shown to the user, never to the model; Claude Code 2.1.328 showed it in `-p` on `UserPromptSubmit`, `PreToolUse`, `PostToolUse`, `PostToolUseFailure`, `Stop` and a `compact` `SessionStart`, not on a `startup` `SessionStart` nor on `PreCompact`; dropped when the prompt is blocked) |
 //!
 //! Exit codes: see [the adapter docs](super#exit-codes-both-agents). Claude Code treats exit 2
 //! as a block on every gating event (stderr is the reason shown) and exit 1 as a non-blocking
@@ -112,10 +113,21 @@ impl Protocol for Claude {
             Decision::Context { text } => {
                 Some(hook_specific(event, json!({ "additionalContext": text })))
             }
-            Decision::BlockPrompt { reason } | Decision::CancelCompact { reason } => {
-                Some(block(reason))
+            Decision::BlockPrompt { reason } => {
+                let mut answer = block(reason);
+                answer["hookSpecificOutput"] = hook_specific(
+                    event,
+                    json!({ "suppressOriginalPrompt": true }),
+                )["hookSpecificOutput"]
+                    .take();
+                Some(answer)
             }
+            Decision::CancelCompact { reason } => Some(block(reason)),
         }
+    }
+
+    fn tell_user(&self, event: AgentEvent, answer: Option<Value>, text: &str) -> Option<Value> {
+        hook_json::with_system_message(event, answer, text)
     }
 
     fn install(&self) -> &'static InstallShape {

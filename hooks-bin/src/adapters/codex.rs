@@ -117,6 +117,10 @@ impl Protocol for Codex {
         }
     }
 
+    fn tell_user(&self, event: AgentEvent, answer: Option<Value>, text: &str) -> Option<Value> {
+        hook_json::with_system_message(event, answer, text)
+    }
+
     fn install(&self) -> &'static InstallShape {
         &INSTALL
     }

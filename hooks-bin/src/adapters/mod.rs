@@ -36,15 +36,23 @@
 //! | `PreToolUse` (`ToolCall`) | `tool_call` | a block → `permissionDecision: "deny"` with the reason |
 //! | `PostToolUse` (`ToolResult`) | `tool_result` | new content → the output replaced (per agent: [`claude`], [`codex`]) |
 //! | `PostToolUseFailure` (`ToolFailure`; Claude) | `tool_result` with `isError: true` (result ignored, as upstream) | none |
-//! | `UserPromptSubmit` (`Prompt`), prompt `/name args` with a registered command | the command, with a [`CommandContext`](hooks_core::CommandContext) whose `notify` text is collected | `decision: "block"`, `reason` = the collected output |
+//! | `UserPromptSubmit` (`Prompt`), prompt `/name args` with a registered command | the command, with a [`CommandContext`](hooks_core::CommandContext) whose `notify` text, status line and messages are collected; its session actions (`new_session`, `branch`, `navigate_tree`) answer `cancelled` | `decision: "block"`, `reason` = the collected output, and for each session action `/name: ... is not available through the AGENT hook adapter (the agent owns its sessions); nothing was done.` |
 //! | `UserPromptSubmit` (`Prompt`), other prompts | `before_agent_start` | its message → `additionalContext` |
-//! | `SessionStart` (`SessionStart`) | `session_start` | messages sent with `send_message` → `additionalContext` |
+//! | `SessionStart` (`SessionStart`), `source` `startup` (or none, or unknown) | `session_start` | messages sent with `send_message` → `additionalContext` |
+//! | `SessionStart`, `source` `resume` / `clear` / `fork` (Codex) | `session_switch` with reason `resume` / `new` / `fork`, no `previousSessionFile` | the same |
+//! | `SessionStart`, `source` `compact` | nothing (the session goes on; `session_compact` would need the compaction's summary, which the agent does not send) | none |
 //! | `SessionEnd` (`SessionEnd`) | `session_shutdown` | none |
 //! | `PreCompact` (`Compact`) | `session_before_compact` (`preparation.trigger` = the agent's trigger) | `cancel` → compaction blocked |
 //! | `Stop` (`AgentEnd`) | `agent_end` (`last_assistant_message` as the one message) | none |
 //!
 //! Tool inputs and outputs are translated by [`tools`]. There is no interactive UI:
 //! handlers see `has_ui() == false`, `confirm` answers `false`, `select`/`input` answer `None`.
+//! What hooks say to the user on any event — `notify` texts, the status line when they set it
+//! (`status: SEGMENTS`), messages sent with `display: true` (rendered by their type's
+//! renderer, plain theme) — is added to the answer for the user where the agent shows it and
+//! never sends it to the model ([`Protocol::tell_user`]; Claude Code and Codex: top-level
+//! `systemMessage`, not on `SessionEnd`), unless an answer already carries it (a command's
+//! output, a cancelled compaction's reason).
 //!
 //! # Exit codes (both agents)
 //!
@@ -95,6 +103,7 @@ use crate::trust::TrustMode;
 pub use self::answer::{Outcome, answer};
 pub use self::protocol::{
     AgentEvent, Call, Decision, FailClosed, Form, InstallShape, Mapping, Protocol, Request,
+    StartSource,
 };
 
 /// Exit code: success (an answer on stdout, or no opinion).

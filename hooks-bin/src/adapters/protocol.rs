@@ -53,6 +53,15 @@ pub trait Protocol: Send + Sync {
     /// `allow`, which would override the user's own permission rules). `None` prints nothing.
     fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value>;
 
+    /// `answer` (what [`Protocol::encode`] made, `None` for nothing) with `text`, what the
+    /// hooks said to the user in this call (notifications, the status line, displayed
+    /// messages), added where the agent shows it to the user and not to the model. The
+    /// default, for an agent without such a channel on `event`, drops `text`.
+    fn tell_user(&self, event: AgentEvent, answer: Option<Value>, text: &str) -> Option<Value> {
+        let _ = (event, text);
+        answer
+    }
+
     /// Where and how `hooks install` registers this binary with the agent.
     fn install(&self) -> &'static InstallShape;
 
@@ -129,7 +138,9 @@ pub enum Mapping {
     /// A prompt: the registered command `/name args` when there is one (its output answers the
     /// prompt), else `before_agent_start` (its message becomes context).
     Prompt,
-    /// A session started: `session_start`; messages sent become context.
+    /// A session started, by its source ([`StartSource`]): `session_start`, or
+    /// `session_switch` for a resumed, cleared or forked one, or nothing after a compaction;
+    /// messages sent become context.
     SessionStart,
     /// A session ended: `session_shutdown`.
     SessionEnd,
@@ -176,7 +187,12 @@ impl Mapping {
                 }
                 EventKind::BeforeAgentStart
             }
-            Mapping::SessionStart => EventKind::SessionStart,
+            Mapping::SessionStart => {
+                if runner.has_handlers(EventKind::SessionSwitch) {
+                    return true;
+                }
+                EventKind::SessionStart
+            }
             Mapping::SessionEnd => EventKind::SessionShutdown,
             Mapping::Compact => EventKind::SessionBeforeCompact,
             Mapping::AgentEnd => EventKind::AgentEnd,
@@ -213,14 +229,48 @@ pub enum Call {
     ToolFailure(ToolResultEvent),
     /// [`Mapping::Prompt`]: the prompt.
     Prompt(String),
-    /// [`Mapping::SessionStart`].
-    SessionStart,
+    /// [`Mapping::SessionStart`], with how the session began.
+    SessionStart(StartSource),
     /// [`Mapping::SessionEnd`].
     SessionEnd,
     /// [`Mapping::Compact`].
     Compact(SessionBeforeCompactEvent),
     /// [`Mapping::AgentEnd`].
     AgentEnd(AgentEndEvent),
+}
+
+/// How the session of a `SessionStart` call began: its `source` (Claude Code sends `startup`,
+/// `resume`, `clear` and `compact`; Codex also `fork`), and the event that is in our terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StartSource {
+    /// `startup` (and a missing or unknown source): a new session → `session_start`.
+    Startup,
+    /// `resume`: a session resumed → `session_switch` with reason `resume`.
+    Resume,
+    /// `clear`: the conversation cleared, a new session in its place → `session_switch` with
+    /// reason `new`.
+    Clear,
+    /// `fork`: a session forked from another → `session_switch` with reason `fork`.
+    Fork,
+    /// `compact`: the same session, compacted; nothing is emitted (`session_compact` needs the
+    /// compaction entry, its summary above all, which the agent does not send).
+    Compact,
+}
+
+impl StartSource {
+    /// The source named `source` (the agent's spelling); [`StartSource::Startup`] for `None`
+    /// and for a value this adapter does not know.
+    #[must_use]
+    pub fn from_agent(source: Option<&str>) -> Self {
+        match source {
+            Some("resume") => StartSource::Resume,
+            Some("clear") => StartSource::Clear,
+            Some("fork") => StartSource::Fork,
+            Some("compact") => StartSource::Compact,
+            _ => StartSource::Startup,
+        }
+    }
 }
 
 /// What the hooks decided, before [`Protocol::encode`] writes it in an agent's schema.

@@ -309,10 +309,44 @@ fn a_missing_hook_binary_lets_codex_run_the_command() {
     ));
 }
 
+/// What `/handoff` answers: the prompt is blocked, and the reason says that a new session
+/// cannot be started from a hook.
+const HANDOFF_REASON: &str = "/handoff: starting a new session is not available through the \
+    codex hook adapter (the agent owns its sessions); nothing was done.";
+
+/// In Codex's TUI and app (their `app-server`), a blocked prompt's reason is the hook run's
+/// `feedback`, shown to the user; the prompt never reaches the model.
 #[test]
-#[ignore = "issue 14: in `codex exec` a blocked /handoff's reason is shown nowhere (the turn \
-            ends with no item, exit 0)"]
-fn handoff_prompt_tells_the_user_why_nothing_happened() {
+fn handoff_reason_reaches_the_tui_as_hook_feedback() {
+    let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
+    let Some((codex, sb)) = setup("codex-handoff-tui", &server, "") else {
+        return;
+    };
+    Codex::trust_hooks(&sb);
+    let turn = codex.app_server_turn(&sb, "/handoff");
+    assert!(
+        server.model_turns().is_empty(),
+        "the prompt reached the model:\n{}",
+        turn.evidence()
+    );
+    let runs = turn.hook_runs("userPromptSubmit");
+    assert!(
+        runs.iter().any(|r| r["status"] == "blocked"),
+        "{}",
+        turn.evidence()
+    );
+    assert_eq!(
+        turn.entries("userPromptSubmit", "feedback"),
+        [HANDOFF_REASON],
+        "{}",
+        turn.evidence()
+    );
+}
+
+/// `codex exec` shows a blocked prompt's reason nowhere: the turn ends with no item and exit 0
+/// (the README says so). The prompt does not reach the model.
+#[test]
+fn codex_exec_shows_a_blocked_prompts_reason_nowhere() {
     let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
     let Some((codex, sb)) = setup("codex-handoff", &server, "") else {
         return;
@@ -322,12 +356,37 @@ fn handoff_prompt_tells_the_user_why_nothing_happened() {
         server.model_turns().is_empty(),
         "the prompt reached the model"
     );
+    assert!(run.finished.success(), "{}", run.evidence());
     assert!(
-        run.finished.stdout.contains("not available")
-            || run.finished.stderr.contains("not available"),
-        "{}",
+        !run.finished.stdout.contains("not available")
+            && !run.finished.stderr.contains("not available"),
+        "codex exec now shows the reason: update the README\n{}",
         run.evidence()
     );
+}
+
+/// What the examples say to the user after a tool (the status line and the `debug-only` note)
+/// reaches Codex's TUI and app as the `postToolUse` hook run's warning, and never the model.
+#[test]
+fn status_line_and_displayed_messages_reach_the_tui_as_hook_warnings() {
+    let server = ModelServer::start(Script::shell_then("echo hi", "done"));
+    let Some((codex, sb)) = setup("codex-shown", &server, "") else {
+        return;
+    };
+    Codex::trust_hooks(&sb);
+    let turn = codex.app_server_turn(&sb, "say hi");
+    let warnings = turn.entries("postToolUse", "warning");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("status: tools run: 1 · last: bash ✓")
+                && w.contains("[debug] bash ")),
+        "{warnings:?}\n{}",
+        turn.evidence()
+    );
+    for needle in ["tools run:", "[debug]", "bytes of text"] {
+        assert_eq!(server.received(needle), Vec::<String>::new(), "{needle}");
+    }
 }
 
 /// Config that makes Codex compact once the usage of one answer is large.
@@ -377,32 +436,159 @@ fn session_start_source_says_startup_compact_or_resume() {
     );
 }
 
-#[test]
-#[ignore = "issue 14: PreCompact {\"continue\": false} stops the whole turn (exit 1), not only \
-            the compaction, and its reason is shown nowhere"]
-fn a_held_compaction_lets_the_turn_finish_and_says_why() {
+/// What the compaction guard answers while its marker exists.
+const HELD: &str =
+    "Compaction cancelled by a hook: compaction held: remove .hooks/hold-compaction to allow it";
+
+/// A script whose first answer reports a large usage, so that Codex compacts before the next.
+fn compacting_script() -> Script {
     let mut script = Script::new(vec![
         Step::Shell("echo one".into()),
         Step::Text("first done".into()),
     ]);
     script.large_usage_at = Some(0);
-    let server = ModelServer::start(script);
+    script
+}
+
+fn summaries(server: &ModelServer) -> usize {
+    server
+        .requests()
+        .iter()
+        .filter(|r| r.answered == crate::model::Answered::Summary)
+        .count()
+}
+
+/// Codex 0.169.0 holds a compaction only for PreCompact `{"continue": false}`, which also stops
+/// the turn (exit 2 with a reason, `decision: "block"` and exit 1 all let it compact): the
+/// least that holds it. Its TUI and app show the reason as the hook run's `stop` entry, with
+/// what the guard notified; the turn ends `interrupted`.
+#[test]
+fn a_held_compaction_stops_the_turn_and_the_tui_says_why() {
+    let server = ModelServer::start(compacting_script());
+    let Some((codex, sb)) = setup("codex-hold-tui", &server, COMPACT_EARLY) else {
+        return;
+    };
+    sb.write(".hooks/hold-compaction", "");
+    Codex::trust_hooks(&sb);
+    let turn = codex.app_server_turn(&sb, "count");
+    assert_eq!(summaries(&server), 0, "compacted:\n{}", turn.evidence());
+    assert_eq!(
+        turn.entries("preCompact", "stop"),
+        [HELD],
+        "{}",
+        turn.evidence()
+    );
+    assert_eq!(
+        turn.completed_turn().map(|t| t["status"].clone()),
+        Some(json!("interrupted")),
+        "{}",
+        turn.evidence()
+    );
+}
+
+/// `codex exec` ends with exit 1 when a PreCompact hook holds the compaction, and shows the
+/// reason nowhere (the README says so).
+#[test]
+fn codex_exec_stops_at_a_held_compaction_and_shows_the_reason_nowhere() {
+    let server = ModelServer::start(compacting_script());
     let Some((codex, sb)) = setup("codex-hold", &server, COMPACT_EARLY) else {
         return;
     };
     sb.write(".hooks/hold-compaction", "");
     let run = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
-    assert!(run.finished.success(), "{}", run.evidence());
+    assert_eq!(summaries(&server), 0, "compacted:\n{}", run.evidence());
+    assert_eq!(run.finished.code(), Some(1), "{}", run.evidence());
     assert!(
-        run.events
-            .iter()
-            .any(|e| e["item"]["type"] == "agent_message" && e["item"]["text"] == "first done"),
-        "{}",
+        !run.finished.stdout.contains("compaction held")
+            && !run.finished.stderr.contains("compaction held"),
+        "codex exec now shows the reason: update the README\n{}",
         run.evidence()
     );
-    assert!(
-        run.finished.stdout.contains("compaction held"),
-        "{}",
-        run.evidence()
-    );
+}
+
+/// What the Codex answer to a cancelled compaction relies on: of the PreCompact answers its
+/// schema allows or its exit codes mean, only `{"continue": false}` holds the compaction (and it
+/// ends the run with exit 1); exit 2 with a reason on stderr, exit 1, and `decision: "block"`
+/// (not in its schema) all let it compact.
+#[test]
+fn only_continue_false_holds_a_codex_compaction() {
+    use crate::fixtures::{Answer, Recorder};
+    for (answer, held) in [
+        (
+            Answer::json(&json!({"continue": false, "stopReason": "held"})),
+            true,
+        ),
+        (Answer::exit(2, "held"), false),
+        (Answer::exit(1, "held"), false),
+        (
+            Answer::json(&json!({"decision": "block", "reason": "held"})),
+            false,
+        ),
+    ] {
+        let server = ModelServer::start(compacting_script());
+        let Some(codex) = Codex::for_suite() else {
+            return;
+        };
+        let sb = Sandbox::new("codex-precompact-answers");
+        Codex::configure(&sb, &server, COMPACT_EARLY);
+        let recorder = Recorder::new(&sb.root().join("recorder"));
+        fixtures::add_group(
+            &hooks_json(&sb),
+            "PreCompact",
+            json!({"hooks": [{"type": "command", "command": recorder.command("PreCompact")}]}),
+        );
+        recorder.answer("PreCompact", &answer);
+        let run = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+        assert_eq!(recorder.events(), ["PreCompact"], "{}", run.evidence());
+        assert_eq!(
+            summaries(&server) == 0,
+            held,
+            "{answer:?}\n{}",
+            run.evidence()
+        );
+        assert_eq!(
+            run.finished.code(),
+            Some(if held { 1 } else { 0 }),
+            "{answer:?}"
+        );
+    }
+}
+
+/// Only a new session runs the examples' `session_start` hook (its `tools run: 0` status line):
+/// a resume is a `session_switch`, which no example handles, and a compaction is no new session.
+#[test]
+fn session_start_runs_only_for_a_new_session() {
+    let server = ModelServer::start({
+        let mut script = compacting_script();
+        script.steps.push(Step::Text("second done".into()));
+        script
+    });
+    let Some((codex, sb)) = setup("codex-session-start", &server, COMPACT_EARLY) else {
+        return;
+    };
+    let tee = crate::fixtures::tee(sb.root());
+    fixtures::edit_handlers(&hooks_json(&sb), |event, handler| {
+        if event == "SessionStart" {
+            let command = handler["command"].as_str().unwrap_or_default();
+            handler["command"] = json!(format!("'{}' {command}", tee.display()));
+        }
+    });
+    let first = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+    assert!(first.finished.success(), "{}", first.evidence());
+    let resumed = codex.exec(&sb, &server, Trust::Bypass, &["resume", "--last"], "again");
+    assert!(resumed.finished.success(), "{}", resumed.evidence());
+    let calls: Vec<(String, String)> = fixtures::teed(sb.root())
+        .into_iter()
+        .map(|(input, output, code)| {
+            assert_eq!(code, 0, "{input} -> {output}");
+            (input["source"].as_str().unwrap_or("").to_owned(), output)
+        })
+        .collect();
+    crate::report(&format!("codex SessionStart answers: {calls:?}"));
+    let sources: Vec<&str> = calls.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(sources, ["startup", "compact", "resume"], "{calls:?}");
+    for (source, output) in &calls {
+        let started = output.contains("status: tools run: 0");
+        assert_eq!(started, source == "startup", "{source}: {output:?}");
+    }
 }
