@@ -17,7 +17,7 @@
 //! | `hooks list [--json] [--cwd DIR]` | the hooks that load, in dispatch order ([`list`]) | 0; 1 when a hook failed to load |
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude EVENT` / `hooks codex EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
-//! | `hooks install claude\|codex [--project\|--user] [--dry-run] [--claude-version V]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks install claude\|codex [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
@@ -165,6 +165,11 @@ pub struct InstallArgs {
     /// PATH: from 2.1.295 on, gating entries get `"onFailure": "block"`.
     #[arg(long, value_name = "VERSION")]
     pub claude_version: Option<String>,
+    /// Codex: trust the installed entries in the user's `config.toml` (as Codex's `/hooks`
+    /// review does), so that Codex runs them without asking and without
+    /// `--dangerously-bypass-hook-trust`.
+    #[arg(long)]
+    pub trust: bool,
 }
 
 /// Runs the `hooks` command line (`std::env::args`).
@@ -278,16 +283,12 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
     // No absolute home: an empty path, which a user-level install refuses (`NoHome`).
     let home = home::home_dir().unwrap_or_default();
     let mut out = std::io::stdout().lock();
-    match install::run(
-        target,
-        scope,
-        args.dry_run,
-        args.claude_version.as_deref(),
-        &binary,
-        &cwd,
-        &home,
-        &mut out,
-    ) {
+    let options = install::Options {
+        dry_run: args.dry_run,
+        agent_version: args.claude_version.clone(),
+        trust: args.trust,
+    };
+    match install::run(target, scope, &options, &binary, &cwd, &home, &mut out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("hooks install: {e}");

@@ -368,6 +368,10 @@ fn install_codex_uses_a_quoted_shell_command() {
     let (result, out) = apply(&install, &events);
     result.unwrap();
     assert!(out.contains("/hooks in Codex"), "trust note: {out}");
+    assert!(
+        out.contains("--trust") && out.contains("codex exec --dangerously-bypass-hook-trust"),
+        "the note says how to trust them for unattended runs: {out}"
+    );
     assert_eq!(
         read_json(&path)["hooks"]["PreToolUse"][0],
         json!({"hooks": [{"type": "command", "command": "'/opt/my tools/hooks' codex PreToolUse"}]})
@@ -1281,5 +1285,137 @@ mod binary {
         );
         assert_eq!(out.status.code(), Some(2), "{out:?}");
         assert!(!dir.path().join("hooks.json").exists());
+    }
+
+    const CODEX_CONFIG: &str = "# my settings\nmodel = \"o3\"   # keep this comment\n\n[model_providers.x]\nname = \"x\"\n";
+
+    /// `hooks install codex --user --trust` (plus `args`) with `CODEX_HOME` = `codex_home`.
+    fn install_codex_trusted(codex_home: &Path, args: &[&str]) -> Output {
+        let (dir, home) = (workdir(), workdir());
+        let mut all = vec!["install", "codex", "--user", "--trust"];
+        all.extend_from_slice(args);
+        hooks_in(
+            dir.path(),
+            home.path().to_str(),
+            &[("CODEX_HOME", codex_home)],
+            &all,
+        )
+    }
+
+    #[test]
+    fn install_codex_trust_trusts_exactly_our_entries_in_config_toml() {
+        let codex_home = workdir();
+        let config = codex_home.path().join("config.toml");
+        fs::write(&config, CODEX_CONFIG).unwrap();
+        let hooks_json = codex_home.path().join("hooks.json");
+        let other = serde_json::json!({"type": "command", "command": "other-guard"});
+        fs::write(
+            &hooks_json,
+            serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [other]}]}})
+                .to_string(),
+        )
+        .unwrap();
+        let out = install_codex_trusted(codex_home.path(), &[]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let stdout = text(&out.stdout);
+        assert!(stdout.contains("Trusted 5 hooks in"), "{stdout}");
+
+        let text_after = fs::read_to_string(&config).unwrap();
+        assert!(
+            text_after.starts_with(CODEX_CONFIG),
+            "kept as written:\n{text_after}"
+        );
+        assert_eq!(
+            fs::read_to_string(config.with_file_name("config.toml.bak")).unwrap(),
+            CODEX_CONFIG
+        );
+        let doc: toml_edit::DocumentMut = text_after.parse().unwrap();
+        let state = doc["hooks"]["state"].as_table().unwrap();
+        let installed: Value =
+            serde_json::from_str(&fs::read_to_string(&hooks_json).unwrap()).unwrap();
+        let mut expected = Vec::new();
+        for (event, groups) in installed["hooks"].as_object().unwrap() {
+            for (i, group) in groups.as_array().unwrap().iter().enumerate() {
+                for (j, handler) in group["hooks"].as_array().unwrap().iter().enumerate() {
+                    let ours = handler["command"].as_str().unwrap().contains(" codex ");
+                    let label = hooks_bin::install::snake_case(event);
+                    let key = format!("{}:{label}:{i}:{j}", hooks_json.display());
+                    let hash = state
+                        .get(&key)
+                        .and_then(|t| t.get("trusted_hash"))
+                        .and_then(|h| h.as_str());
+                    if ours {
+                        let want = hooks_bin::install::trust_hash(
+                            &label,
+                            group["matcher"].as_str(),
+                            handler,
+                        );
+                        assert_eq!(hash, Some(want.as_str()), "{key}");
+                        expected.push(key);
+                    } else {
+                        assert_eq!(hash, None, "another tool's entry is not trusted: {key}");
+                    }
+                }
+            }
+        }
+        assert_eq!(state.len(), expected.len(), "{text_after}");
+        assert_eq!(
+            expected.len(),
+            5,
+            "the five Codex events the examples handle"
+        );
+        assert!(text_after.contains("[hooks.state.\""), "{text_after}");
+
+        let before = fs::read(&config).unwrap();
+        let out = install_codex_trusted(codex_home.path(), &[]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        assert!(
+            text(&out.stdout).contains("already trusts these hooks"),
+            "{}",
+            text(&out.stdout)
+        );
+        assert_eq!(fs::read(&config).unwrap(), before, "idempotent");
+    }
+
+    #[test]
+    fn install_codex_trust_dry_run_and_bad_config_write_nothing() {
+        let codex_home = workdir();
+        let out = install_codex_trusted(codex_home.path(), &["--dry-run"]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        assert!(
+            text(&out.stdout).contains("Would trust 5 hooks in"),
+            "{}",
+            text(&out.stdout)
+        );
+        assert!(!codex_home.path().join("config.toml").exists());
+
+        let config = codex_home.path().join("config.toml");
+        fs::write(&config, "hooks = 3\n").unwrap();
+        let out = install_codex_trusted(codex_home.path(), &[]);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert!(
+            text(&out.stderr).contains("`hooks` must be a table"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(fs::read_to_string(&config).unwrap(), "hooks = 3\n");
+    }
+
+    #[test]
+    fn trust_is_for_codex_only() {
+        let (dir, home) = (workdir(), workdir());
+        let cwd = dir.path().to_str().unwrap();
+        let out = hooks_in(
+            dir.path(),
+            home.path().to_str(),
+            &[],
+            &["install", "claude", "--cwd", cwd, "--trust"],
+        );
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(
+            text(&out.stderr).contains("--trust is for codex only"),
+            "{out:?}"
+        );
+        assert!(!dir.path().join(".claude").exists());
     }
 }

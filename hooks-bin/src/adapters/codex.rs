@@ -3,7 +3,8 @@
 //! Install it with `hooks install codex`, which adds entries like
 //! `{"type": "command", "command": "'/path/to/hooks' codex PreToolUse"}` to `.codex/hooks.json`
 //! (Codex runs `command` through a shell; the path is quoted). Codex runs a new or changed
-//! hook only after the user trusts it in `/hooks`.
+//! hook only after the user trusts it in `/hooks` (or `hooks install codex --trust` wrote
+//! that trust into `config.toml`), and skips an untrusted one silently.
 //!
 //! Served events: `PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `SessionStart`,
 //! `SessionEnd`, `PreCompact`, `Stop` (Codex has no `PostToolUseFailure`; it runs
@@ -67,7 +68,12 @@ const INSTALL: InstallShape = InstallShape {
     file: "hooks.json",
     dir_env: Some(CODEX_HOME_ENV),
     form: Form::Shell,
-    note: Some("Codex runs new hooks only after you review and trust them: open /hooks in Codex."),
+    note: Some(
+        "Codex runs new or changed hooks only after you trust them, and skips the others \
+         without a word: open /hooks in Codex to review and trust them, or install again with \
+         --trust to trust exactly these entries; an unattended `codex exec \
+         --dangerously-bypass-hook-trust` runs hooks without trust.",
+    ),
     fail_closed: None,
 };
 

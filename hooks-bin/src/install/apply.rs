@@ -55,6 +55,9 @@ pub struct InstallReport {
     pub replaced: Vec<Replaced>,
     /// The events whose entry of ours, already there, got (or would get) the fail-closed key.
     pub upgraded: Vec<AgentEvent>,
+    /// The settings file's content after the install: what was (or, in a dry run, would be)
+    /// written, else what it already held (empty for no file).
+    pub content: String,
     /// The backup written, if any.
     pub backup: Option<PathBuf>,
     /// Whether the settings file was written.
@@ -106,6 +109,7 @@ impl Install {
             added: merged.added,
             replaced: merged.replaced,
             upgraded: merged.upgraded,
+            content: old_text.clone().unwrap_or_default(),
             backup: None,
             written: false,
         };
@@ -132,6 +136,7 @@ impl Install {
         if bom {
             new_text.insert(0, BOM);
         }
+        report.content.clone_from(&new_text);
         if self.dry_run {
             let old = old_text.as_deref().unwrap_or("");
             // `a/` + the path without its root, as `git diff --no-index` names absolute paths.

@@ -102,6 +102,14 @@ pub enum InstallError {
         /// The agent.
         target: Target,
     },
+    /// `--trust` for an agent without a trust step.
+    #[error(
+        "--trust is for codex only: {target} runs the hooks in its settings without a trust step"
+    )]
+    NoTrustStep {
+        /// The agent.
+        target: Target,
+    },
     /// Writing the report failed.
     #[error("cannot write output: {0}")]
     Output(#[source] io::Error),
@@ -115,7 +123,8 @@ impl InstallError {
         match self {
             InstallError::WorkingDir { .. }
             | InstallError::Version { .. }
-            | InstallError::NoVersionCheck { .. } => 2,
+            | InstallError::NoVersionCheck { .. }
+            | InstallError::NoTrustStep { .. } => 2,
             _ => 1,
         }
     }

@@ -67,6 +67,18 @@
 //!   written; so does a settings path that is a symlink to a missing file (the error names
 //!   both).
 //!
+//! # Trusting Codex hooks
+//!
+//! Codex 0.169.0 runs a hook only once the user trusted it, and skips an untrusted one without
+//! a word; `hooks install codex` says so when it is done. `--trust` writes that trust itself,
+//! for exactly the entries it installed (`codex_trust.rs`): one
+//! `[hooks.state."<absolute hooks.json>:<event>:<group>:<handler>"]` table with
+//! `trusted_hash = "sha256:<hex>"` per entry in the user's `config.toml` (`$CODEX_HOME`, else
+//! `~/.codex`), as Codex's `/hooks` review writes it, edited in place with `toml_edit` (every
+//! other byte kept), with a backup and an atomic write; a run where everything is already
+//! trusted writes nothing. A project-level `.codex/hooks.json` also needs the project itself
+//! trusted by Codex.
+//!
 //! # Which entries are this tool's
 //!
 //! An entry counts as one this tool installed, and may be replaced, only when all of this
@@ -80,6 +92,7 @@
 //! - `PATH` is absolute and its file name is this binary's (`hooks`, or the name of an
 //!   author's own binary).
 mod apply;
+mod codex_trust;
 mod error;
 mod file;
 mod merge;
@@ -98,6 +111,7 @@ use hooks_core::{HookRunner, JsonlSessionStore};
 use crate::adapters::{self, AgentEvent};
 
 pub use apply::{Install, InstallReport, Replaced};
+pub use codex_trust::{Trusted, snake_case, trust_hash};
 pub use error::InstallError;
 pub use version::{AgentVersion, decide as decide_fail_closed, parse_version};
 
@@ -207,31 +221,41 @@ pub fn events_for(target: Target, runner: &HookRunner) -> Vec<AgentEvent> {
         .collect()
 }
 
+/// What `hooks install` was asked besides the agent and the scope.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Print the change as a diff; write nothing (`--dry-run`).
+    pub dry_run: bool,
+    /// The installed agent's version as the user stated it (`--claude-version`), for an agent
+    /// with a fail-closed key ([`FailClosed`](adapters::FailClosed), Claude Code's
+    /// `onFailure`); without it the agent's executable on `PATH` is asked
+    /// ([`AgentVersion::detect`]).
+    pub agent_version: Option<String>,
+    /// Codex: trust the entries installed in the user's `config.toml`, as Codex's own review
+    /// does (`--trust`; see [`codex_trust`](self#trusting-codex-hooks)).
+    pub trust: bool,
+}
+
 /// Installs `binary` as the hook of `target` in `scope` for the events the linked bundle
 /// handles in `cwd` (loaded with [`adapters::load_bundle`]); reports to `out`. `home` is the
 /// user's home directory; a user-level install also reads the agent's config-directory
-/// variable (Codex's `CODEX_HOME`) from the environment ([`user_settings_path`]). For an agent
-/// with a fail-closed key ([`FailClosed`](adapters::FailClosed), Claude Code's `onFailure`),
-/// `agent_version` is the installed agent's version as the user stated it
-/// (`--claude-version`); without it the agent's executable on `PATH` is asked
-/// ([`AgentVersion::detect`]); [`decide_fail_closed`] says whether the key is written, in a
-/// line printed first.
+/// variable (Codex's `CODEX_HOME`) from the environment ([`user_settings_path`]), and so does
+/// `--trust` for the `config.toml` it writes. For an agent with a fail-closed key,
+/// [`decide_fail_closed`] says whether it is written, in a line printed first.
 ///
 /// # Errors
 /// See [`InstallError`]; nothing is written on error.
-#[allow(clippy::too_many_arguments)]
 pub fn run(
     target: Target,
     scope: Scope,
-    dry_run: bool,
-    agent_version: Option<&str>,
+    options: &Options,
     binary: &Path,
     cwd: &Path,
     home: &Path,
     out: &mut dyn Write,
 ) -> Result<(), InstallError> {
     let fail_closed = target.protocol().install().fail_closed;
-    let version = match (agent_version, fail_closed) {
+    let version = match (options.agent_version.as_deref(), fail_closed) {
         (Some(stated), Some(_)) => Some(AgentVersion::Stated(parse_version(stated).ok_or_else(
             || InstallError::Version {
                 target,
@@ -245,6 +269,9 @@ pub fn run(
         )),
         (None, None) => None,
     };
+    if options.trust && target != Target::Codex {
+        return Err(InstallError::NoTrustStep { target });
+    }
     let working_dir = |source| InstallError::WorkingDir {
         path: cwd.to_path_buf(),
         source,
@@ -253,16 +280,21 @@ pub fn run(
     if !cwd.is_dir() {
         return Err(working_dir(io::Error::from(io::ErrorKind::NotADirectory)));
     }
+    let dir_env_value = target
+        .protocol()
+        .install()
+        .dir_env
+        .and_then(std::env::var_os);
     let path = match scope {
         Scope::Project => settings_path(target, scope, &cwd, home),
-        Scope::User => {
-            let dir_env_value = target
-                .protocol()
-                .install()
-                .dir_env
-                .and_then(std::env::var_os);
-            user_settings_path(target, dir_env_value.as_deref(), home)?
-        }
+        Scope::User => user_settings_path(target, dir_env_value.as_deref(), home)?,
+    };
+    // Codex keeps its trust in the user's config.toml, beside the user-level hooks.json.
+    let config = if options.trust {
+        let user = user_settings_path(target, dir_env_value.as_deref(), home)?;
+        Some(user.with_file_name("config.toml"))
+    } else {
+        None
     };
     let hooks = adapters::load_bundle(&cwd).map_err(InstallError::Load)?;
     let runner = HookRunner::new(hooks, &cwd, Arc::new(JsonlSessionStore::in_memory(&cwd)));
@@ -283,8 +315,24 @@ pub fn run(
         } else {
             cwd.join(binary)
         },
-        dry_run,
+        dry_run: options.dry_run,
         on_failure_block,
     };
-    plan.apply(&events, out).map(|_| ())
+    let report = plan.apply(&events, out)?;
+    if let Some(config) = config {
+        let binary = plan
+            .binary
+            .to_str()
+            .ok_or_else(|| InstallError::BinaryPath(plan.binary.clone()))?;
+        codex_trust::trust(
+            &plan.path,
+            &report.content,
+            binary,
+            &events,
+            &config,
+            options.dry_run,
+            out,
+        )?;
+    }
+    Ok(())
 }

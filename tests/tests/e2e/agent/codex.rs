@@ -102,6 +102,16 @@ impl Codex {
         sandbox.hooks(&["install", "codex", "--user"], &[("CODEX_HOME", &home)])
     }
 
+    /// `hooks install codex --user --trust`: the hooks installed and trusted in the sandbox's
+    /// `config.toml`.
+    pub(crate) fn install_trusted_hooks(sandbox: &Sandbox) -> Finished {
+        let home = Codex::home(sandbox);
+        sandbox.hooks(
+            &["install", "codex", "--user", "--trust"],
+            &[("CODEX_HOME", &home)],
+        )
+    }
+
     /// `codex exec FLAGS [ARGS] PROMPT` in the sandbox (`ARGS` such as `resume --last` come
     /// after the flags) (configured for `server` by
     /// [`Codex::configure`]).

@@ -235,14 +235,71 @@ fn hooks_trusted_in_config_toml_run_without_the_bypass() {
     );
 }
 
-/// The trust hash computed here equals `currentHash` in Codex's own `hooks/list` (its
-/// app-server, over JSON-RPC on stdio), for every installed hook.
+/// `hooks install codex` ends by saying that Codex runs the hooks only once trusted, and how
+/// to trust them for unattended runs; `--trust` trusts them in `config.toml` as Codex's review
+/// does, and Codex then runs them without `--dangerously-bypass-hook-trust`.
 #[test]
-fn trust_hash_is_the_one_codex_lists() {
-    let server = ModelServer::start(Script::default());
-    let Some((codex, sb)) = setup("codex-hash", &server, "") else {
+fn hooks_trusted_by_install_run_without_the_bypass() {
+    let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
+    let Some(codex) = Codex::for_suite() else {
         return;
     };
+    let sb = Sandbox::new("codex-install-trust");
+    Codex::configure(&sb, &server, "");
+    let installed = Codex::install_hooks(&sb);
+    for needle in [
+        "only after you trust them",
+        "--trust",
+        "codex exec --dangerously-bypass-hook-trust",
+    ] {
+        assert!(
+            installed.stdout.contains(needle),
+            "{needle}: {}",
+            installed.stdout
+        );
+    }
+    let trusted = Codex::install_trusted_hooks(&sb);
+    assert!(
+        trusted.stdout.contains("Trusted 5 hooks in") && trusted.stdout.contains("up to date"),
+        "{}",
+        trusted.stdout
+    );
+    let run = codex.exec(&sb, &server, Trust::Config, &[], "run it");
+    assert!(
+        !sb.project.join("ran.txt").exists(),
+        "the guard did not run:\n{}",
+        run.evidence()
+    );
+    assert!(
+        server
+            .tool_results()
+            .iter()
+            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
+        "{:?}",
+        server.tool_results()
+    );
+}
+
+/// After `hooks install codex --trust`, Codex's own `hooks/list` lists every installed hook as
+/// trusted.
+#[test]
+fn install_trust_makes_codex_list_every_hook_trusted() {
+    let server = ModelServer::start(Script::default());
+    let Some(codex) = Codex::for_suite() else {
+        return;
+    };
+    let sb = Sandbox::new("codex-listed-trusted");
+    Codex::configure(&sb, &server, "");
+    Codex::install_trusted_hooks(&sb);
+    let hooks = listed_hooks(&codex, &sb);
+    assert_eq!(hooks.len(), 5, "{hooks:?}");
+    for hook in &hooks {
+        assert_eq!(hook["trustStatus"], "trusted", "{hook}");
+    }
+}
+
+/// The hooks Codex's app server lists for the sandbox's project (`hooks/list`).
+fn listed_hooks(codex: &Codex, sb: &Sandbox) -> Vec<Value> {
     let requests = [
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                "params": {"clientInfo": {"name": "hooks-e2e", "version": "0"}}}),
@@ -252,17 +309,29 @@ fn trust_hash_is_the_one_codex_lists() {
     ];
     let input: String = requests.iter().map(|r| format!("{r}\n")).collect();
     let is_answer = |line: &str| serde_json::from_str::<Value>(line).is_ok_and(|m| m["id"] == 2);
-    let listed = codex.app_server(&sb, input.as_bytes(), &is_answer);
+    let listed = codex.app_server(sb, input.as_bytes(), &is_answer);
     let answer = listed
         .stdout
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .find(|m| m["id"] == 2)
         .unwrap_or_else(|| panic!("no hooks/list answer: {listed:?}"));
-    let hooks = answer["result"]["data"][0]["hooks"]
+    answer["result"]["data"][0]["hooks"]
         .as_array()
         .cloned()
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// The trust hash computed here equals `currentHash` in Codex's own `hooks/list` (its
+/// app-server, over JSON-RPC on stdio), for every installed hook.
+#[test]
+fn trust_hash_is_the_one_codex_lists() {
+    let server = ModelServer::start(Script::default());
+    let Some((codex, sb)) = setup("codex-hash", &server, "") else {
+        return;
+    };
+    let hooks = listed_hooks(&codex, &sb);
+    let answer = Value::Array(hooks.clone());
     let installed = fixtures::read_settings(&hooks_json(&sb));
     let events = installed["hooks"].as_object().expect("hooks object");
     assert_eq!(hooks.len(), events.len(), "{answer}");
