@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::agent::Sandbox;
 use crate::agent::claude::{Claude, ClaudeRun};
-use crate::fixtures::{self, REDACTED, SECRET, secret_line};
+use crate::fixtures::{self, REDACTED, Recorder, SECRET, secret_line};
 use crate::model::{ModelServer, Script, Step};
 
 /// Claude Code with the hooks installed in a fresh sandbox, or `None` (skipped).
@@ -709,5 +709,94 @@ fn a_notify_from_a_hook_is_shown_to_the_user() {
         compact.finished.stdout.contains("compaction held"),
         "{}",
         compact.evidence()
+    );
+}
+
+// What no hook sees in Claude Code 2.1.328 (the README's table): each of these pins a path on
+// which the secret reaches the model without any hook being asked; when a new version closes
+// one, its test fails and the README's row has to change.
+
+/// Claude Code with the hooks installed and a recorder on the tool and prompt events.
+fn setup_recorded(name: &str) -> Option<(Claude, Sandbox, Recorder)> {
+    let (claude, sb) = setup(name)?;
+    let recorder = Recorder::new(&sb.root().join("recorder"));
+    for event in ["PreToolUse", "PostToolUse", "UserPromptSubmit"] {
+        fixtures::add_handler(
+            &settings(&sb),
+            event,
+            json!({"type": "command", "command": recorder.command(event)}),
+        );
+    }
+    Some((claude, sb, recorder))
+}
+
+/// `CLAUDE.md` is read by Claude Code itself into the first request; no hook is called.
+#[test]
+fn memory_file_content_reaches_the_model_with_no_hook_call() {
+    let Some((claude, sb, recorder)) = setup_recorded("claude-memory") else {
+        return;
+    };
+    sb.write("CLAUDE.md", format!("# notes\n{}\n", secret_line()));
+    let server = ModelServer::start(Script::new(vec![Step::Text("ok".into())]));
+    let run = claude.run(&sb, &server, "hello", &[]);
+    assert!(!server.received(SECRET).is_empty(), "{}", run.evidence());
+    assert_eq!(recorder.events(), ["UserPromptSubmit"], "no tool ran");
+}
+
+/// `@file` in a prompt attaches the file's content without a tool call: only `UserPromptSubmit`
+/// runs, and it sees the file's name, not its content.
+#[test]
+fn an_at_mention_attaches_a_file_that_no_tool_hook_sees() {
+    let Some((claude, sb, recorder)) = setup_recorded("claude-at-mention") else {
+        return;
+    };
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let server = ModelServer::start(Script::new(vec![Step::Text("ok".into())]));
+    let run = claude.run(&sb, &server, "look at @secret.env", &[]);
+    assert!(!server.received(SECRET).is_empty(), "{}", run.evidence());
+    assert_eq!(recorder.events(), ["UserPromptSubmit"]);
+    assert_eq!(
+        recorder.inputs("UserPromptSubmit")[0]["prompt"],
+        "look at @secret.env"
+    );
+}
+
+/// After a compaction Claude Code attaches the files read recently again, read from disk by
+/// itself ("Result of calling the Read tool"): the Read that PostToolUse redacted reaches the
+/// model in full, and no hook is called for it.
+#[test]
+fn after_a_compaction_recent_reads_reach_the_model_again_with_no_hook_call() {
+    let Some((claude, sb, recorder)) = setup_recorded("claude-reread") else {
+        return;
+    };
+    let file = sb.write("config.txt", format!("name=demo\n{}\n", secret_line()));
+    let server = ModelServer::start(Script::new(vec![
+        read(&file),
+        Step::Text("read".into()),
+        Step::Text("after".into()),
+    ]));
+    let first = claude.run(&sb, &server, "read config.txt", &[]);
+    assert_eq!(
+        server.received(SECRET),
+        Vec::<String>::new(),
+        "redacted at first"
+    );
+    claude.run(&sb, &server, "/compact", &["--continue"]);
+    let after = claude.run(&sb, &server, "go on", &["--continue"]);
+    assert!(
+        !server.received(SECRET).is_empty(),
+        "{}\n{}",
+        first.evidence(),
+        after.evidence()
+    );
+    let tool_hooks: Vec<String> = recorder
+        .events()
+        .into_iter()
+        .filter(|e| e != "UserPromptSubmit")
+        .collect();
+    assert_eq!(
+        tool_hooks,
+        ["PreToolUse", "PostToolUse"],
+        "only the one Read"
     );
 }

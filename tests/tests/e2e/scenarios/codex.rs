@@ -661,3 +661,53 @@ fn session_start_runs_only_for_a_new_session() {
         assert_eq!(started, source == "startup", "{source}: {output:?}");
     }
 }
+
+// What no hook sees in Codex 0.169.0 (the README's table); see the Claude Code scenarios.
+
+/// `AGENTS.md` is read by Codex itself into the first request; no hook is called for it.
+#[test]
+fn agents_md_content_reaches_the_model_with_no_hook_call() {
+    let server = ModelServer::start(Script::new(vec![Step::Text("ok".into())]));
+    let Some((codex, sb)) = setup("codex-agents-md", &server, "") else {
+        return;
+    };
+    let log = record(&sb, &["PreToolUse", "PostToolUse"]);
+    sb.write("AGENTS.md", format!("# notes\n{}\n", secret_line()));
+    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "hello");
+    assert!(!server.received(SECRET).is_empty(), "{}", run.evidence());
+    assert!(fixtures::recorded(&log).is_empty(), "no tool ran");
+}
+
+/// A command still running when `exec_command` yields (here after 500 ms; 10 s by default)
+/// hands the model its output so far with no `PostToolUse`: Codex runs `PostToolUse` once, when
+/// the process exits, with the last chunk only (seen when the model polls it with
+/// `write_stdin`), and never when nobody polls.
+#[test]
+fn output_before_a_command_yields_reaches_the_model_with_no_post_tool_use() {
+    let server = ModelServer::start(Script::new(vec![
+        Step::Tool {
+            name: "exec_command".into(),
+            input: json!({"cmd": format!("echo {}; sleep 3; echo done", secret_line()), "yield_time_ms": 500}),
+        },
+        Step::Text("ok".into()),
+    ]));
+    let Some((codex, sb)) = setup("codex-yield", &server, "") else {
+        return;
+    };
+    let log = record(&sb, &["PreToolUse", "PostToolUse"]);
+    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run it");
+    assert!(
+        server
+            .tool_results()
+            .iter()
+            .any(|(_, t)| t.contains("Process running with session ID")),
+        "{:?}",
+        server.tool_results()
+    );
+    assert!(!server.received(SECRET).is_empty(), "{}", run.evidence());
+    let events: Vec<String> = fixtures::recorded(&log)
+        .iter()
+        .map(|i| i["hook_event_name"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(events, ["PreToolUse"], "{}", run.evidence());
+}
