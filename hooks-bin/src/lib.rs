@@ -179,11 +179,7 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() {
-                usage_error_code()
-            } else {
-                0
-            });
+            return ExitCode::from(if e.use_stderr() { usage_error() } else { 0 });
         }
     };
     let trust_all = match &cli.command {
@@ -214,10 +210,12 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// The exit code of invalid usage: 2, except on an adapter call for an observational event
-/// (`hooks claude Stop --bogus`), which fails like any other failure of that call, with 1
-/// ([`adapters::Protocol::failure_code`]): exit 2 on `Stop` would make the agent go on.
-fn usage_error_code() -> u8 {
+/// Ends a run whose command line clap rejected (its error is printed): exit 2, except on an
+/// adapter call, which fails like any other failure of that call ([`adapters::command::reject`]):
+/// exit 1 on an observational event (`hooks claude Stop --bogus`; exit 2 on `Stop` would make
+/// the agent go on), and on Codex's `PreCompact` exit 0 with the answer that holds the
+/// compaction. Returns the exit code.
+fn usage_error() -> u8 {
     use clap::CommandFactory as _;
     // What clap can make of the arguments despite the error.
     let Ok(matches) = Cli::command().ignore_errors(true).try_get_matches() else {
@@ -230,7 +228,7 @@ fn usage_error_code() -> u8 {
         return 2;
     };
     let event = args.get_one::<String>("event").map_or("", String::as_str);
-    agent.protocol().failure_code(event)
+    adapters::command::reject(agent.protocol(), event)
 }
 
 /// `hooks claude|codex EVENT`: stdin in, one answer out ([`adapters::command::serve`]).

@@ -9,9 +9,9 @@ use common::{
     Call, blocking_options, call, canonical_options, failing_options, input,
     session_recorder_options, talking_options, workdir,
 };
-use hooks_bin::adapters::AdapterOptions;
 use hooks_bin::adapters::claude::Claude;
 use hooks_bin::adapters::codex::Codex;
+use hooks_bin::adapters::{AdapterOptions, command};
 
 fn run(event: &str, bytes: &[u8], opts: &AdapterOptions) -> Call {
     call(&Codex, event, bytes, opts)
@@ -248,6 +248,71 @@ fn pre_compact_cancel_is_continue_false() {
         c.json(),
         json!({"continue": false, "stopReason": "Compaction cancelled by a hook"})
     );
+}
+
+/// Codex compacts after a failing `PreCompact` hook whatever its exit code (exit 2 included),
+/// so every failure there answers the `continue: false` that holds the compaction, with the
+/// failure line as its reason; the other gating events still fail by exit 2 with no answer.
+#[test]
+fn a_failure_on_pre_compact_holds_the_compaction_and_says_why() {
+    let dir = workdir();
+    let compact = codex_input("PreCompact", dir.path(), json!({"trigger": "auto"}));
+    let (opts, _log) = canonical_options();
+    for (bytes, opts, reason) in [
+        (&compact[..], &failing_options(true), "compact exploded"),
+        (&b"{\"trigger\":"[..], &opts, "invalid input"),
+        (&b""[..], &opts, "invalid input"),
+    ] {
+        let c = run("PreCompact", bytes, opts);
+        assert_eq!(c.code, 0, "{reason}: {c:?}");
+        c.assert_one_line_stderr();
+        let line = c.stderr.trim_end();
+        assert!(
+            line.starts_with("hooks codex PreCompact: ") && line.contains(reason),
+            "{line}"
+        );
+        assert_eq!(c.json(), json!({"continue": false, "stopReason": line}));
+    }
+    let tool = codex_input(
+        "PreToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    assert_fail_closed(&run("PreToolUse", &tool, &failing_options(true)));
+    let prompt = codex_input("UserPromptSubmit", dir.path(), json!({"prompt": "hi"}));
+    assert_fail_closed(&run("UserPromptSubmit", &prompt, &failing_options(true)));
+}
+
+/// Where the answer cannot be written, the exit code is all Codex reads: a failure on
+/// `PreCompact` whose `continue: false` is lost, and a cancel that is lost, exit 2.
+#[test]
+fn an_answer_that_cannot_be_written_fails_by_exit_code_even_on_pre_compact() {
+    struct Broken;
+    impl std::io::Write for Broken {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("pipe closed"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let dir = workdir();
+    let bytes = codex_input(
+        "PreCompact",
+        dir.path(),
+        json!({"trigger": "manual", "custom_instructions": "no compact"}),
+    );
+    let (canonical, _log) = canonical_options();
+    for (opts, reason) in [
+        (failing_options(true), "compact exploded"),
+        (canonical, "cannot write the answer"),
+    ] {
+        let mut err = Vec::new();
+        let code = command::run(&Codex, "PreCompact", &bytes, &mut Broken, &mut err, &opts);
+        let err = String::from_utf8(err).unwrap();
+        assert_eq!(code, 2, "{reason}: {err}");
+        assert!(err.contains(reason), "{err}");
+    }
 }
 
 #[test]

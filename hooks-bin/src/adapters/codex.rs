@@ -21,7 +21,10 @@
 //! - `PostToolUse` has no `updatedToolOutput`: new content is sent as
 //!   `{"decision":"block","reason":NEW_TEXT}`, which makes Codex replace the tool result with
 //!   `reason`.
-//! - A cancelled compaction is `{"continue":false,"stopReason":"Compaction cancelled by a hook"}`.
+//! - A cancelled compaction is `{"continue":false,"stopReason":"Compaction cancelled by a hook"}`,
+//!   the only answer that holds a compaction in Codex 0.169.0 (it also ends the turn). A
+//!   failure on `PreCompact` answers the same, with the failure line as `stopReason`, and exits
+//!   0: Codex compacts after any exit code, 2 included.
 //! - A deny whose reason is blank is ignored (Codex runs the tool), so a reason of only
 //!   whitespace is sent as the default block reason.
 //! - Exit 2 blocks only with a non-empty stderr; the adapter's failure line is never empty. On
@@ -41,7 +44,7 @@ use super::hook_json::{
     self, POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP,
     USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
 };
-use super::protocol::{AgentEvent, Decision, Form, InstallShape, Protocol, Request};
+use super::protocol::{AgentEvent, Decision, Form, InstallShape, Mapping, Protocol, Request};
 use crate::json::InputError;
 
 /// Codex's hook protocol.
@@ -125,6 +128,13 @@ impl Protocol for Codex {
 
     fn tell_user(&self, event: AgentEvent, answer: Option<Value>, text: &str) -> Option<Value> {
         hook_json::with_system_message(event, answer, text)
+    }
+
+    /// Codex compacts after a failing `PreCompact` hook, whatever its exit code (exit 2
+    /// included); only `continue: false` holds a compaction, so a failure answers that.
+    fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
+        (event.mapping == Mapping::Compact)
+            .then(|| json!({ "continue": false, "stopReason": line }))
     }
 
     fn install(&self) -> &'static InstallShape {

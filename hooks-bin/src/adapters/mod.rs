@@ -71,13 +71,17 @@
 //!
 //! Exit 2 is fail-closed: Claude Code and Codex both block the action on exit 2 with a
 //! non-empty stderr, which is always one line naming the adapter, the event and the reason
-//! (`hooks claude PreToolUse: blocked: hook guard panicked: boom`). Observational events exit 1
-//! instead because exit 2 means something else there (on `Stop` it would make the agent go
-//! on, with our error as the new prompt); both agents report exit 1 as a non-blocking error
-//! and show the first stderr line. On a failing `PostToolUse`, Claude additionally gets the
-//! tool output replaced by a `[tool output withheld: ...]` notice when its shape is known, so
-//! a failing redaction hook does not leak the output it was meant to redact; Codex replaces the
-//! output with the stderr reason on its own.
+//! (`hooks claude PreToolUse: blocked: hook guard panicked: boom`). The one exception is
+//! Codex's `PreCompact`: Codex compacts after any exit code, so a failure there exits 0 with
+//! the answer that holds the compaction, `{"continue":false,"stopReason":LINE}` with the
+//! failure line ([`Protocol::failure_answer`]); only where stdout cannot carry it (closed,
+//! `/dev/null`, not writable) is it exit 2. Observational events exit 1 instead because exit
+//! 2 means something else there (on `Stop` it would make the agent go on, with our error as
+//! the new prompt); both agents report exit 1 as a non-blocking error and show the first
+//! stderr line. On a failing `PostToolUse`, Claude additionally gets the tool output replaced
+//! by a `[tool output withheld: ...]` notice when its shape is known, so a failing redaction
+//! hook does not leak the output it was meant to redact; Codex replaces the output with the
+//! stderr reason on its own.
 //!
 //! Handler errors on `tool_call` come from [`HookRunner::emit_tool_call`](hooks_core::HookRunner::emit_tool_call); on other events
 //! they are collected through [`HookRunner::on_error`](hooks_core::HookRunner::on_error).

@@ -62,6 +62,15 @@ pub trait Protocol: Send + Sync {
         answer
     }
 
+    /// The answer that blocks the action of `event` after a failure (`line` is the failure's
+    /// stderr line), for an event on which the agent ignores the failure exit code
+    /// ([`Protocol::failure_code`]) and lets the action run: such a failure exits 0 with this
+    /// answer instead. `None` (the default): the exit code blocks.
+    fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
+        let _ = (event, line);
+        None
+    }
+
     /// Where and how `hooks install` registers this binary with the agent.
     fn install(&self) -> &'static InstallShape;
 

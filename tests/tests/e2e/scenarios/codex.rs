@@ -123,7 +123,9 @@ fn ls_runs_quietly() {
 
 /// Codex never sends malformed input by itself, so each installed gating entry is run the way
 /// Codex runs it (its command string through the shell, the input on stdin) with broken input:
-/// it must exit 2 with a reason on stderr, which Codex treats as a block.
+/// it must exit 2 with a reason on stderr, which Codex treats as a block; on `PreCompact`, where
+/// Codex compacts after any exit code, exit 0 with `continue: false` and the reason as its
+/// `stopReason`.
 #[test]
 fn installed_gating_entries_fail_closed_on_malformed_input() {
     let server = ModelServer::start(Script::default());
@@ -151,9 +153,7 @@ fn installed_gating_entries_fail_closed_on_malformed_input() {
                 "malformed",
                 Duration::from_secs(30),
             );
-            assert_eq!(
-                done.code(),
-                Some(2),
+            let case = format!(
                 "{event} with {:?}: {done:?}",
                 String::from_utf8_lossy(input)
             );
@@ -161,6 +161,18 @@ fn installed_gating_entries_fail_closed_on_malformed_input() {
                 !done.stderr.trim().is_empty(),
                 "{event}: no reason on stderr"
             );
+            if event == "PreCompact" {
+                // Codex compacts after any exit code: only `continue: false` holds it.
+                assert_eq!(done.code(), Some(0), "{case}");
+                let answer: Value = serde_json::from_str(&done.stdout).expect("a JSON answer");
+                assert_eq!(
+                    answer,
+                    json!({"continue": false, "stopReason": done.stderr.trim_end()}),
+                    "{case}"
+                );
+            } else {
+                assert_eq!(done.code(), Some(2), "{case}");
+            }
         }
     }
 }
@@ -572,6 +584,38 @@ fn codex_exec_stops_at_a_held_compaction_and_shows_the_reason_nowhere() {
             && !run.finished.stderr.contains("compaction held"),
         "codex exec now shows the reason: update the README\n{}",
         run.evidence()
+    );
+}
+
+/// A failing `PreCompact` hook holds the compaction in Codex too, though Codex compacts after
+/// any exit code: the adapter answers its failure with `continue: false`, whose reason (the
+/// failure line) the app shows as the hook run's `stop` entry. The failure here is a working
+/// directory that does not exist (`--cwd`).
+#[test]
+fn a_failing_pre_compact_hook_holds_the_compaction() {
+    let server = ModelServer::start(compacting_script());
+    let Some((codex, sb)) = setup("codex-compact-fails", &server, COMPACT_EARLY) else {
+        return;
+    };
+    let missing = sb.root().join("no-such-dir");
+    fixtures::edit_handlers(&hooks_json(&sb), |event, handler| {
+        if event == "PreCompact" {
+            let command = handler["command"].as_str().unwrap_or_default().to_owned();
+            handler["command"] = json!(format!("{command} --cwd '{}'", missing.display()));
+        }
+    });
+    Codex::trust_hooks(&sb);
+    let turn = codex.app_server_turn(&sb, "count");
+    assert_eq!(summaries(&server), 0, "compacted:\n{}", turn.evidence());
+    let expected = format!(
+        "hooks codex PreCompact: the working directory {} is not a directory",
+        missing.display()
+    );
+    assert_eq!(
+        turn.entries("preCompact", "stop"),
+        [expected],
+        "{}",
+        turn.evidence()
     );
 }
 
