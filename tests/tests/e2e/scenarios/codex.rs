@@ -390,6 +390,39 @@ fn a_missing_hook_binary_lets_codex_run_the_command() {
     ));
 }
 
+/// Codex 0.169.0 fails open as well when a hook crashes (exits 1 at once) or hangs past its
+/// timeout (2 s here): the guarded command runs (what the README's Codex table says).
+#[test]
+fn a_crashing_or_hanging_hook_lets_codex_run_the_command() {
+    for (name, command, timeout) in [
+        ("codex-crash", "exit 1", None),
+        ("codex-hang", "sleep 30", Some(2)),
+    ] {
+        let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
+        let Some((codex, sb)) = setup(name, &server, "") else {
+            return;
+        };
+        fixtures::edit_handlers(&hooks_json(&sb), |_, handler| {
+            handler["command"] = json!(command);
+            if let Some(secs) = timeout {
+                handler["timeout"] = json!(secs);
+            }
+        });
+        let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run it");
+        assert!(
+            sb.project.join("ran.txt").exists(),
+            "{name}: the command did not run: {:?}\n{}",
+            server.tool_results(),
+            run.evidence()
+        );
+        crate::report(&format!(
+            "codex, hook {command:?}: ran after {:.1} s; hook mentions {:?}",
+            run.finished.elapsed.as_secs_f64(),
+            hook_mentions(&run, &sb)
+        ));
+    }
+}
+
 /// What `/handoff` answers: the prompt is blocked, and the reason says that a new session
 /// cannot be started from a hook.
 const HANDOFF_REASON: &str = "/handoff: starting a new session is not available through the \
