@@ -10,6 +10,7 @@ use super::{RUN_LIMIT, Sandbox, base_command};
 use crate::install::CODEX;
 use crate::model::ModelServer;
 use crate::process::{self, Finished};
+use crate::timing::{HookTime, HookTimes};
 
 /// An installed Codex.
 pub(crate) struct Codex {
@@ -261,6 +262,30 @@ impl AppServerTurn {
             .filter(|e| e["kind"] == kind)
             .filter_map(|e| e["text"].as_str().map(str::to_owned))
             .collect()
+    }
+
+    /// The time of every hook run, from the `durationMs` Codex reports in `hook/completed`:
+    /// the event is its `eventName` (`preToolUse`), the command the run's `id` (it names the
+    /// handler's place: `pre-tool-use:4:<hooks.json>`), the status 0 for `completed`, 2 for
+    /// `blocked`, else -1.
+    pub(crate) fn hook_times(&self) -> HookTimes {
+        HookTimes(
+            self.messages
+                .iter()
+                .filter(|m| m["method"] == "hook/completed")
+                .map(|m| &m["params"]["run"])
+                .map(|run| HookTime {
+                    event: run["eventName"].as_str().unwrap_or_default().to_owned(),
+                    command: run["id"].as_str().unwrap_or_default().to_owned(),
+                    status: match run["status"].as_str() {
+                        Some("completed") => 0,
+                        Some("blocked") => 2,
+                        _ => -1,
+                    },
+                    ms: run["durationMs"].as_u64().unwrap_or(0),
+                })
+                .collect(),
+        )
     }
 
     /// The `turn/completed` notification's turn, if the turn completed.

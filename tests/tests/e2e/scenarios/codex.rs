@@ -423,6 +423,59 @@ fn a_crashing_or_hanging_hook_lets_codex_run_the_command() {
     }
 }
 
+/// Per-hook time inside Codex, from the `durationMs` its app server reports for each hook run,
+/// next to the same turn with every hook `/bin/true` (the agent's own cost of starting a hook).
+/// (`Stop` is left out: the turn is over, and the input closed, before its run is reported.)
+#[test]
+fn hook_times_from_the_app_server() {
+    let count_to_ten = || {
+        let mut steps: Vec<Step> = (0..10).map(|i| Step::Shell(format!("echo {i}"))).collect();
+        steps.push(Step::Text("done".into()));
+        Script::new(steps)
+    };
+    let mut times = Vec::new();
+    for (name, replace) in [("codex-times", false), ("codex-times-true", true)] {
+        let server = ModelServer::start(count_to_ten());
+        let Some((codex, sb)) = setup(name, &server, "") else {
+            return;
+        };
+        if replace {
+            fixtures::edit_handlers(&hooks_json(&sb), |_, handler| {
+                handler["command"] = json!("/bin/true");
+            });
+        }
+        Codex::trust_hooks(&sb);
+        let turn = codex.app_server_turn(&sb, "count to ten");
+        let turn_times = turn.hook_times();
+        assert_eq!(
+            turn_times.count("preToolUse", |_| true),
+            10,
+            "{}",
+            turn.evidence()
+        );
+        assert!(turn_times.failed().is_empty(), "{:?}", turn_times.failed());
+        times.push(turn_times);
+    }
+    for event in [
+        "sessionStart",
+        "userPromptSubmit",
+        "preToolUse",
+        "postToolUse",
+    ] {
+        let (ours, truth) = (
+            times[0].median(event, |_| true),
+            times[1].median(event, |_| true),
+        );
+        crate::report(&format!(
+            "codex hook time {event}: hooks {ours}, /bin/true {truth}"
+        ));
+        assert!(
+            times[0].count(event, |_| true) > 0,
+            "no {event} time reported"
+        );
+    }
+}
+
 /// What `/handoff` answers: the prompt is blocked, and the reason says that a new session
 /// cannot be started from a hook.
 const HANDOFF_REASON: &str = "/handoff: starting a new session is not available through the \
