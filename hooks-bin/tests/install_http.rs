@@ -33,6 +33,7 @@ fn plan(path: &Path, http: Option<HttpHooks>) -> Install {
         path: path.to_path_buf(),
         binary: PathBuf::from("/opt/hooks/bin/hooks"),
         dry_run: false,
+        on_failure_block: false,
         http,
     }
 }

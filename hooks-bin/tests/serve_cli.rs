@@ -241,3 +241,171 @@ fn a_session_idle_past_the_idle_timeout_is_ended() {
     terminate(&server);
     assert!(wait(&mut server).success());
 }
+
+impl User {
+    /// `POST /claude/EVENT` with `body` as is.
+    fn post(&self, event: &str, body: &[u8]) -> (u16, String) {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        write!(
+            stream,
+            "POST /claude/{event} HTTP/1.1\r\nhost: 127.0.0.1:{}\r\nauthorization: Bearer {}\r\n\
+             content-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+            self.port,
+            self.secret(),
+            body.len()
+        )
+        .unwrap();
+        stream.write_all(body).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let status = answer.split(' ').nth(1).unwrap().parse().unwrap();
+        let body = answer.split_once("\r\n\r\n").unwrap().1.to_owned();
+        (status, body)
+    }
+
+    /// `hooks claude EVENT` (the command adapter, a process per call) with `body` on stdin.
+    fn adapter(&self, event: &str, body: &[u8]) -> Output {
+        let mut child = self
+            .command()
+            .args(["claude", event])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(body).unwrap();
+        child.wait_with_output().unwrap()
+    }
+
+    /// A Claude Code input of `event` for the session `session`, with `extra` fields.
+    fn input(&self, event: &str, session: &str, extra: serde_json::Value) -> Vec<u8> {
+        let mut body = json!({
+            "session_id": session, "transcript_path": "/tmp/t.jsonl",
+            "cwd": self.path("project"), "permission_mode": "default", "hook_event_name": event,
+        });
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        serde_json::to_vec(&body).unwrap()
+    }
+}
+
+/// What the server answers for an [`Output`] of the command adapter: the body of a 200 is
+/// the stdout; a gating failure (exit 2) is the stdout's object with `decision: block` and the
+/// stderr line as `reason`; an observational failure (exit 1) a 500 with the stderr line.
+fn http_of(out: &Output) -> (u16, String) {
+    let outcome = hooks_bin::adapters::Outcome {
+        code: u8::try_from(out.status.code().unwrap()).unwrap(),
+        stdout: String::from_utf8(out.stdout.clone()).unwrap(),
+        stderr: String::from_utf8(out.stderr.clone()).unwrap(),
+    };
+    let answer = hooks_bin::serve::HttpAnswer::from_outcome(&outcome);
+    (answer.status, answer.body)
+}
+
+/// Recorded Claude Code inputs for the examples bundle, each the first call of its session.
+fn recorded(user: &User) -> Vec<(&'static str, Vec<u8>)> {
+    let project = user.path("project");
+    let env_file = project.join(".env");
+    let calls: Vec<(&'static str, serde_json::Value)> = vec![
+        ("SessionStart", json!({"source": "startup"})),
+        ("UserPromptSubmit", json!({"prompt": "list the files"})),
+        ("PreToolUse", bash("ls -la")),
+        ("PreToolUse", bash("rm -rf target")),
+        (
+            "PostToolUse",
+            json!({
+                "tool_name": "Read", "tool_input": {"file_path": env_file},
+                "tool_response": {"type": "text", "file": {
+                    "filePath": env_file, "content": "API_KEY=sk-live-1234567890abcdef\n",
+                    "numLines": 1, "startLine": 1, "totalLines": 1}}
+            }),
+        ),
+        (
+            "PostToolUse",
+            json!({
+                "tool_name": "Bash", "tool_input": {"command": "ls"},
+                "tool_response": {"stdout": "a\nb\n", "stderr": "", "interrupted": false,
+                                  "isImage": false}
+            }),
+        ),
+        ("PreToolUse", json!({"tool_name": 7})),
+        (
+            "Stop",
+            json!({"last_assistant_message": "done", "stop_hook_active": false}),
+        ),
+        ("SessionEnd", json!({"reason": "other"})),
+    ];
+    let mut inputs: Vec<(&'static str, Vec<u8>)> = calls
+        .into_iter()
+        .enumerate()
+        .map(|(i, (event, extra))| (event, user.input(event, &format!("rec-{i}"), extra)))
+        .collect();
+    // Input the decoder refuses: malformed, too deep, not an object.
+    let deep = format!(
+        "{{\"session_id\": \"rec-deep\", \"x\": {}{}}}",
+        "[".repeat(100),
+        "]".repeat(100)
+    );
+    inputs.push((
+        "PreToolUse",
+        b"{\"session_id\": \"rec-cut\", \"tool_name\": ".to_vec(),
+    ));
+    inputs.push(("PreToolUse", deep.into_bytes()));
+    inputs.push(("Stop", b"[1]".to_vec()));
+    inputs
+}
+
+#[test]
+fn the_server_answers_each_recorded_input_as_the_command_adapter_does() {
+    let user = User::new();
+    let mut server = user.serve(&[]);
+    let mut blocked = 0;
+    for (event, body) in recorded(&user) {
+        let out = user.adapter(event, &body);
+        let got = user.post(event, &body);
+        assert_eq!(
+            got,
+            http_of(&out),
+            "{event} {}",
+            String::from_utf8_lossy(&body)
+        );
+        match out.status.code() {
+            Some(0) => assert_eq!(got.1.as_bytes(), out.stdout, "byte for byte"),
+            Some(2) => blocked += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(blocked, 3, "the three broken gating inputs block");
+    terminate(&server);
+    assert!(wait(&mut server).success());
+}
+
+#[test]
+fn a_session_keeps_what_its_hooks_count_where_a_process_per_call_starts_again() {
+    // The examples' status line counts the tools run in the session.
+    let user = User::new();
+    let mut server = user.serve(&[]);
+    let ran = json!({
+        "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "tool_response": {"stdout": "a\n", "stderr": "", "interrupted": false, "isImage": false}
+    });
+    let start = user.input("SessionStart", "counted", json!({"source": "startup"}));
+    assert_eq!(user.post("SessionStart", &start).0, 200);
+    let body = user.input("PostToolUse", "counted", ran);
+    for n in 1..=3 {
+        let (status, answer) = user.post("PostToolUse", &body);
+        assert_eq!(status, 200);
+        assert!(
+            answer.contains(&format!("tools run: {n} ")),
+            "call {n}: {answer}"
+        );
+        let fresh = String::from_utf8(user.adapter("PostToolUse", &body).stdout).unwrap();
+        assert!(
+            fresh.contains("tools run: 1 "),
+            "a process per call: {fresh}"
+        );
+    }
+    terminate(&server);
+    assert!(wait(&mut server).success());
+}

@@ -4,7 +4,6 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::path::Path;
 
 use examples as _;
 use http_body_util::{BodyExt as _, Full};
@@ -13,8 +12,7 @@ use serde_json::json;
 use tokio::net::{TcpListener, TcpStream};
 
 use common::{canonical_options, input, workdir};
-use hooks_bin::adapters::claude::Claude;
-use hooks_bin::adapters::{AdapterOptions, answer};
+use hooks_bin::adapters::AdapterOptions;
 use hooks_bin::serve::{HttpAnswer, Secret, ServeOptions, Server};
 
 /// A running server on a loopback port, and what a request to it needs.
@@ -112,84 +110,6 @@ async fn post(
     }
 }
 
-/// One Claude Code session's calls, in order, for the examples bundle (`cwd` the project).
-fn recorded_session(cwd: &Path) -> Vec<(&'static str, Vec<u8>)> {
-    let bash = |command: &str| json!({"tool_name": "Bash", "tool_input": {"command": command}});
-    vec![
-        (
-            "SessionStart",
-            input("SessionStart", cwd, json!({"source": "startup"})),
-        ),
-        (
-            "UserPromptSubmit",
-            input("UserPromptSubmit", cwd, json!({"prompt": "list the files"})),
-        ),
-        ("PreToolUse", input("PreToolUse", cwd, bash("ls -la"))),
-        (
-            "PreToolUse",
-            input("PreToolUse", cwd, bash("rm -rf target")),
-        ),
-        (
-            "PostToolUse",
-            input(
-                "PostToolUse",
-                cwd,
-                json!({
-                    "tool_name": "Read",
-                    "tool_input": {"file_path": cwd.join(".env")},
-                    "tool_response": {"type": "text", "file": {
-                        "filePath": cwd.join(".env"),
-                        "content": "API_KEY=sk-live-1234567890abcdef\n",
-                        "numLines": 1, "startLine": 1, "totalLines": 1
-                    }}
-                }),
-            ),
-        ),
-        (
-            "PostToolUse",
-            input(
-                "PostToolUse",
-                cwd,
-                json!({
-                    "tool_name": "Bash",
-                    "tool_input": {"command": "ls"},
-                    "tool_response": {"stdout": "a\nb\n", "stderr": "", "interrupted": false,
-                                      "isImage": false}
-                }),
-            ),
-        ),
-        // What the hooks sent during the tool calls (the examples' debug notes) is not
-        // carried into a later answer.
-        (
-            "UserPromptSubmit",
-            input("UserPromptSubmit", cwd, json!({"prompt": "and now?"})),
-        ),
-        // Failures: the same failure answers.
-        (
-            "PreToolUse",
-            b"{\"session_id\": \"abc123\", \"tool_name\": ".to_vec(),
-        ),
-        ("PreToolUse", deep(100)),
-        (
-            "PreToolUse",
-            input("PreToolUse", cwd, json!({"tool_name": 7})),
-        ),
-        ("Stop", b"[1]".to_vec()),
-        (
-            "Stop",
-            input(
-                "Stop",
-                cwd,
-                json!({"last_assistant_message": "done", "stop_hook_active": false}),
-            ),
-        ),
-        (
-            "SessionEnd",
-            input("SessionEnd", cwd, json!({"reason": "other"})),
-        ),
-    ]
-}
-
 /// An input object nested `levels` deep.
 fn deep(levels: usize) -> Vec<u8> {
     let mut s = String::from("{\"session_id\": \"abc123\", \"x\": ");
@@ -197,45 +117,6 @@ fn deep(levels: usize) -> Vec<u8> {
     s.push_str(&"]".repeat(levels));
     s.push('}');
     s.into_bytes()
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_server_answers_each_recorded_input_as_the_command_adapter_does() {
-    let dir = workdir();
-    let options = AdapterOptions::default().cwd(dir.path());
-    let server = Running::start(options.clone()).await;
-    let mut blocked = 0;
-    for (event, body) in recorded_session(dir.path()) {
-        let outcome = {
-            let (body, options) = (body.clone(), options.clone());
-            tokio::task::spawn_blocking(move || answer(&Claude, event, &body, &options))
-                .await
-                .unwrap()
-        };
-        let got = server.call(event, &body).await;
-        assert_eq!(
-            got,
-            HttpAnswer::from_outcome(&outcome),
-            "{event} {}: {outcome:?}",
-            String::from_utf8_lossy(&body)
-        );
-        match outcome.code {
-            0 => assert_eq!(got.body, outcome.stdout, "byte for byte"),
-            2 => {
-                blocked += 1;
-                let json: serde_json::Value = serde_json::from_str(&got.body).unwrap();
-                assert_eq!(json["decision"], "block");
-                assert_eq!(json["reason"], outcome.stderr.trim_end());
-            }
-            _ => assert_eq!(
-                (got.status, got.body.as_str()),
-                (500, outcome.stderr.as_str())
-            ),
-        }
-    }
-    assert_eq!(blocked, 3, "the three broken gating inputs block");
-    assert!(server.server.sessions().is_empty(), "SessionEnd ended it");
-    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -469,7 +350,7 @@ async fn a_call_answers_with_nothing_an_earlier_call_of_its_session_sent() {
                 &input("PostToolUse", dir.path(), result.clone()),
             )
             .await;
-        assert_eq!((got.status, got.body.as_str()), (200, ""));
+        assert_eq!(got.status, 200, "{got:?}");
     }
     let prompt = input("UserPromptSubmit", dir.path(), json!({"prompt": "next"}));
     let got = server.call("UserPromptSubmit", &prompt).await;

@@ -9,9 +9,10 @@
 //! 3. [`run`] emits the call's events on that session and gives the [`Outcome`].
 //!
 //! Where this differs from a fresh process per call, by design: `session_start` is emitted
-//! once per session, when it is built, so the agent's `SessionStart` answers with what that
-//! emission sent and a repeated `SessionStart` of a live session (a resume) emits nothing
-//! again; a session built by another call (the server restarted mid-session) answers that
+//! once per session, when it is built, so the agent's `SessionStart` (source `startup`)
+//! answers with what that emission sent and a repeated one of a live session emits nothing
+//! again (a resume, clear, fork or compaction is emitted as a process would); a session
+//! built by another call (the server restarted mid-session) answers that
 //! call without what its `session_start` sent. Every hook file is loaded when the session
 //! is built (a fresh process loads them only for the tool events, the only ones they
 //! handle).
@@ -24,7 +25,7 @@ use hooks_core::HookRunner;
 
 use super::answer::{outcome, unknown_event, working_dir};
 use super::emit::{self, Reply};
-use super::protocol::{AgentEvent, Call, Mapping, Protocol, Request};
+use super::protocol::{AgentEvent, Call, Mapping, Protocol, Request, StartSource};
 use super::session::Session;
 use super::{AdapterOptions, Outcome, bundle_or_error};
 
@@ -151,9 +152,10 @@ pub async fn run(
     let s = &resident.session;
     let event = call.event;
     let reply = match call.request.call {
-        Call::SessionStart if started => emit::started(s),
-        // A live session started once already (the agent resumed it).
-        Call::SessionStart => Reply::default(),
+        Call::SessionStart(StartSource::Startup) if started => emit::started(s),
+        // A live session started once already.
+        Call::SessionStart(StartSource::Startup) => Reply::default(),
+        // A resume, clear, fork or compaction: as in a process of its own.
         other => {
             // Each call answers with what its own hooks reported and sent, as in a process
             // of its own: nothing left from an earlier call (a note sent after a tool ran)

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::Target;
-use crate::adapters::{AgentEvent, Form};
+use crate::adapters::{AgentEvent, FailClosed, Form};
 use crate::text::shell_quote;
 
 /// The entries of `hooks install claude --http`: HTTP hooks to the server of `hooks serve`.
@@ -40,17 +40,10 @@ impl HttpHooks {
     pub fn event_url(&self, target: Target, event: AgentEvent) -> String {
         format!("{}/{}/{}", self.url, target.as_str(), event.as_str())
     }
-}
 
-/// The handler entry that runs `binary` for `event`, in the agent's form; with `http`, an
-/// HTTP hook to the server (a command entry with [`VIA_SERVER`] for `SessionStart`).
-pub(super) fn handler(
-    target: Target,
-    binary: &str,
-    event: AgentEvent,
-    http: Option<&HttpHooks>,
-) -> Value {
-    if let Some(http) = http {
+    /// The entry for `event`: an HTTP hook (`"onFailure": "block"` on a gating event), or for
+    /// `SessionStart` a command entry running `binary` with [`VIA_SERVER`].
+    fn entry(&self, target: Target, binary: &str, event: AgentEvent) -> Value {
         if !HttpHooks::over_http(event) {
             return json!({
                 "type": "command",
@@ -60,16 +53,25 @@ pub(super) fn handler(
         }
         let mut entry = json!({
             "type": "http",
-            "url": http.event_url(target, event),
-            "headers": {"Authorization": format!("Bearer {}", http.secret)},
+            "url": self.event_url(target, event),
+            "headers": {"Authorization": format!("Bearer {}", self.secret)},
             "timeout": HTTP_TIMEOUT_SECS,
         });
         if event.mapping.is_gating() {
             entry["onFailure"] = json!("block");
         }
-        return entry;
+        entry
     }
-    match target.protocol().install().form {
+}
+
+/// The handler entry that `ours` adds for `event`, in the agent's form, with the fail-closed
+/// key when `ours` writes it and the event gates; with `--http`, [`HttpHooks`]'s entry.
+pub(super) fn handler(ours: &Ours<'_>, event: AgentEvent) -> Value {
+    let (target, binary) = (ours.target, ours.binary);
+    if let Some(http) = ours.http {
+        return http.entry(target, binary, event);
+    }
+    let mut entry = match target.protocol().install().form {
         Form::Exec => json!({
             "type": "command",
             "command": binary,
@@ -79,7 +81,11 @@ pub(super) fn handler(
             "type": "command",
             "command": shell_command(target, binary, event),
         }),
+    };
+    if let Some((key, value)) = ours.fail_closed_key(event) {
+        entry[key] = json!(value);
     }
+    entry
 }
 
 pub(super) fn shell_command(target: Target, binary: &str, event: AgentEvent) -> String {
@@ -108,6 +114,8 @@ pub(super) struct Ours<'a> {
     pub(super) binary: &'a str,
     /// This binary's file name.
     file_name: &'a OsStr,
+    /// The fail-closed key written on gating entries, when it is.
+    fail_closed: Option<FailClosed>,
     /// `--http`: the server's entries.
     pub(super) http: Option<&'a HttpHooks>,
 }
@@ -119,14 +127,38 @@ impl<'a> Ours<'a> {
             target,
             binary,
             file_name: Path::new(binary).file_name().unwrap_or_default(),
+            fail_closed: None,
             http: None,
         }
     }
 
-    /// The same, for the entries of `--http`.
+    /// These entries, for `--http`.
     pub(super) fn with_http(mut self, http: Option<&'a HttpHooks>) -> Self {
         self.http = http;
         self
+    }
+
+    /// These entries, with the agent's fail-closed key ([`FailClosed`]) on every gating one
+    /// when `on_failure_block` (and the agent has such a key).
+    pub(super) fn with_fail_closed(mut self, on_failure_block: bool) -> Self {
+        self.fail_closed = self
+            .target
+            .protocol()
+            .install()
+            .fail_closed
+            .filter(|_| on_failure_block);
+        self
+    }
+
+    /// The key and value our entry for `event` carries to fail closed, if any: only gating
+    /// events get it.
+    pub(super) fn fail_closed_key(
+        &self,
+        event: AgentEvent,
+    ) -> Option<(&'static str, &'static str)> {
+        self.fail_closed
+            .filter(|_| event.mapping.is_gating())
+            .map(|f| (f.key, f.value))
     }
 
     /// Whether `entry` already runs this binary for `event`, in exec or shell form.
