@@ -63,7 +63,8 @@ fn forward(agent: Agent, event_name: &str) -> Result<Outcome, String> {
     let secret = crate::trust::config_dir()
         .map_err(|e| e.to_string())
         .and_then(|dir| {
-            Secret::load(&Secret::path_in(&dir)).map_err(|e| format!("{}: {e}", dir.display()))
+            let path = Secret::path_in(&dir);
+            Secret::load(&path).map_err(|e| format!("{}: {e}", path.display()))
         })
         .map_err(|e| format!("no secret for hooks serve: {e}"))?;
     let path = format!("/{agent}/{event_name}");

@@ -23,7 +23,8 @@ pub struct Running {
 /// The held lock of the running server: the file stays locked until this is dropped.
 #[derive(Debug)]
 pub struct Lock {
-    file: fs::File,
+    /// Held open, and so locked, for the server's life.
+    _file: fs::File,
     path: PathBuf,
 }
 
@@ -137,7 +138,7 @@ impl Lock {
         )?;
         file.sync_all()?;
         Ok(Lock {
-            file,
+            _file: file,
             path: path.to_path_buf(),
         })
     }
@@ -146,12 +147,6 @@ impl Lock {
     #[must_use]
     pub fn path(&self) -> &Path {
         &self.path
-    }
-
-    /// Whether the lock is held (always, while this exists; for the drop order).
-    #[must_use]
-    pub fn file(&self) -> &fs::File {
-        &self.file
     }
 }
 
