@@ -19,7 +19,10 @@
 //!   so the adapter never prints `allow`: no opinion is empty stdout.
 //! - `PostToolUse` has no `updatedToolOutput`: new content is sent as
 //!   `{"decision":"block","reason":NEW_TEXT}`, which makes Codex replace the tool result with
-//!   `reason`.
+//!   `reason`, for every tool whose call fires `PostToolUse` (`exec_command`, and a
+//!   `write_stdin` that sees the command end, both as `Bash`; `view_image`). `NEW_TEXT` is the
+//!   text chunks; other chunks (an image) cannot be carried by text and are withheld, with a
+//!   line saying so.
 //! - A cancelled compaction is `{"continue":false,"stopReason":"Compaction cancelled by a hook"}`.
 //! - A deny whose reason is blank is ignored (Codex runs the tool), so a reason of only
 //!   whitespace is sent as the default block reason.
