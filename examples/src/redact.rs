@@ -1,4 +1,4 @@
-//! Redact tool output (SPEC.md section 8, example 2).
+//! Redact tool output (SPEC.md section 8, example 2), shell output included.
 //!
 //! Upstream:
 //!
@@ -13,21 +13,23 @@
 //! });
 //! ```
 //!
-//! Two redactions, which differ only in what they find:
+//! Where upstream redacts the output of `read` only, [`redact_tool_output`] covers every tool
+//! that hands a file's contents to the model:
 //!
-//! - [`redact_secrets`], which the registered hook uses and the one to copy: any key ending in
-//!   `api_key` (`api-key`, `apikey`; also `access_key`, `secret_key`, `private_key`),
-//!   `secret`, `token`, `password` or `passwd`, in any case (`API_KEY`, `GITHUB_TOKEN`,
-//!   `client_secret`, `x-api-key`, `AWS_SECRET_ACCESS_KEY`), with `=`, `:` or `=>` and any
-//!   blanks (Unicode spaces too) around it, the key and the value each quoted or not:
-//!   `api_key=v`, `API_KEY = v`, `"API_KEY": "v"`, `password:\u{a0}v`, `'token' => 'v'`. The
-//!   value is replaced, its quotes kept, so JSON stays JSON. A key that only holds a keyword
-//!   inside it (`max_tokens: 1024`, `token_count = 3`, `secret_name: x`) is not a secret and
-//!   keeps its value, so the model is not shown code that differs from the file for nothing.
-//!   It still errs toward redacting: `let token = next()` loses `next()`.
-//! - [`redact_api_keys`] is the port line by line, kept to show fidelity: `API_KEY=` and the
-//!   non-blank run after it, exactly; it misses every other spelling above.
-
+//! - `read` (Claude Code's `Read`, in each of its output shapes: text, a notebook's cells, a
+//!   PDF's pages), `grep` (Claude Code's `Grep`: its matching lines) and `bash`, the shell
+//!   (Claude Code's `Bash`, every Codex shell tool): `cat secret.env` shows the file as much as
+//!   a read does, and Codex has no read tool at all;
+//! - a chunk it cannot read, such as a whole PDF sent as a document, is withheld: it is
+//!   replaced by a notice ([`WITHHELD_DOCUMENT`]), since the secret could be in its bytes;
+//! - images pass as they are (a picture of a secret is not found by a text pattern).
+//!
+//! Other tools are left alone: `edit` and `write` show the model no file contents, and what a
+//! hook never sees it cannot redact (in Claude Code, the output of a command sent to the
+//! background, read later through its own tools; in Codex, what a command prints before it
+//! yields while still running). See the README's per-agent table for those paths.
+//!
+//! Two redactions, which differ only in what they find:
 use std::sync::LazyLock;
 
 use hooks_core::prelude::*;
@@ -76,15 +78,24 @@ pub fn redact_secrets(text: &str) -> String {
         .into_owned()
 }
 
-/// Redacts secrets in what the `read` tool returns.
+/// The tools whose output [`redact_tool_output`] redacts: the ones that show the model a
+/// file's contents.
+pub const REDACTED_TOOLS: &[&str] = &["read", "grep", "bash"];
+
+/// What replaces a chunk [`redact_tool_output`] cannot read (a PDF sent whole).
+pub const WITHHELD_DOCUMENT: &str =
+    "[document withheld: the redaction hook cannot look inside it for secrets]";
+
+/// Redacts secrets in what the tools of [`REDACTED_TOOLS`] return.
 ///
-/// For a `read` result that is not an error, every text chunk has each secret's value
-/// replaced with `[REDACTED]` ([`redact_secrets`]; `API_KEY=<non-space run>` becomes
-/// `API_KEY=[REDACTED]`, as upstream); other chunks (images) are kept as they are. The model,
-/// the transcript and the session only ever see the redacted text.
+/// For such a result that is not an error, every text chunk has each secret's value replaced
+/// with `[REDACTED]` ([`redact_secrets`]; `API_KEY=<non-space run>` becomes
+/// `API_KEY=[REDACTED]`, as upstream); images are kept as they are, and any other chunk (a
+/// document) is replaced by [`WITHHELD_DOCUMENT`]. The model, the transcript and the session
+/// only ever see the redacted text.
 #[hook(event = "tool_result")]
-pub fn redact_read_output(event: &ToolResultEvent) -> Option<ToolResultEventResult> {
-    if event.tool_name != "read" || event.failed() {
+pub fn redact_tool_output(event: &ToolResultEvent) -> Option<ToolResultEventResult> {
+    if !REDACTED_TOOLS.contains(&event.tool_name.as_str()) || event.failed() {
         return None;
     }
     let redacted = event
@@ -95,7 +106,8 @@ pub fn redact_read_output(event: &ToolResultEvent) -> Option<ToolResultEventResu
                 text: redact_secrets(&text.text),
                 extra: text.extra.clone(),
             }),
-            other => other.clone(),
+            Content::Image(_) => chunk.clone(),
+            Content::Other(_) => Content::text(WITHHELD_DOCUMENT),
         })
         .collect();
     Some(ToolResultEventResult {

@@ -100,7 +100,7 @@ fn list_json_has_the_examples_in_dispatch_order() {
             "tool_result",
             vec![
                 "examples::debug_notes note_tool_output",
-                "examples::redact redact_read_output",
+                "examples::redact redact_tool_output",
                 "examples::status_line count_tools",
             ],
         ),
