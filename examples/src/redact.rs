@@ -24,10 +24,16 @@
 //!   replaced by a notice ([`WITHHELD_DOCUMENT`]), since the secret could be in its bytes;
 //! - images pass as they are (a picture of a secret is not found by a text pattern).
 //!
-//! Other tools are left alone: `edit` and `write` show the model no file contents, and what a
-//! hook never sees it cannot redact (in Claude Code, the output of a command sent to the
-//! background, read later through its own tools; in Codex, what a command prints before it
-//! yields while still running). See the README's per-agent table for those paths.
+//! Other tools are left alone: `edit` and `write` show the model no file contents. What a hook
+//! never sees it cannot redact: a tool whose output reaches the model without passing a hook
+//! is blocked instead ([`block_unhooked_output`]: Claude Code's `Monitor`, whose events, one
+//! per line the command prints, come to the model as notifications). A command sent to the
+//! background with `bash` is fine: the model reads its output file later with `read` or
+//! `bash`, both redacted. Two paths stay open, since no hook answer can change them: in Claude
+//! Code, the output of a command that exits non-zero (only `PostToolUseFailure` fires, and it
+//! takes no new output; a failed result is left alone here, as upstream, since its rewrite is
+//! never applied); in Codex, what a command prints before it yields while still running. See
+//! the README's per-agent table for those paths.
 //!
 //! Two redactions, which differ only in what they find:
 use std::sync::LazyLock;
@@ -114,4 +120,23 @@ pub fn redact_tool_output(event: &ToolResultEvent) -> Option<ToolResultEventResu
         content: Some(redacted),
         ..ToolResultEventResult::default()
     })
+}
+
+/// The tools whose output reaches the model without passing any hook, which
+/// [`block_unhooked_output`] blocks: Claude Code's `Monitor` (our name `monitor`) streams each
+/// line its command prints to the model as a notification.
+pub const UNHOOKED_OUTPUT_TOOLS: &[&str] = &["monitor"];
+
+/// The reason a call of [`UNHOOKED_OUTPUT_TOOLS`] is blocked with.
+pub const UNHOOKED_OUTPUT_REASON: &str = "blocked by the redaction hook: this tool's output \
+     reaches the model without passing a hook, so secrets in it cannot be redacted; run the \
+     command with bash (in the background if it is long) and read its output instead";
+
+/// Blocks the tools of [`UNHOOKED_OUTPUT_TOOLS`] with [`UNHOOKED_OUTPUT_REASON`]: what they
+/// return never passes [`redact_tool_output`].
+#[hook(event = "tool_call")]
+pub fn block_unhooked_output(event: &ToolCallEvent) -> Option<ToolCallEventResult> {
+    UNHOOKED_OUTPUT_TOOLS
+        .contains(&event.tool_name.as_str())
+        .then(|| ToolCallEventResult::block(UNHOOKED_OUTPUT_REASON))
 }

@@ -280,6 +280,23 @@ fn the_example_redactor_covers_shell_and_grep_output_too() {
 }
 
 #[test]
+fn a_tool_whose_output_passes_no_hook_is_blocked_by_the_redactor() {
+    let mut monitor = bash("cat secret.env");
+    monitor.tool_name = "monitor".into();
+    let blocked = redact::block_unhooked_output(&monitor).expect("monitor is blocked");
+    assert!(blocked.is_block());
+    assert_eq!(
+        blocked.reason.as_deref(),
+        Some(redact::UNHOOKED_OUTPUT_REASON)
+    );
+    assert_eq!(
+        redact::block_unhooked_output(&bash("cat secret.env")),
+        None,
+        "bash output passes redact_tool_output"
+    );
+}
+
+#[test]
 fn the_example_redactor_withholds_what_it_cannot_read_and_keeps_images() {
     let mut result = read_result("API_KEY=sk-1", false);
     let image = Content::Image(ImageContent {
@@ -476,6 +493,7 @@ fn the_bundle_registers_every_example() {
             ("examples::filter_context", "drop_debug_only"),
             ("examples::handoff", "handoff"),
             ("examples::redact", "redact_tool_output"),
+            ("examples::redact", "block_unhooked_output"),
             ("examples::status_line", "reset_tool_count"),
             ("examples::status_line", "count_tools"),
         ]

@@ -820,3 +820,45 @@ fn continue_false_on_post_tool_use_stops_claude_before_the_model_sees_the_output
         again.evidence()
     );
 }
+
+/// Claude Code's `Monitor` hands the model each line its command prints as a notification,
+/// with no hook in between (measured: its `PostToolUse` carries only the task id, and without
+/// the block `API_KEY=...` reached the model in a `<task-notification>`): the example redactor
+/// blocks it, and the model gets the reason.
+#[test]
+fn monitor_output_never_reaches_the_model_unredacted() {
+    let Some((claude, sb)) = setup("claude-monitor") else {
+        return;
+    };
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let server = ModelServer::start(Script::new(vec![
+        Step::Tool {
+            name: "ToolSearch".into(),
+            input: json!({"query": "select:Monitor", "max_results": 5}),
+        },
+        Step::Tool {
+            name: "Monitor".into(),
+            input: json!({
+                "command": "cat secret.env", "description": "watch",
+                "timeout_ms": 20000, "persistent": false,
+            }),
+        },
+        Step::Shell("sleep 3; echo waited".into()),
+        Step::Text("done".into()),
+    ]));
+    let run = claude.run(&sb, &server, "watch secret.env", &[]);
+    let evidence = format!(
+        "tool results: {:?}\n{}",
+        server.tool_results(),
+        run.evidence()
+    );
+    assert_eq!(server.received(SECRET), Vec::<String>::new(), "{evidence}");
+    assert!(
+        server
+            .tool_results()
+            .iter()
+            .any(|(_, t)| t.contains(examples::redact::UNHOOKED_OUTPUT_REASON)),
+        "the model did not get the reason: {evidence}"
+    );
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+}
