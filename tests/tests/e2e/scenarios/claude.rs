@@ -862,3 +862,109 @@ fn monitor_output_never_reaches_the_model_unredacted() {
     );
     assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
 }
+
+/// A `Bash` command printing an image data URL: Claude Code hands the hook `isImage: true`
+/// with the URL as `stdout`, and the model gets it as an image, which the redactor keeps.
+#[test]
+fn an_image_printed_by_bash_reaches_the_model_as_the_image_it_is() {
+    use base64::Engine as _;
+    let Some((claude, sb)) = setup("claude-bash-image") else {
+        return;
+    };
+    let png = fixtures::png();
+    sb.write("demo.png", &png);
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let server = ModelServer::start(Script::shell_then(
+        "printf 'data:image/png;base64,%s' \"$(base64 -w0 demo.png)\"; cat secret.env >&2",
+        "seen",
+    ));
+    let run = claude.run(&sb, &server, "show demo.png", &[]);
+    let evidence = format!(
+        "tool results: {:?}\n{}",
+        server.tool_results(),
+        run.evidence()
+    );
+    let data = base64::engine::general_purpose::STANDARD.encode(&png);
+    assert!(server.received_verbatim(&data), "no image: {evidence}");
+    assert_eq!(server.received(SECRET), Vec::<String>::new(), "{evidence}");
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+}
+
+/// A `Bash` command sent to the background: its `PostToolUse` carries an empty `stdout` and
+/// the task id, the completion notice names only the output file, and the model reads that
+/// file with a tool the redactor covers (here `cat`), so the secret never reaches it.
+#[test]
+fn a_background_command_s_output_never_reaches_the_model_unredacted() {
+    let Some((claude, sb)) = setup("claude-background") else {
+        return;
+    };
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let server = ModelServer::start(Script::new(vec![
+        Step::Tool {
+            name: "Bash".into(),
+            input: json!({
+                "command": "cat secret.env", "description": "bg", "run_in_background": true,
+            }),
+        },
+        Step::Shell(
+            "sleep 2; cat $(grep -l API_KEY ../claude-0/*/*/tasks/*.output 2>/dev/null)".into(),
+        ),
+        Step::Text("done".into()),
+    ]));
+    let run = claude.run(&sb, &server, "show secret.env in the background", &[]);
+    let evidence = format!(
+        "tool results: {:?}\n{}",
+        server.tool_results(),
+        run.evidence()
+    );
+    assert_eq!(server.received(SECRET), Vec::<String>::new(), "{evidence}");
+    assert!(
+        server
+            .tool_results()
+            .iter()
+            .any(|(_, t)| t.contains(REDACTED)),
+        "the model never read the output: {evidence}"
+    );
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+}
+
+/// What a hook cannot change in Claude Code 2.1.328: a `Bash` command that exits non-zero
+/// fires only `PostToolUseFailure`, whose `error` is `Exit code N` and the command's output,
+/// and whose answer takes only `additionalContext` (measured besides: `continue: false` and
+/// exit 2 there leave what the model gets unchanged), so the secret reaches the model.
+#[test]
+fn a_failing_command_s_output_reaches_the_model_with_no_rewrite() {
+    let Some((claude, sb)) = setup("claude-bash-fails") else {
+        return;
+    };
+    let log = sb.root().join("post-tool-use-failure.jsonl");
+    let recorder = fixtures::recorder(sb.root(), &log);
+    fixtures::add_handler(
+        &settings(&sb),
+        "PostToolUseFailure",
+        json!({"type": "command", "command": recorder}),
+    );
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let server = ModelServer::start(Script::shell_then("cat secret.env; exit 1", "failed"));
+    let run = claude.run(&sb, &server, "show secret.env, then fail", &[]);
+    let recorded = fixtures::recorded(&log);
+    let evidence = format!(
+        "tool results: {:?}\nPostToolUseFailure saw: {recorded:?}\n{}",
+        server.tool_results(),
+        run.evidence()
+    );
+    crate::report(&format!(
+        "claude failing Bash: the model got {:?}",
+        server.tool_results()
+    ));
+    assert!(
+        recorded
+            .iter()
+            .any(|i| i["error"].as_str().is_some_and(|e| e.contains(SECRET))),
+        "{evidence}"
+    );
+    assert!(
+        only_result(&server).contains(SECRET),
+        "the output is redacted now: {evidence}"
+    );
+}

@@ -186,6 +186,33 @@ fn cat_of_a_secret_file_is_redacted_before_the_model_sees_it() {
     );
 }
 
+/// Codex runs `PostToolUse` after a failing command too, so its output is redacted as well.
+#[test]
+fn a_failing_command_s_output_is_redacted_too() {
+    let server = ModelServer::start(Script::shell_then("cat secret.env; exit 1", "failed"));
+    let Some((codex, sb)) = setup("codex-cat-fails", &server, "") else {
+        return;
+    };
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let run = codex.exec(
+        &sb,
+        &server,
+        Trust::Bypass,
+        &[],
+        "show secret.env, then fail",
+    );
+    let results = server.tool_results();
+    assert!(
+        server.received(SECRET).is_empty(),
+        "tool results: {results:?}\n{}",
+        run.evidence()
+    );
+    assert!(
+        results.len() == 1 && results[0].1.contains(REDACTED),
+        "the redacted output did not reach the model: {results:?}"
+    );
+}
+
 /// `exec_command` with a command that is still running after `yield_ms`, then `write_stdin`
 /// waiting for the rest of its output (the session id taken from the first result).
 fn exec_then_wait(cmd: &str, yield_ms: u64, text: &str) -> Script {
