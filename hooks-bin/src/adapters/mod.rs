@@ -93,6 +93,7 @@ pub mod command;
 mod emit;
 pub mod hook_json;
 mod protocol;
+pub mod resident;
 mod session;
 pub mod tools;
 
@@ -204,7 +205,7 @@ pub fn load_bundle_for(
     }
 }
 
-fn bundle_or_error(loaded: crate::load::Loaded) -> Result<Vec<LoadedHook>, String> {
+pub(super) fn bundle_or_error(loaded: crate::load::Loaded) -> Result<Vec<LoadedHook>, String> {
     if loaded.errors.is_empty() {
         Ok(loaded.hooks)
     } else {

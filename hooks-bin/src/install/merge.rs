@@ -142,12 +142,14 @@ pub(super) fn merge(
                 let Some((old_binary, form)) = ours.installed_by_us(&entry, event) else {
                     continue;
                 };
+                // With `--http`, a command entry of ours goes: the event's entry is another.
+                let remove = present || ours.http.is_some();
                 replaced.push(Replaced {
                     event,
                     old_binary,
-                    removed: present,
+                    removed: remove,
                 });
-                if present {
+                if remove {
                     h.remove();
                     removed_any = true;
                     continue;

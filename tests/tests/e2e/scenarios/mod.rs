@@ -1,6 +1,7 @@
 //! The scenarios, per agent.
 
 mod claude;
+mod claude_http;
 mod codex;
 mod copilot;
 mod droid;
