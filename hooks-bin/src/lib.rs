@@ -256,6 +256,11 @@ fn usage_error() -> u8 {
 fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) -> ExitCode {
     let protocol = agent.protocol();
     if args.via_server {
+        // Switched off, the server is neither asked nor started.
+        if let Some(off) = adapters::disabled_outcome(protocol, &args.event) {
+            eprint!("{}", off.stderr);
+            return ExitCode::from(off.code);
+        }
         return ExitCode::from(serve::forward::run(agent, &args.event));
     }
     // Claude Code runs hook commands with the project root in `CLAUDE_PROJECT_DIR`; the

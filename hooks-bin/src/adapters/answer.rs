@@ -21,7 +21,8 @@ pub struct Outcome {
     pub code: u8,
     /// The answer: one JSON value on one line (with its newline), or empty for no opinion.
     pub stdout: String,
-    /// Empty on success; on a failure one line (with its newline) naming the agent, the event
+    /// Empty on success (but for the line of the kill switch, [`super::disabled_outcome`]);
+    /// on a failure one line (with its newline) naming the agent, the event
     /// and the reason: `hooks claude PreToolUse: blocked: hook guard panicked: boom`.
     pub stderr: String,
 }
@@ -70,7 +71,8 @@ impl Outcome {
 }
 
 /// Serves one call of `protocol` for the event named `event_name` with the input `input`; see
-/// the [adapter docs](super). Never panics: a panic of the adapter is a failure.
+/// the [adapter docs](super). Never panics: a panic of the adapter is a failure. With the
+/// hooks switched off ([`super::disabled_outcome`]) it answers "no opinion" at once.
 #[must_use]
 pub fn answer(
     protocol: &dyn Protocol,
@@ -78,6 +80,9 @@ pub fn answer(
     input: &[u8],
     opts: &AdapterOptions,
 ) -> Outcome {
+    if let Some(off) = super::disabled_outcome(protocol, event_name) {
+        return off;
+    }
     let Some(event) = protocol.event(event_name) else {
         return Outcome::failure(protocol, event_name, &unknown_event(protocol, event_name));
     };

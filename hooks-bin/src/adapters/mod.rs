@@ -84,12 +84,19 @@
 //! hook does not leak the output it was meant to redact; Codex replaces the output with the
 //! stderr reason on its own.
 //!
+//! # Kill switch
+//!
+//! With `HOOKS_DISABLE=1` in the environment every call answers "no opinion" at once (exit 0,
+//! nothing on stdout, before anything else is checked or loaded) and says on stderr that hooks
+//! are disabled ([`disabled_outcome`]): the fail-open lever a user pulls knowingly.
+//!
 //! Handler errors on `tool_call` come from [`HookRunner::emit_tool_call`](hooks_core::HookRunner::emit_tool_call); on other events
 //! they are collected through [`HookRunner::on_error`](hooks_core::HookRunner::on_error).
 mod answer;
 pub mod claude;
 pub mod codex;
 pub mod command;
+mod disable;
 mod emit;
 pub mod hook_json;
 mod protocol;
@@ -107,6 +114,7 @@ use hooks_core::LoadedHook;
 use crate::trust::TrustMode;
 
 pub use self::answer::{Outcome, answer};
+pub use self::disable::{DISABLE_ENV, disabled_outcome, hooks_disabled};
 pub use self::protocol::{
     AgentEvent, Call, Decision, FailClosed, Form, InstallShape, Mapping, Protocol, Request,
     StartSource,
