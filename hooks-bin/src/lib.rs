@@ -18,6 +18,7 @@
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude EVENT` / `hooks codex EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
 //! | `hooks install claude\|codex [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks uninstall claude\|codex [--project\|--user] [--dry-run]` | remove this binary's entries from the agent's settings ([`install::uninstall`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks serve [--status\|--stop\|--detach] [--port N] [--idle-timeout S] [--max-sessions N] [--call-timeout S]` | serve the hooks over HTTP on 127.0.0.1, one runner per agent session ([`serve`]) | 0; 1 not running (`--status`) or cannot serve |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
 //!
@@ -113,6 +114,14 @@ pub enum Command {
         was changed); 2 invalid usage, e.g. a --cwd that does not exist."
     )]
     Install(InstallArgs),
+    /// Remove this binary's entries from Claude Code's or Codex's settings (exactly those
+    /// `install` counts as its own, `--http`'s too; a backup is kept; idempotent).
+    #[command(
+        after_help = "Exit status: 0 removed (or nothing to remove); 1 the settings \
+        file could not be read, parsed or written, or no home directory for --user (nothing \
+        was changed in that file); 2 invalid usage, e.g. a --cwd that does not exist."
+    )]
+    Uninstall(UninstallArgs),
     /// Trust project hook files: record the SHA-256 of each (default: every project hook file
     /// discovered for the working directory), so that they run; `--list` shows the store.
     #[command(after_help = trust::TRUST_HELP)]
@@ -189,6 +198,32 @@ pub struct InstallArgs {
     pub http: bool,
 }
 
+/// Options of `hooks uninstall`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct UninstallArgs {
+    /// The agent whose settings to clean: `claude` or `codex`.
+    #[arg(value_parser = agent_names())]
+    pub target: String,
+    /// Uninstall from the project in the working directory (the default): its settings
+    /// file, and for Claude Code also `.claude/settings.local.json` (`--http`).
+    #[arg(long, conflicts_with = "user")]
+    pub project: bool,
+    /// Uninstall from the user's home directory.
+    #[arg(long)]
+    pub user: bool,
+    /// Print the change as a diff; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The project directory [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+}
+
+/// The agents' names, as a value parser.
+fn agent_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(adapters::Agent::ALL.iter().map(|a| a.as_str()))
+}
+
 /// Runs the `hooks` command line (`std::env::args`).
 #[must_use]
 pub fn main() -> ExitCode {
@@ -203,7 +238,7 @@ pub fn main() -> ExitCode {
         Command::List { trust, .. } | Command::Run { trust, .. } => trust.trust_all,
         Command::Claude(args) | Command::Codex(args) => args.trust.trust_all,
         Command::Serve(args) => args.trust_all,
-        Command::Install(_) | Command::Trust(_) | Command::Untrust(_) => {
+        Command::Install(_) | Command::Uninstall(_) | Command::Trust(_) | Command::Untrust(_) => {
             if cli.trust_all {
                 eprintln!(
                     "hooks: --trust-all is an option of list, run, claude, codex and serve only"
@@ -225,6 +260,7 @@ pub fn main() -> ExitCode {
         Command::Claude(args) => serve(adapters::Agent::Claude, &args, trust),
         Command::Codex(args) => serve(adapters::Agent::Codex, &args, trust),
         Command::Install(args) => install_cmd(&args),
+        Command::Uninstall(args) => uninstall_cmd(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
         Command::Serve(args) => serve::cli::run(&args, trust),
@@ -310,7 +346,7 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
     // No absolute home: an empty path, which a user-level install refuses (`NoHome`).
     let home = home::home_dir().unwrap_or_default();
     let http = if args.http {
-        if target != install::Target::Claude {
+        if !install::takes_http(target) {
             eprintln!("hooks install: --http is for claude only (codex has command hooks only)");
             return ExitCode::from(2);
         }
@@ -343,5 +379,46 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
             eprintln!("hooks install: {e}");
             ExitCode::from(e.exit_code())
         }
+    }
+}
+
+/// `hooks uninstall`.
+fn uninstall_cmd(args: &UninstallArgs) -> ExitCode {
+    let fail = |e: &dyn std::fmt::Display, code: u8| {
+        eprintln!("hooks uninstall: {e}");
+        ExitCode::from(code)
+    };
+    let target: install::Target = match args.target.parse() {
+        Ok(t) => t,
+        Err(e) => return fail(&e, 2),
+    };
+    let scope = if args.user {
+        install::Scope::User
+    } else {
+        install::Scope::Project
+    };
+    let cwd = match args.cwd.clone().map_or_else(std::env::current_dir, Ok) {
+        Ok(cwd) => cwd,
+        Err(e) => return fail(&format!("no current directory: {e}"), 1),
+    };
+    let binary = match std::env::current_exe() {
+        Ok(binary) => binary,
+        Err(e) => return fail(&format!("cannot find this binary's path: {e}"), 1),
+    };
+    let home = home::home_dir().unwrap_or_default();
+    // `--http`'s entries are recognised by the server's URL; the secret is not compared.
+    let http = install::takes_http(target).then(|| install::HttpHooks {
+        url: serve::Endpoint::of(&binary, None).url(),
+        secret: String::new(),
+    });
+    let mut out = std::io::stdout().lock();
+    let options = install::Options {
+        dry_run: args.dry_run,
+        http,
+        ..install::Options::default()
+    };
+    match install::uninstall(target, scope, &options, &binary, &cwd, &home, &mut out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e, e.exit_code()),
     }
 }

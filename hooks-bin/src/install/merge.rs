@@ -163,12 +163,8 @@ pub(super) fn merge(
                 }
                 present = true;
             }
-            // A group that held nothing but the removed entries goes with them.
-            if removed_any
-                && list.elements().is_empty()
-                && group.as_object().is_some_and(|g| g.properties().len() == 1)
-            {
-                group.remove();
+            if removed_any {
+                drop_if_emptied(group, &list);
             }
         }
         if present && set_fail_closed(&groups, ours, event) {
@@ -181,6 +177,65 @@ pub(super) fn merge(
         }
     }
     Ok(merged)
+}
+
+/// A group that held nothing but the removed entries goes with them: `group`, whose `hooks`
+/// is `list`, is removed when `list` is empty and it has no other key.
+fn drop_if_emptied(group: CstNode, list: &CstArray) {
+    if list.elements().is_empty() && group.as_object().is_some_and(|g| g.properties().len() == 1) {
+        group.remove();
+    }
+}
+
+/// Removes from `root` every entry that [`Ours::is_ours`] counts as this tool's, for each of
+/// `events`, editing the syntax tree in place so that everything else stays as written; what
+/// install added around them goes too: a group left empty, an event key left with no group,
+/// a `hooks` object left with no key. Returns the event of each entry removed, or which key
+/// has the wrong type.
+pub(super) fn remove(
+    root: &CstObject,
+    ours: &Ours<'_>,
+    events: &[AgentEvent],
+) -> Result<Vec<AgentEvent>, String> {
+    let mut removed = Vec::new();
+    let Some(hooks_prop) = property(root, "hooks") else {
+        return Ok(removed);
+    };
+    let hooks = hooks_prop
+        .object_value()
+        .ok_or_else(|| wrong_type(&hooks_prop, "`hooks`", "an object"))?;
+    for &event in events {
+        let Some(prop) = property(&hooks, event.as_str()) else {
+            continue;
+        };
+        let groups = prop
+            .array_value()
+            .ok_or_else(|| wrong_type(&prop, &format!("`hooks.{event}`"), "an array"))?;
+        let before = removed.len();
+        for group in groups.elements() {
+            let Some(list) = handlers(&group) else {
+                continue;
+            };
+            let mut removed_any = false;
+            for h in list.elements() {
+                if ours.is_ours(&value_of(&h), event) {
+                    h.remove();
+                    removed.push(event);
+                    removed_any = true;
+                }
+            }
+            if removed_any {
+                drop_if_emptied(group, &list);
+            }
+        }
+        if removed.len() > before && groups.elements().is_empty() {
+            prop.remove();
+        }
+    }
+    if !removed.is_empty() && hooks.properties().is_empty() {
+        hooks_prop.remove();
+    }
+    Ok(removed)
 }
 
 /// Sets the fail-closed key, when `ours` writes it for `event`, on each of our entries for
