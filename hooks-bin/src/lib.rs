@@ -17,6 +17,7 @@
 //! | `hooks list [--json] [--cwd DIR]` | the hooks that load, in dispatch order ([`list`]) | 0; 1 when a hook failed to load |
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude EVENT` / `hooks codex EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
+//! | `hooks explain claude\|codex EVENT [--input FILE] [--json] [--cwd DIR]` | one agent call with every handler that ran, its outcome and time, and the agent's answer ([`explain`]) | 0 explained; 1 the input cannot be read; 2 invalid usage |
 //! | `hooks install claude\|codex [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks uninstall claude\|codex [--project\|--user] [--dry-run]` | remove this binary's entries from the agent's settings ([`install::uninstall`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks serve [--status\|--stop\|--detach] [--port N] [--idle-timeout S] [--max-sessions N] [--call-timeout S]` | serve the hooks over HTTP on 127.0.0.1, one runner per agent session ([`serve`]) | 0; 1 not running (`--status`) or cannot serve |
@@ -34,6 +35,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod adapters;
+pub mod explain;
 pub mod home;
 pub mod install;
 pub mod json;
@@ -88,6 +90,17 @@ pub enum Command {
         /// The options of `hooks run`.
         #[command(flatten)]
         args: run::RunArgs,
+        /// `--trust-all`.
+        #[command(flatten)]
+        trust: TrustAllArgs,
+    },
+    /// Explain one agent hook call: every handler that ran, in order, with its hook,
+    /// `file:line`, outcome and time, and the exact answer and exit code the agent would get.
+    #[command(after_help = explain::EXPLAIN_HELP)]
+    Explain {
+        /// The options of `hooks explain`.
+        #[command(flatten)]
+        args: explain::ExplainArgs,
         /// `--trust-all`.
         #[command(flatten)]
         trust: TrustAllArgs,
@@ -235,7 +248,9 @@ pub fn main() -> ExitCode {
         }
     };
     let trust_all = match &cli.command {
-        Command::List { trust, .. } | Command::Run { trust, .. } => trust.trust_all,
+        Command::List { trust, .. }
+        | Command::Run { trust, .. }
+        | Command::Explain { trust, .. } => trust.trust_all,
         Command::Claude(args) | Command::Codex(args) => args.trust.trust_all,
         Command::Serve(args) => args.trust_all,
         Command::Install(_) | Command::Uninstall(_) | Command::Trust(_) | Command::Untrust(_) => {
@@ -257,6 +272,7 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::List { args, .. } => list::run(&args, &trust),
         Command::Run { args, .. } => run::run(&args, &trust),
+        Command::Explain { args, .. } => explain::run(&args, trust),
         Command::Claude(args) => serve(adapters::Agent::Claude, &args, trust),
         Command::Codex(args) => serve(adapters::Agent::Codex, &args, trust),
         Command::Install(args) => install_cmd(&args),
@@ -299,20 +315,30 @@ fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) ->
         }
         return ExitCode::from(serve::forward::run(agent, &args.event));
     }
+    let options = adapter_options(agent, args.cwd.clone(), trust);
+    ExitCode::from(adapters::command::serve(protocol, &args.event, &options))
+}
+
+/// The options of an adapter call of `agent` (`hooks AGENT EVENT`, `hooks explain`).
+fn adapter_options(
+    agent: adapters::Agent,
+    cwd: Option<PathBuf>,
+    trust: trust::TrustMode,
+) -> adapters::AdapterOptions {
     // Claude Code runs hook commands with the project root in `CLAUDE_PROJECT_DIR`; the
     // input's `cwd` follows the session's `cd`.
-    let project_dir = protocol
+    let project_dir = agent
+        .protocol()
         .project_dir_env()
         .and_then(std::env::var_os)
         .filter(|dir| !dir.is_empty())
         .map(PathBuf::from);
-    let options = adapters::AdapterOptions {
-        cwd: args.cwd.clone(),
+    adapters::AdapterOptions {
+        cwd,
         project_dir,
         trust,
         ..adapters::AdapterOptions::default()
-    };
-    ExitCode::from(adapters::command::serve(protocol, &args.event, &options))
+    }
 }
 
 /// `hooks install`.
