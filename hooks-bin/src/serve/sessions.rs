@@ -54,7 +54,7 @@
 //!     .enter(key, || {
 //!         let cwd = std::env::temp_dir();
 //!         let store = Arc::new(JsonlSessionStore::in_memory_with_id(&cwd, "0b1c2d3e"));
-//!         let runner = HookRunner::new(Vec::new(), &cwd, store);
+//!         let runner = Arc::new(HookRunner::new(Vec::new(), &cwd, store));
 //!         // runner.initialize(MyHost { .. }); the transport's own host
 //!         Ok(Session { runner, data: () })
 //!     })
@@ -114,8 +114,11 @@ impl fmt::Display for SessionKey {
 /// agent, `()`).
 #[derive(Debug)]
 pub struct Session<D> {
-    /// The session's runner.
-    pub runner: HookRunner,
+    /// The session's runner. Shared, so that a transport can run a call that the agent nests
+    /// inside another of the same session without the session's order (a command waiting for
+    /// a session action, while the agent emits the events of that action): it clones the
+    /// runner and drops its [`Entered`].
+    pub runner: Arc<HookRunner>,
     /// The transport's own state of the session.
     pub data: D,
 }

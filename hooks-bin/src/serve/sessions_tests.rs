@@ -37,7 +37,7 @@ fn session(tag: &str, log: &Log, turn_ms: u64) -> Session<()> {
     });
     let store = Arc::new(JsonlSessionStore::in_memory_with_id(&cwd, tag));
     Session {
-        runner: HookRunner::new(vec![api.finish()], &cwd, store),
+        runner: Arc::new(HookRunner::new(vec![api.finish()], &cwd, store)),
         data: (),
     }
 }
