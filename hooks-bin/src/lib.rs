@@ -18,11 +18,12 @@
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude EVENT` / `hooks codex EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
 //! | `hooks install claude\|codex [--project\|--user] [--dry-run]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks serve --stdio` | serve the hooks over JSON-RPC 2.0 on stdin and stdout, one session per client session id ([`stdio`]) | 0 at the end of input or on SIGTERM; 1 it could not start |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
 //! ([`trust`]); `--trust-all` (an option of `list`, `run`, `claude`, `codex`, also accepted
-//! before them: `hooks --trust-all run ...`) skips that check, e.g. in CI. Usage errors (an
+//! before them: `hooks --trust-all run ...`; and of `serve`) skips that check, e.g. in CI. Usage errors (an
 //! unknown option, a missing argument) exit with 2, except for `hooks claude|codex EVENT` on an
 //! observational event, where every failure exits 1 ([`adapters::Protocol::failure_code`]).
 
@@ -40,6 +41,7 @@ pub mod load;
 pub mod run;
 pub mod sanitize;
 pub mod serve;
+pub mod stdio;
 mod text;
 pub mod tools;
 pub mod trust;
@@ -119,6 +121,21 @@ pub enum Command {
     /// Remove hook files from the trust store, so that they no longer run.
     #[command(after_help = trust::UNTRUST_HELP)]
     Untrust(trust::UntrustArgs),
+    /// Serve the hooks to a resident client: `--stdio` speaks JSON-RPC 2.0 on stdin and
+    /// stdout, one message per line (the pi and oh-my-pi bridge starts it).
+    #[command(after_help = stdio::SERVE_STDIO_HELP)]
+    Serve(ServeArgs),
+}
+
+/// Options of `hooks serve`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    /// JSON-RPC 2.0 on stdin and stdout, one message per line, until the end of input.
+    #[arg(long, required = true)]
+    pub stdio: bool,
+    /// `--trust-all`.
+    #[command(flatten)]
+    pub trust: TrustAllArgs,
 }
 
 /// `--trust-all`, an option of the commands that load hook files (`list`, `run`, `claude`,
@@ -180,6 +197,7 @@ pub fn main() -> ExitCode {
     };
     let trust_all = match &cli.command {
         Command::List { trust, .. } | Command::Run { trust, .. } => trust.trust_all,
+        Command::Serve(args) => args.trust.trust_all,
         Command::Claude(args) | Command::Codex(args) => args.trust.trust_all,
         Command::Install(_) | Command::Trust(_) | Command::Untrust(_) => {
             if cli.trust_all {
@@ -203,6 +221,10 @@ pub fn main() -> ExitCode {
         Command::Install(args) => install_cmd(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
+        Command::Serve(_) => stdio::serve(stdio::StdioOptions {
+            trust,
+            ..stdio::StdioOptions::default()
+        }),
     }
 }
 
