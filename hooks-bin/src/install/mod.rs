@@ -1,5 +1,6 @@
 //! `hooks install claude|codex [--project|--user] [--dry-run]`: registers this binary as a
-//! command hook of Claude Code or Codex, for the events the linked bundle handles.
+//! command hook of Claude Code or Codex, for the events the linked bundle handles. (`hooks
+//! install pi|omp` puts the bridge extension in place instead: [`extension`].)
 //!
 //! | target | scope | file | entry added per event |
 //! | --- | --- | --- | --- |
@@ -72,6 +73,7 @@
 //!   author's own binary).
 mod apply;
 mod error;
+pub mod extension;
 mod file;
 mod merge;
 mod shape;
