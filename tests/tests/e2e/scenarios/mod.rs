@@ -6,4 +6,5 @@ mod copilot;
 mod droid;
 mod gemini;
 mod pi;
+mod pi_bridge;
 mod qwen;
