@@ -24,7 +24,8 @@
 // sent SIGTERM.
 //
 // Settings: HOOKS_BIN (the binary), else the path `hooks install pi|omp` wrote below, else `hooks`
-// on PATH; HOOKS_BRIDGE_AGENT (`pi` or `omp`; default: `omp` under bun, else `pi`). The server's
+// on PATH; HOOKS_BRIDGE_AGENT (`pi` or `omp`; default: `omp` under bun, else `pi`);
+// HOOKS_BRIDGE_DEBUG=1 (each call's time on stderr). The server's
 // pid is in HOOKS_SERVE_PID for the processes the agent starts.
 
 import { spawn } from "node:child_process";
@@ -46,6 +47,9 @@ function budgetFromEnv(): number {
   return Number.isFinite(n) && n > 0 ? n : 25_000;
 }
 const BUDGET_MS = budgetFromEnv();
+/** HOOKS_BRIDGE_DEBUG=1: every call to the server and its time, on stderr. */
+const DEBUG = Boolean(process.env.HOOKS_BRIDGE_DEBUG);
+const T0 = Date.now();
 const SHUTDOWN_BUDGET_MS = Math.min(1_500, BUDGET_MS);
 
 /** Our 25 events (SPEC.md section 3). */
@@ -160,6 +164,7 @@ interface Pending {
   budget: number;
   remaining: number;
   since: number;
+  started: number;
   timer?: ReturnType<typeof setTimeout>;
 }
 
@@ -230,6 +235,7 @@ class Server {
       }
       this.pending.delete(message.id);
       if (call.timer) clearTimeout(call.timer);
+      if (DEBUG) say(`[debug] +${Date.now() - T0} ms: ${call.what} answered in ${Date.now() - call.started} ms`);
       if (message.error) call.reject(new RpcError(String(message.error.message ?? JSON.stringify(message.error))));
       else call.resolve(message.result);
     }
@@ -240,7 +246,7 @@ class Server {
     if (this.dead) return Promise.reject(new Error(this.dead));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const call: Pending = { resolve, reject, what, budget, remaining: budget, since: Date.now() };
+      const call: Pending = { resolve, reject, what, budget, remaining: budget, since: Date.now(), started: Date.now() };
       this.pending.set(id, call);
       if (this.answering === 0) this.arm(call);
       this.child.stdin.write(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${paramsJson}}\n`);
@@ -595,9 +601,13 @@ function onServerMessage(message: Json): void {
 
 export default async function hooksBridge(pi: Json): Promise<void> {
   bridge.pi = pi;
+  if (DEBUG) say(`[debug] +${Date.now() - T0} ms: loaded`);
   if (!bridge.exitHook) {
     bridge.exitHook = true;
-    process.on("exit", () => bridge.server?.terminate());
+    process.on("exit", () => {
+      if (DEBUG) say(`[debug] +${Date.now() - T0} ms: exit`);
+      bridge.server?.terminate();
+    });
   }
   if (!bridge.bundle) {
     try {

@@ -462,3 +462,61 @@ fn pi_bridge_holds_a_compaction_and_notifies() {
 fn omp_bridge_holds_a_compaction_and_notifies() {
     held_compaction_is_held_and_says_so(Flavor::Omp);
 }
+
+// ---------------------------------------------------------------------------------------
+// The bridge's cost: the same scripted run with and without it (a measurement, reported and
+// not asserted: BENCHMARKS.md has the figures)
+
+fn bridge_overhead(flavor: Flavor) {
+    const RUNS: usize = 5;
+    let script = || {
+        Script::new(vec![
+            flavor.shell("echo E2E-TIMED"),
+            Step::Text("done".into()),
+        ])
+    };
+    let Some((agent, with, _first)) = setup(flavor, "timed", script()) else {
+        return;
+    };
+    // The same agent with an extension that does nothing, and with none.
+    let empty = Sandbox::new(&format!("bridge-{}-empty", flavor.name()));
+    empty.write(
+        &format!("{}/extensions/empty.ts", flavor.config_dir()),
+        "export default function () {}\n",
+    );
+    let none = Sandbox::new(&format!("bridge-{}-none", flavor.name()));
+    let mut times: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    for _ in 0..RUNS {
+        for (i, sb) in [&with, &empty, &none].into_iter().enumerate() {
+            // A fresh model server per run: its script is used up by one run.
+            let server = ModelServer::start(script());
+            agent.configure(sb, &server, "");
+            let run = run(&agent, sb, &["--no-session"], &["go"], &[]);
+            assert!(run.finished.success(), "{}", run.evidence());
+            times[i].push(run.finished.elapsed.as_secs_f64());
+        }
+    }
+    let [a, b, c] = times.map(|mut v| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    });
+    crate::report(&format!(
+        "{}: a print run with one tool call, median of {RUNS}: {a:.2} s with the bridge, {b:.2} s \
+         with an empty extension ({:+.1}%), {c:.2} s with none ({:+.1}%)",
+        flavor.name(),
+        (a / b - 1.0) * 100.0,
+        (a / c - 1.0) * 100.0
+    ));
+}
+
+#[test]
+#[ignore = "a measurement, not a check: cargo test -p tests --test e2e bridge_overhead -- --ignored"]
+fn pi_bridge_overhead() {
+    bridge_overhead(Flavor::Pi);
+}
+
+#[test]
+#[ignore = "a measurement, not a check: cargo test -p tests --test e2e bridge_overhead -- --ignored"]
+fn omp_bridge_overhead() {
+    bridge_overhead(Flavor::Omp);
+}
