@@ -4,8 +4,8 @@
 //! exchange, is `hooks-bin/bridges/PROTOCOL.md`.
 //!
 //! Each session the client names has its own runner ([`crate::serve::Sessions`]): built on its
-//! first call (`session_start` emitted once), alive until the client ends it, the idle timeout
-//! or the end of input. Its [`Host`](hooks_core::Host) and UI are the client: a hook's `ctx`
+//! first call (`session_start` emitted once), alive until the client ends it or its input
+//! ends (no idle timeout by default: an agent left open over a weekend keeps its hooks' state). Its [`Host`](hooks_core::Host) and UI are the client: a hook's `ctx`
 //! reaches the agent ([`host`]).
 //!
 //! Requests are served concurrently, each in its own task, in arrival order; the events of one
@@ -68,7 +68,8 @@ pub struct StdioOptions {
     /// 25 s, so that a hung handler fails its call by its event's rule before the bridge gives
     /// up on the server).
     pub handler_timeout: Option<Duration>,
-    /// The limits of the sessions.
+    /// The limits of the sessions (default: no idle timeout, since the client's input bounds
+    /// every session it opens; the bound on live sessions of [`SessionsConfig`]).
     pub sessions: SessionsConfig,
 }
 
@@ -78,7 +79,10 @@ impl Default for StdioOptions {
             hooks: None,
             trust: TrustMode::Check,
             handler_timeout: Some(Duration::from_secs(20)),
-            sessions: SessionsConfig::default(),
+            sessions: SessionsConfig {
+                idle_timeout: Duration::MAX,
+                ..SessionsConfig::default()
+            },
         }
     }
 }
