@@ -27,10 +27,31 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The outcome of a call for `event_name` that failed for `reason`, with no answer (cut to
-    /// 2000 characters, on one line).
+    /// The outcome of a call for `event_name` that failed for `reason`: its line (cut to 2000
+    /// characters) on stderr, exit [`Protocol::failure_code`] and no answer; or, where that
+    /// exit code would not block the action ([`Protocol::failure_answer`], Codex's
+    /// `PreCompact`), exit 0 with the answer that does, holding the line.
     #[must_use]
     pub fn failure(protocol: &dyn Protocol, event_name: &str, reason: &str) -> Outcome {
+        let failed = Outcome::exit_failure(protocol, event_name, reason);
+        let answer = protocol
+            .event(event_name)
+            .and_then(|event| protocol.failure_answer(event, failed.stderr.trim_end()));
+        match answer {
+            Some(answer) => Outcome {
+                code: EXIT_OK,
+                stdout: format!("{answer}\n"),
+                ..failed
+            },
+            None => failed,
+        }
+    }
+
+    /// The outcome of a call for `event_name` that failed for `reason` where no answer can
+    /// reach the agent (its stdout is unusable): the line on stderr and exit
+    /// [`Protocol::failure_code`], which is all the agent can still read.
+    #[must_use]
+    pub fn exit_failure(protocol: &dyn Protocol, event_name: &str, reason: &str) -> Outcome {
         let mut stderr = one_line(
             &format!(
                 "hooks {} {}: {reason}",
@@ -65,8 +86,9 @@ pub fn answer(
             let message = hooks_core::HandlerError::from_panic(&*payload);
             Reply::failure(format!("internal error: the adapter panicked: {message}"))
         });
+    let encoded = protocol.encode(event, reply.decision.as_ref());
     let stdout = protocol
-        .encode(event, reply.decision.as_ref())
+        .tell_user(event, encoded, &reply.notice.join("\n"))
         .map(|json| {
             let mut line = json.to_string();
             line.push('\n');
@@ -74,10 +96,14 @@ pub fn answer(
         })
         .unwrap_or_default();
     match reply.failure {
-        Some(failure) => Outcome {
-            stdout,
-            ..Outcome::failure(protocol, event_name, &failure)
-        },
+        Some(failure) => {
+            let failed = Outcome::failure(protocol, event_name, &failure);
+            if failed.stdout.is_empty() {
+                Outcome { stdout, ..failed }
+            } else {
+                failed
+            }
+        }
         None => Outcome {
             code: EXIT_OK,
             stdout,

@@ -53,6 +53,24 @@ pub trait Protocol: Send + Sync {
     /// `allow`, which would override the user's own permission rules). `None` prints nothing.
     fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value>;
 
+    /// `answer` (what [`Protocol::encode`] made, `None` for nothing) with `text`, what the
+    /// hooks said to the user in this call (notifications, the status line, displayed
+    /// messages), added where the agent shows it to the user and not to the model. The
+    /// default, for an agent without such a channel on `event`, drops `text`.
+    fn tell_user(&self, event: AgentEvent, answer: Option<Value>, text: &str) -> Option<Value> {
+        let _ = (event, text);
+        answer
+    }
+
+    /// The answer that blocks the action of `event` after a failure (`line` is the failure's
+    /// stderr line), for an event on which the agent ignores the failure exit code
+    /// ([`Protocol::failure_code`]) and lets the action run: such a failure exits 0 with this
+    /// answer instead. `None` (the default): the exit code blocks.
+    fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
+        let _ = (event, line);
+        None
+    }
+
     /// Where and how `hooks install` registers this binary with the agent.
     fn install(&self) -> &'static InstallShape;
 
@@ -129,7 +147,9 @@ pub enum Mapping {
     /// A prompt: the registered command `/name args` when there is one (its output answers the
     /// prompt), else `before_agent_start` (its message becomes context).
     Prompt,
-    /// A session started: `session_start`; messages sent become context.
+    /// A session started, by its source ([`StartSource`]): `session_start`, or
+    /// `session_switch` for a resumed, cleared or forked one, or nothing after a compaction;
+    /// messages sent become context.
     SessionStart,
     /// A session ended: `session_shutdown`.
     SessionEnd,
@@ -176,7 +196,12 @@ impl Mapping {
                 }
                 EventKind::BeforeAgentStart
             }
-            Mapping::SessionStart => EventKind::SessionStart,
+            Mapping::SessionStart => {
+                if runner.has_handlers(EventKind::SessionSwitch) {
+                    return true;
+                }
+                EventKind::SessionStart
+            }
             Mapping::SessionEnd => EventKind::SessionShutdown,
             Mapping::Compact => EventKind::SessionBeforeCompact,
             Mapping::AgentEnd => EventKind::AgentEnd,
@@ -213,14 +238,48 @@ pub enum Call {
     ToolFailure(ToolResultEvent),
     /// [`Mapping::Prompt`]: the prompt.
     Prompt(String),
-    /// [`Mapping::SessionStart`].
-    SessionStart,
+    /// [`Mapping::SessionStart`], with how the session began.
+    SessionStart(StartSource),
     /// [`Mapping::SessionEnd`].
     SessionEnd,
     /// [`Mapping::Compact`].
     Compact(SessionBeforeCompactEvent),
     /// [`Mapping::AgentEnd`].
     AgentEnd(AgentEndEvent),
+}
+
+/// How the session of a `SessionStart` call began: its `source` (Claude Code sends `startup`,
+/// `resume`, `clear` and `compact`; Codex also `fork`), and the event that is in our terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StartSource {
+    /// `startup` (and a missing or unknown source): a new session → `session_start`.
+    Startup,
+    /// `resume`: a session resumed → `session_switch` with reason `resume`.
+    Resume,
+    /// `clear`: the conversation cleared, a new session in its place → `session_switch` with
+    /// reason `new`.
+    Clear,
+    /// `fork`: a session forked from another → `session_switch` with reason `fork`.
+    Fork,
+    /// `compact`: the same session, compacted; nothing is emitted (`session_compact` needs the
+    /// compaction entry, its summary above all, which the agent does not send).
+    Compact,
+}
+
+impl StartSource {
+    /// The source named `source` (the agent's spelling); [`StartSource::Startup`] for `None`
+    /// and for a value this adapter does not know.
+    #[must_use]
+    pub fn from_agent(source: Option<&str>) -> Self {
+        match source {
+            Some("resume") => StartSource::Resume,
+            Some("clear") => StartSource::Clear,
+            Some("fork") => StartSource::Fork,
+            Some("compact") => StartSource::Compact,
+            _ => StartSource::Startup,
+        }
+    }
 }
 
 /// What the hooks decided, before [`Protocol::encode`] writes it in an agent's schema.
@@ -282,6 +341,26 @@ pub struct InstallShape {
     pub form: Form,
     /// A line printed after the file was written (Codex: the hooks need the user's trust).
     pub note: Option<&'static str>,
+    /// The setting that makes the agent block an action when a hook on a gating event
+    /// cannot start, crashes or times out (Claude Code's `"onFailure": "block"`); `None`
+    /// when the agent has none.
+    pub fail_closed: Option<FailClosed>,
+}
+
+/// A key on a handler entry that makes the agent block the action when the hook fails (it
+/// cannot start, crashes, times out, answers garbage), and the agent versions that read it
+/// ([`InstallShape::fail_closed`]). `hooks install` writes it on every gating entry
+/// ([`Mapping::is_gating`]) when the installed agent reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FailClosed {
+    /// The key: `onFailure`.
+    pub key: &'static str,
+    /// Its value: `block`.
+    pub value: &'static str,
+    /// The agent's executable, looked for on `PATH` and asked `--version`: `claude`.
+    pub executable: &'static str,
+    /// The first version that reads the key, `[major, minor, patch]`: `[2, 1, 295]`.
+    pub since: [u64; 3],
 }
 
 /// How a handler entry runs this binary.

@@ -90,21 +90,36 @@ fn handlers(group: &CstNode) -> Option<CstArray> {
     property(&group.as_object()?, "hooks")?.array_value()
 }
 
-/// Adds the missing entries to `root` and points (or, when the event already has one for this
-/// binary, removes) this tool's entries for other paths of the binary, editing the syntax tree
-/// in place so that everything else stays as written. Returns the events added and the entries
-/// replaced, or which key has the wrong type.
+/// What [`merge`] changed.
+#[derive(Debug, Default)]
+pub(super) struct Merged {
+    /// The events whose entries were added.
+    pub(super) added: Vec<AgentEvent>,
+    /// The entries for another path of this binary that were pointed at it or removed.
+    pub(super) replaced: Vec<Replaced>,
+    /// The events whose entry of ours (already there) got the fail-closed key.
+    pub(super) upgraded: Vec<AgentEvent>,
+}
+
+/// Adds the missing entries to `root`, points (or, when the event already has one for this
+/// binary, removes) this tool's entries for other paths of the binary, and sets the
+/// fail-closed key on our entries that lack it, editing the syntax tree in place so that
+/// everything else stays as written. Returns what changed, or which key has the wrong type.
 pub(super) fn merge(
     root: &CstObject,
     ours: &Ours<'_>,
     events: &[AgentEvent],
-) -> Result<(Vec<AgentEvent>, Vec<Replaced>), String> {
+) -> Result<Merged, String> {
+    let mut merged = Merged::default();
     if events.is_empty() {
-        return Ok((Vec::new(), Vec::new()));
+        return Ok(merged);
     }
     let hooks = object_under(root, "hooks", "`hooks`")?;
-    let mut added = Vec::new();
-    let mut replaced = Vec::new();
+    let Merged {
+        added,
+        replaced,
+        upgraded,
+    } = &mut merged;
     for &event in events {
         let groups = array_under(&hooks, event.as_str(), &format!("`hooks.{event}`"))?;
         let mut present = groups.elements().iter().any(|group| {
@@ -154,13 +169,45 @@ pub(super) fn merge(
                 group.remove();
             }
         }
+        if present && set_fail_closed(&groups, ours, event) {
+            upgraded.push(event);
+        }
         if !present {
-            let entry = handler(ours.target, ours.binary, event);
+            let entry = handler(ours, event);
             groups.append(cst_value(&json!({ "hooks": [entry] })));
             added.push(event);
         }
     }
-    Ok((added, replaced))
+    Ok(merged)
+}
+
+/// Sets the fail-closed key, when `ours` writes it for `event`, on each of our entries for
+/// `event` under `groups` that has another value or none; whether one was set.
+fn set_fail_closed(groups: &CstArray, ours: &Ours<'_>, event: AgentEvent) -> bool {
+    let Some((key, value)) = ours.fail_closed_key(event) else {
+        return false;
+    };
+    let mut set = false;
+    for group in groups.elements() {
+        for h in handlers(&group).map(|l| l.elements()).unwrap_or_default() {
+            let entry = value_of(&h);
+            if !ours.runs_us(&entry, event) || entry.get(key).and_then(Value::as_str) == Some(value)
+            {
+                continue;
+            }
+            let Some(object) = h.as_object() else {
+                continue;
+            };
+            match property(&object, key) {
+                Some(prop) => prop.set_value(CstInputValue::String(value.to_owned())),
+                None => {
+                    object.append(key, CstInputValue::String(value.to_owned()));
+                }
+            }
+            set = true;
+        }
+    }
+    set
 }
 
 #[cfg(test)]
@@ -176,13 +223,13 @@ mod tests {
             "settings.json",
         )
         .unwrap();
-        let (added, replaced) = merge(
+        let merged = merge(
             &root.object_value_or_set(),
             &Ours::new(Target::Claude, "/x/hooks"),
             &[PRE_TOOL_USE],
         )
         .unwrap();
-        assert!(added.is_empty());
-        assert!(replaced.is_empty());
+        assert!(merged.added.is_empty());
+        assert!(merged.replaced.is_empty());
     }
 }
