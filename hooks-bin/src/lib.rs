@@ -18,14 +18,15 @@
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude EVENT` / `hooks codex EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
 //! | `hooks explain claude\|codex EVENT [--input FILE] [--json] [--cwd DIR]` | one agent call with every handler that ran, its outcome and time, and the agent's answer ([`explain`]) | 0 explained; 1 the input cannot be read; 2 invalid usage |
-//! | `hooks install claude\|codex [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
-//! | `hooks uninstall claude\|codex [--project\|--user] [--dry-run]` | remove this binary's entries from the agent's settings ([`install::uninstall`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks install claude\|codex\|pi\|omp [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]; pi and oh-my-pi get the bridge extension, [`install::extension`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks uninstall claude\|codex\|pi\|omp [--project\|--user] [--dry-run]` | remove this binary's entries from the agent's settings ([`install::uninstall`]; pi and oh-my-pi: the bridge extension, [`install::extension::uninstall`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks serve [--status\|--stop\|--detach] [--port N] [--idle-timeout S] [--max-sessions N] [--call-timeout S]` | serve the hooks over HTTP on 127.0.0.1, one runner per agent session ([`serve`]) | 0; 1 not running (`--status`) or cannot serve |
+//! | `hooks serve --stdio` | serve the hooks over JSON-RPC 2.0 on stdin and stdout, one session per client session id ([`stdio`]) | 0 at the end of input or on SIGTERM; 1 it could not start |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
 //! ([`trust`]); `--trust-all` (an option of `list`, `run`, `claude`, `codex`, also accepted
-//! before them: `hooks --trust-all run ...`) skips that check, e.g. in CI. Usage errors (an
+//! before them: `hooks --trust-all run ...`; and of `serve`) skips that check, e.g. in CI. Usage errors (an
 //! unknown option, a missing argument) exit with 2, except for `hooks claude|codex EVENT` on an
 //! observational event, where every failure exits 1 ([`adapters::Protocol::failure_code`]).
 
@@ -44,6 +45,7 @@ pub mod load;
 pub mod run;
 pub mod sanitize;
 pub mod serve;
+pub mod stdio;
 mod text;
 pub mod tools;
 pub mod trust;
@@ -120,7 +122,8 @@ pub enum Command {
     )]
     Codex(AdapterArgs),
     /// Register this binary in Claude Code's or Codex's settings for the events the hooks
-    /// handle (merging; a backup is kept; idempotent).
+    /// handle (merging; a backup is kept; idempotent), or put the bridge extension where pi or
+    /// oh-my-pi loads it (`pi`, `omp`).
     #[command(
         after_help = "Exit status: 0 installed (or nothing to do); 1 the settings \
         file could not be read, parsed or written, or no home directory for --user (nothing \
@@ -141,7 +144,8 @@ pub enum Command {
     Trust(trust::TrustArgs),
     /// Serve the hooks to agents over HTTP on 127.0.0.1 with one runner per agent session,
     /// until SIGTERM; or say whether it runs (`--status`), stop it (`--stop`), start it in
-    /// the background (`--detach`).
+    /// the background (`--detach`); or, with `--stdio`, to one resident client over JSON-RPC
+    /// 2.0 on stdin and stdout (the pi and oh-my-pi bridge starts it).
     #[command(after_help = serve::SERVE_HELP)]
     Serve(serve::ServeArgs),
     /// Remove hook files from the trust store, so that they no longer run.
@@ -180,8 +184,9 @@ pub struct AdapterArgs {
 /// Options of `hooks install`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct InstallArgs {
-    /// `claude` (`.claude/settings.json`) or `codex` (`.codex/hooks.json`).
-    #[arg(value_parser = ["claude", "codex"])]
+    /// `claude` (`.claude/settings.json`), `codex` (`.codex/hooks.json`), or `pi` / `omp`
+    /// (the bridge extension, `.pi/extensions/hooks.ts` / `.omp/extensions/hooks.ts`).
+    #[arg(value_parser = install_targets())]
     pub target: String,
     /// Install into the project in the working directory (the default).
     #[arg(long, conflicts_with = "user")]
@@ -214,8 +219,9 @@ pub struct InstallArgs {
 /// Options of `hooks uninstall`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct UninstallArgs {
-    /// The agent whose settings to clean: `claude` or `codex`.
-    #[arg(value_parser = agent_names())]
+    /// The agent whose settings to clean: `claude` or `codex`, or `pi` / `omp` (their
+    /// bridge extension).
+    #[arg(value_parser = install_targets())]
     pub target: String,
     /// Uninstall from the project in the working directory (the default): its settings
     /// file, and for Claude Code also `.claude/settings.local.json` (`--http`).
@@ -230,6 +236,15 @@ pub struct UninstallArgs {
     /// The project directory [default: the current directory].
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+}
+
+/// What `install` and `uninstall` take: the agents' names and the bridge's agents'.
+fn install_targets() -> clap::builder::PossibleValuesParser {
+    let agents = adapters::Agent::ALL.iter().map(|a| a.as_str());
+    let bridges = install::extension::ExtensionAgent::ALL
+        .iter()
+        .map(|a| a.as_str());
+    clap::builder::PossibleValuesParser::new(agents.chain(bridges))
 }
 
 /// The agents' names, as a value parser.
@@ -279,6 +294,10 @@ pub fn main() -> ExitCode {
         Command::Uninstall(args) => uninstall_cmd(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
+        Command::Serve(args) if args.stdio => stdio::serve(stdio::StdioOptions {
+            trust,
+            ..stdio::StdioOptions::default()
+        }),
         Command::Serve(args) => serve::cli::run(&args, trust),
     }
 }
@@ -343,6 +362,9 @@ fn adapter_options(
 
 /// `hooks install`.
 fn install_cmd(args: &InstallArgs) -> ExitCode {
+    if let Ok(agent) = args.target.parse::<install::extension::ExtensionAgent>() {
+        return install_bridge_cmd(agent, args);
+    }
     let target: install::Target = match args.target.parse() {
         Ok(t) => t,
         Err(e) => {
@@ -414,14 +436,18 @@ fn uninstall_cmd(args: &UninstallArgs) -> ExitCode {
         eprintln!("hooks uninstall: {e}");
         ExitCode::from(code)
     };
-    let target: install::Target = match args.target.parse() {
-        Ok(t) => t,
-        Err(e) => return fail(&e, 2),
-    };
     let scope = if args.user {
         install::Scope::User
     } else {
         install::Scope::Project
+    };
+    // pi and oh-my-pi have the bridge extension; the others a settings file.
+    let target = match args.target.parse::<install::extension::ExtensionAgent>() {
+        Ok(bridge) => Err(bridge),
+        Err(_) => match args.target.parse::<install::Target>() {
+            Ok(target) => Ok(target),
+            Err(e) => return fail(&e, 2),
+        },
     };
     let cwd = match args.cwd.clone().map_or_else(std::env::current_dir, Ok) {
         Ok(cwd) => cwd,
@@ -432,12 +458,30 @@ fn uninstall_cmd(args: &UninstallArgs) -> ExitCode {
         Err(e) => return fail(&format!("cannot find this binary's path: {e}"), 1),
     };
     let home = home::home_dir().unwrap_or_default();
+    let mut out = std::io::stdout().lock();
+    let target = match target {
+        Ok(target) => target,
+        Err(agent) => {
+            let removed = install::extension::uninstall(
+                agent,
+                scope,
+                args.dry_run,
+                &binary,
+                &cwd,
+                &home,
+                &mut out,
+            );
+            return match removed {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => fail(&e, e.exit_code()),
+            };
+        }
+    };
     // `--http`'s entries are recognised by the server's URL; the secret is not compared.
     let http = install::takes_http(target).then(|| install::HttpHooks {
         url: serve::Endpoint::of(&binary, None).url(),
         secret: String::new(),
     });
-    let mut out = std::io::stdout().lock();
     let options = install::Options {
         dry_run: args.dry_run,
         http,
@@ -446,5 +490,43 @@ fn uninstall_cmd(args: &UninstallArgs) -> ExitCode {
     match install::uninstall(target, scope, &options, &binary, &cwd, &home, &mut out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e, e.exit_code()),
+    }
+}
+
+/// `hooks install pi|omp`.
+fn install_bridge_cmd(agent: install::extension::ExtensionAgent, args: &InstallArgs) -> ExitCode {
+    if args.claude_version.is_some() || args.trust {
+        eprintln!(
+            "hooks install: --claude-version and --trust are options of claude and codex only"
+        );
+        return ExitCode::from(2);
+    }
+    let scope = if args.user {
+        install::Scope::User
+    } else {
+        install::Scope::Project
+    };
+    let cwd = match args.cwd.clone().map_or_else(std::env::current_dir, Ok) {
+        Ok(cwd) => cwd,
+        Err(e) => {
+            eprintln!("hooks install: no current directory: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let binary = match std::env::current_exe() {
+        Ok(binary) => binary,
+        Err(e) => {
+            eprintln!("hooks install: cannot find this binary's path: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let home = home::home_dir().unwrap_or_default();
+    let mut out = std::io::stdout().lock();
+    match install::extension::run(agent, scope, args.dry_run, &binary, &cwd, &home, &mut out) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hooks install: {e}");
+            ExitCode::from(e.exit_code())
+        }
     }
 }

@@ -324,3 +324,37 @@ fn hooks_uninstall_undoes_hooks_install_for_each_agent_and_scope() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn hooks_uninstall_pi_and_omp_remove_only_this_tools_bridge_and_keep_a_backup() {
+    let dir = common::workdir();
+    let (project, home) = (dir.path().join("project"), dir.path().join("home"));
+    for d in [&project, &home] {
+        fs::create_dir_all(d).unwrap();
+    }
+    for (agent, config) in [("pi", ".pi"), ("omp", ".omp")] {
+        let bridge = project.join(config).join("extensions").join("hooks.ts");
+        ok(&hooks(&project, &home, &["install", agent]));
+        let installed = fs::read_to_string(&bridge).unwrap();
+        let dry = ok(&hooks(&project, &home, &["uninstall", agent, "--dry-run"]));
+        assert!(dry.contains("Dry run: nothing written."), "{dry}");
+        assert!(bridge.exists());
+        let out = ok(&hooks(&project, &home, &["uninstall", agent]));
+        assert!(!bridge.exists(), "{out}");
+        let backup = bridge.with_file_name("hooks.ts.bak");
+        assert_eq!(fs::read_to_string(&backup).unwrap(), installed);
+        let again = ok(&hooks(&project, &home, &["uninstall", agent]));
+        assert!(
+            again.contains("does not exist; nothing to remove"),
+            "{again}"
+        );
+        // Another tool's file at that path is not ours: it stays.
+        fs::write(&bridge, "export default function () {}\n").unwrap();
+        let other = ok(&hooks(&project, &home, &["uninstall", agent]));
+        assert!(other.contains("nothing changed"), "{other}");
+        assert_eq!(
+            fs::read_to_string(&bridge).unwrap(),
+            "export default function () {}\n"
+        );
+    }
+}

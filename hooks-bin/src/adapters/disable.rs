@@ -4,7 +4,8 @@
 //! a guard that is switched off this way lets everything through.
 //!
 //! The command adapter reads the variable per call (each call is a process); `hooks serve`
-//! reads its own process's environment, which is the one it was started with.
+//! (HTTP and `--stdio`) reads its own process's environment, which is the one it was started
+//! with: there an `emit` answers `{"result": null, "errors": []}` and builds no session.
 
 use super::answer::Outcome;
 use super::protocol::Protocol;
@@ -23,13 +24,18 @@ pub fn hooks_disabled() -> bool {
 /// answer, and one stderr line saying so; `None` when they are on.
 #[must_use]
 pub fn disabled_outcome(protocol: &dyn Protocol, event_name: &str) -> Option<Outcome> {
-    hooks_disabled().then(|| Outcome {
+    let who = format!("hooks {} {}", protocol.name(), one_line(event_name, 60));
+    disabled_line(&who).map(|stderr| Outcome {
         code: super::EXIT_OK,
         stdout: String::new(),
-        stderr: format!(
-            "hooks {} {}: hooks are disabled ({DISABLE_ENV}=1): no opinion, nothing ran\n",
-            protocol.name(),
-            one_line(event_name, 60)
-        ),
+        stderr,
     })
+}
+
+/// The line (with its newline) that says a call of `who` (`hooks claude PreToolUse`) was
+/// answered with no opinion because the hooks are switched off; `None` when they are on.
+#[must_use]
+pub fn disabled_line(who: &str) -> Option<String> {
+    hooks_disabled()
+        .then(|| format!("{who}: hooks are disabled ({DISABLE_ENV}=1): no opinion, nothing ran\n"))
 }

@@ -114,7 +114,7 @@ use hooks_core::LoadedHook;
 use crate::trust::TrustMode;
 
 pub use self::answer::{Outcome, answer, answer_with_decision};
-pub use self::disable::{DISABLE_ENV, disabled_outcome, hooks_disabled};
+pub use self::disable::{DISABLE_ENV, disabled_line, disabled_outcome, hooks_disabled};
 pub use self::protocol::{
     AgentEvent, Call, Decision, FailClosed, Form, InstallShape, Mapping, Protocol, Request,
     StartSource,

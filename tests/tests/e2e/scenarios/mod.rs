@@ -7,4 +7,5 @@ mod copilot;
 mod droid;
 mod gemini;
 mod pi;
+mod pi_bridge;
 mod qwen;
