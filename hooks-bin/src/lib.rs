@@ -16,8 +16,8 @@
 //! | --- | --- | --- |
 //! | `hooks list [--json] [--cwd DIR]` | the hooks that load, in dispatch order ([`list`]) | 0; 1 when a hook failed to load |
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
-//! | `hooks claude EVENT` / `hooks codex EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
-//! | `hooks install claude\|codex [--project\|--user] [--dry-run]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
+//! | `hooks install claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor [--project\|--user] [--dry-run]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
@@ -57,7 +57,7 @@ pub mod ui;
 )]
 pub struct Cli {
     /// Run project-level hook files without checking that they are trusted (for `list`,
-    /// `run`, `claude`, `codex`; e.g. in CI).
+    /// `run` and the agent adapters; e.g. in CI).
     #[arg(long)]
     pub trust_all: bool,
     /// What to do.
@@ -103,8 +103,47 @@ pub enum Command {
         observational event."
     )]
     Codex(AdapterArgs),
-    /// Register this binary in Claude Code's or Codex's settings for the events the hooks
-    /// handle (merging; a backup is kept; idempotent).
+    /// Serve one Gemini CLI hook call: read its JSON from stdin, answer on stdout.
+    #[command(
+        after_help = "EVENT is BeforeTool, AfterTool, BeforeAgent, BeforeModel, \
+        SessionStart, SessionEnd or AfterAgent.\n\nExit status: 0 (answer on stdout, or none); \
+        2 blocks (reason on stderr), also when the adapter fails on a gating event; 1 a failure \
+        on an observational event (a warning in Gemini CLI)."
+    )]
+    Gemini(AdapterArgs),
+    /// Serve one Copilot CLI hook call (its own format): read its JSON from stdin, answer on
+    /// stdout.
+    #[command(after_help = "EVENT is preToolUse, postToolUse, userPromptSubmitted, \
+        sessionStart, sessionEnd or agentStop.\n\nExit status: 0 (answer on stdout, or none); 2 \
+        a failure on a gating event (Copilot CLI denies the tool call, and reads the answer on \
+        stdout); 1 a failure on an observational event.")]
+    Copilot(AdapterArgs),
+    /// Serve one Qwen Code hook call: read its JSON from stdin, answer on stdout.
+    #[command(after_help = "EVENT is PreToolUse, PostToolUse, PostToolUseFailure, \
+        UserPromptSubmit, SessionStart, SessionEnd or Stop.\n\nExit status: 0 (answer on stdout, \
+        or none; also a failing PostToolUse, whose answer withholds the output, since Qwen Code \
+        reads no answer on exit 2); 2 blocks (reason on stderr), when the adapter fails on \
+        another gating event; 1 a failure on an observational event.")]
+    Qwen(AdapterArgs),
+    /// Serve one Factory Droid hook call: read its JSON from stdin, answer on stdout.
+    #[command(
+        after_help = "EVENT is PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, \
+        SessionEnd or Stop.\n\nExit status: 0 (answer on stdout, or none); 2 blocks (reason on \
+        stderr), also when the adapter fails on a gating event; 1 a failure on an observational \
+        event."
+    )]
+    Droid(AdapterArgs),
+    /// Serve one Cursor hook call: read its JSON from stdin, answer on stdout (from Cursor's
+    /// documentation; not verified against Cursor).
+    #[command(
+        after_help = "EVENT is beforeShellExecution, beforeMCPExecution, beforeReadFile, \
+        beforeSubmitPrompt, sessionStart, sessionEnd or stop.\n\nExit status: 0 (answer on \
+        stdout, `{}` for none); 2 denies (reason on stderr), also when the adapter fails on a \
+        gating event; 1 a failure on an observational event."
+    )]
+    Cursor(AdapterArgs),
+    /// Register this binary in an agent's hook settings for the events the hooks handle
+    /// (merging; a backup is kept; idempotent).
     #[command(
         after_help = "Exit status: 0 installed (or nothing to do); 1 the settings \
         file could not be read, parsed or written, or no home directory for --user (nothing \
@@ -134,8 +173,9 @@ pub struct TrustAllArgs {
 pub struct AdapterArgs {
     /// The agent's event name, e.g. `PreToolUse`.
     pub event: String,
-    /// The working directory [default: `CLAUDE_PROJECT_DIR` (claude), else the input's `cwd`,
-    /// else the current directory].
+    /// The working directory [default: the agent's project directory variable
+    /// (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`, `COPILOT_PROJECT_DIR`, `QWEN_PROJECT_DIR`,
+    /// `FACTORY_PROJECT_DIR`), else the input's `cwd`, else the current directory].
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
     /// `--trust-all`.
@@ -146,8 +186,11 @@ pub struct AdapterArgs {
 /// Options of `hooks install`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct InstallArgs {
-    /// `claude` (`.claude/settings.json`) or `codex` (`.codex/hooks.json`).
-    #[arg(value_parser = ["claude", "codex"])]
+    /// `claude` (`.claude/settings.json`), `codex` (`.codex/hooks.json`), `gemini`
+    /// (`.gemini/settings.json`), `copilot` (`.github/hooks/hooks.json`, user
+    /// `~/.copilot/hooks/hooks.json`), `qwen` (`.qwen/settings.json`), `droid`
+    /// (`.factory/settings.json`) or `cursor` (`.cursor/hooks.json`).
+    #[arg(value_parser = ["claude", "codex", "gemini", "copilot", "qwen", "droid", "cursor"])]
     pub target: String,
     /// Install into the project in the working directory (the default).
     #[arg(long, conflicts_with = "user")]
@@ -179,10 +222,18 @@ pub fn main() -> ExitCode {
     };
     let trust_all = match &cli.command {
         Command::List { trust, .. } | Command::Run { trust, .. } => trust.trust_all,
-        Command::Claude(args) | Command::Codex(args) => args.trust.trust_all,
+        Command::Claude(args)
+        | Command::Codex(args)
+        | Command::Gemini(args)
+        | Command::Copilot(args)
+        | Command::Qwen(args)
+        | Command::Droid(args)
+        | Command::Cursor(args) => args.trust.trust_all,
         Command::Install(_) | Command::Trust(_) | Command::Untrust(_) => {
             if cli.trust_all {
-                eprintln!("hooks: --trust-all is an option of list, run, claude and codex only");
+                eprintln!(
+                    "hooks: --trust-all is an option of list, run and the agent adapters only"
+                );
                 return ExitCode::from(2);
             }
             false
@@ -199,6 +250,11 @@ pub fn main() -> ExitCode {
         Command::Run { args, .. } => run::run(&args, &trust),
         Command::Claude(args) => serve(adapters::Agent::Claude, &args, trust),
         Command::Codex(args) => serve(adapters::Agent::Codex, &args, trust),
+        Command::Gemini(args) => serve(adapters::Agent::Gemini, &args, trust),
+        Command::Copilot(args) => serve(adapters::Agent::Copilot, &args, trust),
+        Command::Qwen(args) => serve(adapters::Agent::Qwen, &args, trust),
+        Command::Droid(args) => serve(adapters::Agent::Droid, &args, trust),
+        Command::Cursor(args) => serve(adapters::Agent::Cursor, &args, trust),
         Command::Install(args) => install_cmd(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),

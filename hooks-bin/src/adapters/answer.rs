@@ -65,8 +65,11 @@ pub fn answer(
             let message = hooks_core::HandlerError::from_panic(&*payload);
             Reply::failure(format!("internal error: the adapter panicked: {message}"))
         });
-    let stdout = protocol
-        .encode(event, reply.decision.as_ref())
+    // A failure without a decision prints nothing: never the agent's "no opinion" (Cursor's
+    // `{}`), which would let the action run.
+    let stdout = (reply.failure.is_none() || reply.decision.is_some())
+        .then(|| protocol.encode(event, reply.decision.as_ref()))
+        .flatten()
         .map(|json| {
             let mut line = json.to_string();
             line.push('\n');
@@ -74,10 +77,13 @@ pub fn answer(
         })
         .unwrap_or_default();
     match reply.failure {
-        Some(failure) => Outcome {
-            stdout,
-            ..Outcome::failure(protocol, event_name, &failure)
-        },
+        Some(failure) => {
+            let mut outcome = Outcome::failure(protocol, event_name, &failure);
+            if !stdout.is_empty() {
+                outcome.code = protocol.answered_failure_code(event_name);
+            }
+            Outcome { stdout, ..outcome }
+        }
         None => Outcome {
             code: EXIT_OK,
             stdout,

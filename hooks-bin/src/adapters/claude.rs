@@ -39,7 +39,7 @@ use super::hook_json::{
     self, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END,
     SESSION_START, STOP, USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
 };
-use super::protocol::{AgentEvent, Decision, Form, InstallShape, Protocol, Request};
+use super::protocol::{AgentEvent, Decision, Form, InstallShape, Layout, Protocol, Request};
 use crate::json::InputError;
 
 /// Claude Code's hook protocol.
@@ -49,10 +49,14 @@ pub struct Claude;
 /// Where `hooks install claude` writes: `.claude/settings.json`, exec-form entries.
 const INSTALL: InstallShape = InstallShape {
     dir: ".claude",
+    user_dir: None,
     file: "settings.json",
     dir_env: None,
     form: Form::Exec,
     note: None,
+    layout: Layout::Groups,
+    command_key: "command",
+    fail_closed: None,
 };
 
 impl Protocol for Claude {
@@ -107,6 +111,8 @@ impl Protocol for Claude {
             Decision::BlockPrompt { reason } | Decision::CancelCompact { reason } => {
                 Some(block(reason))
             }
+            // No event of this agent shows the model's request.
+            Decision::ReplaceMessages { .. } => None,
         }
     }
 

@@ -40,7 +40,7 @@ use super::hook_json::{
     self, POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP,
     USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
 };
-use super::protocol::{AgentEvent, Decision, Form, InstallShape, Protocol, Request};
+use super::protocol::{AgentEvent, Decision, Form, InstallShape, Layout, Protocol, Request};
 use crate::json::InputError;
 
 /// Codex's hook protocol.
@@ -64,10 +64,14 @@ pub const CODEX_HOME_ENV: &str = "CODEX_HOME";
 /// shell-form entries (Codex runs `command` through a shell).
 const INSTALL: InstallShape = InstallShape {
     dir: ".codex",
+    user_dir: None,
     file: "hooks.json",
     dir_env: Some(CODEX_HOME_ENV),
     form: Form::Shell,
     note: Some("Codex runs new hooks only after you review and trust them: open /hooks in Codex."),
+    layout: Layout::Groups,
+    command_key: "command",
+    fail_closed: None,
 };
 
 impl Protocol for Codex {
@@ -113,6 +117,8 @@ impl Protocol for Codex {
             Decision::CancelCompact { reason } => {
                 Some(json!({ "continue": false, "stopReason": reason }))
             }
+            // No event of this agent shows the model's request.
+            Decision::ReplaceMessages { .. } => None,
         }
     }
 

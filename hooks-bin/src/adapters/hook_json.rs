@@ -116,6 +116,11 @@ pub fn decode(
         Mapping::SessionStart => Call::SessionStart,
         Mapping::SessionEnd => Call::SessionEnd,
         Mapping::Compact => Call::Compact(compaction(&mut input)?),
+        Mapping::Context => {
+            return Err(invalid(format!(
+                "{event} carries no model request in this hook JSON"
+            )));
+        }
         Mapping::AgentEnd => Call::AgentEnd(AgentEndEvent {
             messages: input
                 .last_assistant_message

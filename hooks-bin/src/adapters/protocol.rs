@@ -11,7 +11,8 @@ use serde_json::Value;
 
 use hooks_core::HookRunner;
 use hooks_core::events::{
-    AgentEndEvent, Content, EventKind, SessionBeforeCompactEvent, ToolCallEvent, ToolResultEvent,
+    AgentEndEvent, Content, ContextEvent, EventKind, Message, SessionBeforeCompactEvent,
+    ToolCallEvent, ToolResultEvent,
 };
 use hooks_core::tool_names::ToolNames;
 
@@ -83,6 +84,15 @@ pub trait Protocol: Send + Sync {
             super::EXIT_ERROR
         }
     }
+
+    /// The exit code of a failed call of `event_name` that still answers (a withheld tool
+    /// output, which keeps the output from the model by itself): [`Protocol::failure_code`],
+    /// unless the agent reads no answer on that code. Qwen Code ignores stdout on exit 2, so
+    /// its protocol answers such a failure with exit 0.
+    #[must_use]
+    fn answered_failure_code(&self, event_name: &str) -> u8 {
+        self.failure_code(event_name)
+    }
 }
 
 /// One of an agent's hook events: its name and what it is in our terms.
@@ -137,6 +147,9 @@ pub enum Mapping {
     Compact,
     /// The agent finished responding: `agent_end`.
     AgentEnd,
+    /// Before a model call: `context` over the messages the agent lets a hook see; new
+    /// messages replace them in the request (Gemini CLI's `BeforeModel`).
+    Context,
 }
 
 impl Mapping {
@@ -148,8 +161,34 @@ impl Mapping {
     pub const fn is_gating(self) -> bool {
         matches!(
             self,
-            Mapping::ToolCall | Mapping::ToolResult | Mapping::Prompt | Mapping::Compact
+            Mapping::ToolCall
+                | Mapping::ToolResult
+                | Mapping::Prompt
+                | Mapping::Compact
+                | Mapping::Context
         )
+    }
+
+    /// The events of ours this emits (a [`Mapping::Prompt`] also runs the registered
+    /// commands: [`Mapping::runs_commands`]).
+    #[must_use]
+    pub const fn kinds(self) -> &'static [EventKind] {
+        match self {
+            Mapping::ToolCall => &[EventKind::ToolCall],
+            Mapping::ToolResult | Mapping::ToolFailure => &[EventKind::ToolResult],
+            Mapping::Prompt => &[EventKind::BeforeAgentStart],
+            Mapping::SessionStart => &[EventKind::SessionStart],
+            Mapping::SessionEnd => &[EventKind::SessionShutdown],
+            Mapping::Compact => &[EventKind::SessionBeforeCompact],
+            Mapping::AgentEnd => &[EventKind::AgentEnd],
+            Mapping::Context => &[EventKind::Context],
+        }
+    }
+
+    /// Whether this runs the registered commands (`/name args`): [`Mapping::Prompt`].
+    #[must_use]
+    pub const fn runs_commands(self) -> bool {
+        matches!(self, Mapping::Prompt)
     }
 
     /// Whether this emits `tool_call` or `tool_result`, the only events a discovered hook
@@ -167,21 +206,8 @@ impl Mapping {
     /// mapping is worth installing.
     #[must_use]
     pub fn is_handled_by(self, runner: &HookRunner) -> bool {
-        let kind = match self {
-            Mapping::ToolCall => EventKind::ToolCall,
-            Mapping::ToolResult | Mapping::ToolFailure => EventKind::ToolResult,
-            Mapping::Prompt => {
-                if !runner.get_registered_commands().is_empty() {
-                    return true;
-                }
-                EventKind::BeforeAgentStart
-            }
-            Mapping::SessionStart => EventKind::SessionStart,
-            Mapping::SessionEnd => EventKind::SessionShutdown,
-            Mapping::Compact => EventKind::SessionBeforeCompact,
-            Mapping::AgentEnd => EventKind::AgentEnd,
-        };
-        runner.has_handlers(kind)
+        (self.runs_commands() && !runner.get_registered_commands().is_empty())
+            || self.kinds().iter().any(|&kind| runner.has_handlers(kind))
     }
 }
 
@@ -221,6 +247,11 @@ pub enum Call {
     Compact(SessionBeforeCompactEvent),
     /// [`Mapping::AgentEnd`].
     AgentEnd(AgentEndEvent),
+    /// [`Mapping::Context`]: the messages as the agent showed them.
+    Context(ContextEvent),
+    /// Nothing to emit: the agent's call is not one of ours (Qwen Code's `UserPromptSubmit`
+    /// for a tool result, which has no submitted prompt); no opinion.
+    None,
 }
 
 /// What the hooks decided, before [`Protocol::encode`] writes it in an agent's schema.
@@ -261,19 +292,28 @@ pub enum Decision {
         /// Why.
         reason: String,
     },
+    /// Replace the messages the model is sent ([`Mapping::Context`]).
+    ReplaceMessages {
+        /// The messages as received.
+        received: Vec<Message>,
+        /// The messages, as the `context` handlers left them.
+        messages: Vec<Message>,
+    },
 }
 
 /// Where and how `hooks install` registers this binary with one agent
 /// ([`Protocol::install`]).
 ///
-/// The file holds `{"hooks": {EVENT: [{"hooks": [ENTRY, ...]}, ...]}}` (matcher groups, each
-/// with a list of handler entries), the layout Claude Code and Codex share; the merge
+/// The file holds the agent's hooks under `hooks`, laid out as [`Layout`] says; the merge
 /// keeps everything else in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InstallShape {
     /// The agent's config directory under a project or home directory: `.claude`.
     pub dir: &'static str,
-    /// The settings file in it: `settings.json`.
+    /// The agent's config directory under the home directory, when it is not `dir` (Copilot
+    /// CLI: `.github` in a project, `~/.copilot` for the user).
+    pub user_dir: Option<&'static str>,
+    /// The settings file in it: `settings.json` (a relative path: `hooks/hooks.json`).
     pub file: &'static str,
     /// The environment variable that names the user-level config directory instead of
     /// `~/DIR` when set (Codex's `CODEX_HOME`).
@@ -282,6 +322,26 @@ pub struct InstallShape {
     pub form: Form,
     /// A line printed after the file was written (Codex: the hooks need the user's trust).
     pub note: Option<&'static str>,
+    /// How the file lists an event's entries.
+    pub layout: Layout,
+    /// The key of a shell-form entry that holds the command line: `command` (Copilot CLI:
+    /// `bash`).
+    pub command_key: &'static str,
+    /// The agent's fail-closed switch: a JSON object whose fields every entry of a gating
+    /// event gets, so that the agent blocks when the hook cannot start, crashes or times out
+    /// (Cursor's `{"failClosed": true}`); `None` when the agent has none.
+    pub fail_closed: Option<&'static str>,
+}
+
+/// How a settings file lists an event's handler entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// `{"hooks": {EVENT: [{"hooks": [ENTRY, ...]}, ...]}}`: matcher groups, each with a list
+    /// of entries (Claude Code, Codex, Gemini CLI, Qwen Code, Factory Droid).
+    Groups,
+    /// `{"version": 1, "hooks": {EVENT: [ENTRY, ...]}}`: the entries straight under the event,
+    /// in a versioned file (Copilot CLI, Cursor).
+    Versioned,
 }
 
 /// How a handler entry runs this binary.

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::shape::{Ours, handler, shell_command};
 use super::{InstallError, Replaced};
-use crate::adapters::{AgentEvent, Form};
+use crate::adapters::{AgentEvent, Form, Layout};
 use crate::json::{self, InputError};
 use crate::text::json_kind;
 
@@ -102,65 +102,105 @@ pub(super) fn merge(
     if events.is_empty() {
         return Ok((Vec::new(), Vec::new()));
     }
+    let layout = ours.target.protocol().install().layout;
     let hooks = object_under(root, "hooks", "`hooks`")?;
     let mut added = Vec::new();
     let mut replaced = Vec::new();
     for &event in events {
-        let groups = array_under(&hooks, event.as_str(), &format!("`hooks.{event}`"))?;
-        let mut present = groups.elements().iter().any(|group| {
-            handlers(group).is_some_and(|list| {
-                list.elements()
-                    .iter()
-                    .any(|h| ours.runs_us(&value_of(h), event))
-            })
-        });
-        for group in groups.elements() {
-            let Some(list) = handlers(&group) else {
-                continue;
-            };
-            let mut removed_any = false;
-            for h in list.elements() {
-                let entry = value_of(&h);
-                if ours.runs_us(&entry, event) {
-                    continue;
-                }
-                let Some((old_binary, form)) = ours.installed_by_us(&entry, event) else {
-                    continue;
-                };
-                replaced.push(Replaced {
-                    event,
-                    old_binary,
-                    removed: present,
+        let list = array_under(&hooks, event.as_str(), &format!("`hooks.{event}`"))?;
+        let entry = handler(ours.target, ours.binary, event);
+        let present = match layout {
+            Layout::Groups => {
+                let mut present = list.elements().iter().any(|group| {
+                    handlers(group).is_some_and(|entries| runs_us(&entries, ours, event))
                 });
-                if present {
-                    h.remove();
-                    removed_any = true;
-                    continue;
+                for group in list.elements() {
+                    let Some(entries) = handlers(&group) else {
+                        continue;
+                    };
+                    let removed_any = repoint(&entries, ours, event, &mut present, &mut replaced);
+                    // A group that held nothing but the removed entries goes with them.
+                    if removed_any
+                        && entries.elements().is_empty()
+                        && group.as_object().is_some_and(|g| g.properties().len() == 1)
+                    {
+                        group.remove();
+                    }
                 }
-                let command = match form {
-                    Form::Exec => ours.binary.to_owned(),
-                    Form::Shell => shell_command(ours.target, ours.binary, event),
-                };
-                if let Some(prop) = h.as_object().and_then(|o| property(&o, "command")) {
-                    prop.set_value(CstInputValue::String(command));
+                if !present {
+                    list.append(cst_value(&json!({ "hooks": [entry] })));
                 }
-                present = true;
+                present
             }
-            // A group that held nothing but the removed entries goes with them.
-            if removed_any
-                && list.elements().is_empty()
-                && group.as_object().is_some_and(|g| g.properties().len() == 1)
-            {
-                group.remove();
+            Layout::Versioned => {
+                let mut present = runs_us(&list, ours, event);
+                repoint(&list, ours, event, &mut present, &mut replaced);
+                if !present {
+                    list.append(cst_value(&entry));
+                }
+                present
             }
-        }
+        };
         if !present {
-            let entry = handler(ours.target, ours.binary, event);
-            groups.append(cst_value(&json!({ "hooks": [entry] })));
             added.push(event);
         }
     }
+    if layout == Layout::Versioned && property(root, "version").is_none() {
+        root.insert(0, "version", CstInputValue::Number("1".to_owned()));
+    }
     Ok((added, replaced))
+}
+
+/// Whether one of `entries` already runs this binary for `event`.
+fn runs_us(entries: &CstArray, ours: &Ours<'_>, event: AgentEvent) -> bool {
+    entries
+        .elements()
+        .iter()
+        .any(|h| ours.runs_us(&value_of(h), event))
+}
+
+/// Points each of `entries` that this tool installed for `event` from another path of the
+/// binary at this binary, or removes it when the event already runs this binary (`present`,
+/// set once one was pointed). Returns whether it removed any.
+fn repoint(
+    entries: &CstArray,
+    ours: &Ours<'_>,
+    event: AgentEvent,
+    present: &mut bool,
+    replaced: &mut Vec<Replaced>,
+) -> bool {
+    let mut removed_any = false;
+    for h in entries.elements() {
+        let entry = value_of(&h);
+        if ours.runs_us(&entry, event) {
+            continue;
+        }
+        let Some((old_binary, form)) = ours.installed_by_us(&entry, event) else {
+            continue;
+        };
+        replaced.push(Replaced {
+            event,
+            old_binary,
+            removed: *present,
+        });
+        if *present {
+            h.remove();
+            removed_any = true;
+            continue;
+        }
+        let (key, command) = match form {
+            Form::Exec => ("command", ours.binary.to_owned()),
+            Form::Shell => (
+                ours.command_key(),
+                shell_command(ours.target, ours.binary, event),
+            ),
+        };
+        if let Some(prop) = h.as_object().and_then(|o| property(&o, key)) {
+            prop.set_value(CstInputValue::String(command));
+        }
+        *present = true;
+    }
+    removed_any
 }
 
 #[cfg(test)]

@@ -138,12 +138,12 @@ impl FromStr for Scope {
 /// finds it).
 #[must_use]
 pub fn settings_path(target: Target, scope: Scope, cwd: &Path, home: &Path) -> PathBuf {
-    let base = match scope {
-        Scope::Project => cwd,
-        Scope::User => home,
-    };
     let shape = target.protocol().install();
-    base.join(shape.dir).join(shape.file)
+    let (base, dir) = match scope {
+        Scope::Project => (cwd, shape.dir),
+        Scope::User => (home, shape.user_dir.unwrap_or(shape.dir)),
+    };
+    base.join(dir).join(shape.file)
 }
 
 /// The user-level settings file of `target`, from the environment values given: when the agent

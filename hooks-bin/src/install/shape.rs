@@ -10,19 +10,35 @@ use super::Target;
 use crate::adapters::{AgentEvent, Form};
 use crate::text::shell_quote;
 
-/// The handler entry that runs `binary` for `event`, in the agent's form.
+/// The handler entry that runs `binary` for `event`, in the agent's form, with the agent's
+/// fail-closed switch on a gating event.
 pub(super) fn handler(target: Target, binary: &str, event: AgentEvent) -> Value {
-    match target.protocol().install().form {
+    let shape = target.protocol().install();
+    let mut entry = match shape.form {
         Form::Exec => json!({
             "type": "command",
             "command": binary,
             "args": [target.as_str(), event.as_str()],
         }),
-        Form::Shell => json!({
-            "type": "command",
-            "command": shell_command(target, binary, event),
-        }),
+        Form::Shell => {
+            let mut entry = json!({ "type": "command" });
+            entry[shape.command_key] = Value::String(shell_command(target, binary, event));
+            entry
+        }
+    };
+    if event.mapping.is_gating()
+        && let Some(Value::Object(fields)) = shape.fail_closed.map(fail_closed_fields)
+        && let Some(entry) = entry.as_object_mut()
+    {
+        entry.extend(fields);
     }
+    entry
+}
+
+/// The fields of an [`InstallShape::fail_closed`](crate::adapters::InstallShape::fail_closed)
+/// switch (a constant of the protocol, checked by a test to be a JSON object).
+fn fail_closed_fields(json: &str) -> Value {
+    serde_json::from_str(json).unwrap_or(Value::Null)
 }
 
 pub(super) fn shell_command(target: Target, binary: &str, event: AgentEvent) -> String {
@@ -63,10 +79,15 @@ impl<'a> Ours<'a> {
         }
     }
 
+    /// The key of an entry that holds its command line (`command`; Copilot CLI: `bash`).
+    pub(super) fn command_key(&self) -> &'static str {
+        self.target.protocol().install().command_key
+    }
+
     /// Whether `entry` already runs this binary for `event`, in exec or shell form.
     pub(super) fn runs_us(&self, entry: &Value, event: AgentEvent) -> bool {
         let (target, binary) = (self.target, self.binary);
-        let Some(command) = entry.get("command").and_then(Value::as_str) else {
+        let Some(command) = entry.get(self.command_key()).and_then(Value::as_str) else {
             return false;
         };
         let args: Option<Vec<&str>> = entry
@@ -92,7 +113,7 @@ impl<'a> Ours<'a> {
         if entry.get("type").and_then(Value::as_str) != Some("command") {
             return None;
         }
-        let command = entry.get("command")?.as_str()?;
+        let command = entry.get(self.command_key())?.as_str()?;
         let (path, form) = match entry.get("args") {
             Some(args) => {
                 let args = args.as_array()?;
