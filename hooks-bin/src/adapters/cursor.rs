@@ -96,7 +96,7 @@ const INSTALL: InstallShape = InstallShape {
     note: Some("Cursor support is written from its documentation and not verified against Cursor."),
     layout: Layout::Versioned,
     command_key: "command",
-    fail_closed: Some(r#"{"failClosed": true}"#),
+    fail_closed: Some("failClosed"),
 };
 
 impl Protocol for Cursor {

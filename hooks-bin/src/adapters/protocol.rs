@@ -327,9 +327,9 @@ pub struct InstallShape {
     /// The key of a shell-form entry that holds the command line: `command` (Copilot CLI:
     /// `bash`).
     pub command_key: &'static str,
-    /// The agent's fail-closed switch: a JSON object whose fields every entry of a gating
-    /// event gets, so that the agent blocks when the hook cannot start, crashes or times out
-    /// (Cursor's `{"failClosed": true}`); `None` when the agent has none.
+    /// The agent's fail-closed switch: the key every entry of a gating event gets set to
+    /// `true`, so that the agent blocks when the hook cannot start, crashes or times out
+    /// (Cursor's `failClosed`); `None` when the agent has none.
     pub fail_closed: Option<&'static str>,
 }
 

@@ -1,5 +1,5 @@
-//! `hooks install claude|codex [--project|--user] [--dry-run]`: registers this binary as a
-//! command hook of Claude Code or Codex, for the events the linked bundle handles.
+//! `hooks install AGENT [--project|--user] [--dry-run]`: registers this binary as a command
+//! hook of an agent CLI, for the events the linked bundle handles.
 //!
 //! | target | scope | file | entry added per event |
 //! | --- | --- | --- | --- |
@@ -7,10 +7,18 @@
 //! | `claude` | user | `$HOME/.claude/settings.json` | the same |
 //! | `codex` | project | `<cwd>/.codex/hooks.json` | `{"hooks":[{"type":"command","command":"'BINARY' codex EVENT"}]}` |
 //! | `codex` | user | `$CODEX_HOME/hooks.json` (`CODEX_HOME` as Codex reads it), else `$HOME/.codex/hooks.json` | the same |
+//! | `gemini` | project, user | `<cwd>/.gemini/settings.json`, `$HOME/.gemini/settings.json` | `{"hooks":[{"type":"command","command":"'BINARY' gemini EVENT"}]}` |
+//! | `qwen` | project, user | `<cwd>/.qwen/settings.json`, `$HOME/.qwen/settings.json` | `{"hooks":[{"type":"command","command":"'BINARY' qwen EVENT"}]}` |
+//! | `droid` | project, user | `<cwd>/.factory/settings.json`, `$HOME/.factory/settings.json` | `{"hooks":[{"type":"command","command":"'BINARY' droid EVENT"}]}` |
+//! | `copilot` | project | `<cwd>/.github/hooks/hooks.json` | `{"type":"command","bash":"'BINARY' copilot EVENT"}`, straight under the event, in `{"version":1,"hooks":{...}}` |
+//! | `copilot` | user | `$COPILOT_HOME/hooks/hooks.json`, else `$HOME/.copilot/hooks/hooks.json` | the same |
+//! | `cursor` | project, user | `<cwd>/.cursor/hooks.json`, `$HOME/.cursor/hooks.json` | `{"type":"command","command":"'BINARY' cursor EVENT"}` in `{"version":1,"hooks":{...}}`, with `"failClosed": true` on the gating events |
 //!
 //! What differs per agent is its file's shape, an [`InstallShape`](adapters::InstallShape) that its protocol gives
 //! ([`Protocol::install`](crate::adapters::Protocol::install)): the directory and file name, the
-//! variable naming its user-level directory, and the form of an entry (exec or shell). The rest
+//! variable naming its user-level directory, the form of an entry (exec or shell) and the key
+//! holding its command, how the file lists an event's entries ([`Layout`](adapters::Layout)),
+//! and the agent's fail-closed switch, set on every entry of a gating event. The rest
 //! is the same for every agent: the merge on the file's syntax tree (`merge.rs`), what counts
 //! as this tool's entry (`shape.rs`), the file's bounded read and atomic write (`file.rs`), and
 //! the report (`apply.rs`).
@@ -19,11 +27,12 @@
 //! (or, for Codex, an absolute `CODEX_HOME`): without one it fails and writes nothing, rather
 //! than writing into the working directory.
 //!
-//! Events come from what the loaded hooks really handle ([`events_for`]): `tool_call` →
-//! `PreToolUse`; `tool_result` → `PostToolUse` (and `PostToolUseFailure` for Claude);
+//! Events come from what the loaded hooks really handle ([`events_for`]): for Claude Code,
+//! `tool_call` → `PreToolUse`; `tool_result` → `PostToolUse` (and `PostToolUseFailure`);
 //! `before_agent_start` or any command → `UserPromptSubmit`; `session_start` → `SessionStart`;
 //! `session_shutdown` → `SessionEnd`; `session_before_compact` → `PreCompact`; `agent_end` →
-//! `Stop`. Entries have no `matcher`, so they fire for every tool.
+//! `Stop`; the other agents' events by the same [`Mapping`](adapters::Mapping) (Gemini CLI's
+//! `BeforeModel` for `context`). Entries have no `matcher`, so they fire for every tool.
 //!
 //! Guarantees:
 //!
@@ -66,7 +75,8 @@
 //! - it is a handler (`"type": "command"`) under `hooks.EVENT`, for an event being installed;
 //! - it runs exactly `PATH TARGET EVENT`: exec form (`"command": PATH, "args": [TARGET, EVENT]`)
 //!   or shell form (`"command": "PATH TARGET EVENT"`, `PATH` plain or single-quoted as
-//!   `install` writes it), with `TARGET` the agent of this file (`claude` / `codex`) and `EVENT`
+//!   `install` writes it; under `bash` for Copilot CLI), with `TARGET` the agent of this file
+//!   (`claude`, `codex`, ...) and `EVENT`
 //!   the key it is under: no other arguments, no pipes, no wrapper;
 //! - `PATH` is absolute and its file name is this binary's (`hooks`, or the name of an
 //!   author's own binary).

@@ -27,18 +27,11 @@ pub(super) fn handler(target: Target, binary: &str, event: AgentEvent) -> Value 
         }
     };
     if event.mapping.is_gating()
-        && let Some(Value::Object(fields)) = shape.fail_closed.map(fail_closed_fields)
-        && let Some(entry) = entry.as_object_mut()
+        && let (Some(key), Some(entry)) = (shape.fail_closed, entry.as_object_mut())
     {
-        entry.extend(fields);
+        entry.insert(key.to_owned(), Value::Bool(true));
     }
     entry
-}
-
-/// The fields of an [`InstallShape::fail_closed`](crate::adapters::InstallShape::fail_closed)
-/// switch (a constant of the protocol, checked by a test to be a JSON object).
-fn fail_closed_fields(json: &str) -> Value {
-    serde_json::from_str(json).unwrap_or(Value::Null)
 }
 
 pub(super) fn shell_command(target: Target, binary: &str, event: AgentEvent) -> String {
