@@ -1,9 +1,14 @@
 //! The scenarios, per agent.
 
+mod bundle;
 mod claude;
 mod codex;
 mod copilot;
+mod copilot_bundle;
 mod droid;
+mod droid_bundle;
 mod gemini;
+mod gemini_bundle;
 mod pi;
 mod qwen;
+mod qwen_bundle;
