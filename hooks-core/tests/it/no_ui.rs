@@ -1,9 +1,7 @@
 //! `NoUi`, the no-op UI context (SPEC.md section 6, SPEC-DETAILS 4.1), and where the runner
 //! uses it.
 
-mod common;
-
-use common::{Log, hook, runner, test_host};
+use crate::support::{Log, hook, runner, test_host};
 use hooks_core::events::ToolCallEvent;
 use hooks_core::events::ToolCallEventResult;
 use hooks_core::ui::{CustomUiRequest, NotifyKind};
@@ -86,7 +84,7 @@ async fn no_ui_is_used_before_initialize_and_has_ui_is_false() {
     let event = ToolCallEvent {
         tool_name: "bash".to_owned(),
         tool_call_id: "c1".to_owned(),
-        input: common::input(json!({ "command": "rm -rf /tmp/x" })),
+        input: crate::support::input(json!({ "command": "rm -rf /tmp/x" })),
     };
     let result = runner.emit_tool_call(&event).await.unwrap();
     assert_eq!(

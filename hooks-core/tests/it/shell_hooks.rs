@@ -8,52 +8,14 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::support::BashTool;
 use hooks_core::events::{SessionEntry, ToolInput};
 use hooks_core::loader::{DiscoveryOptions, NoCompiledHooks, discover_and_load_hooks};
-use hooks_core::tool::UpdateCallback;
 use hooks_core::{
     HookError, HookRunner, HookToolWrapper, SessionManager, Tool, ToolError, ToolOutput,
 };
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
-
-/// A real tool: runs `bash -c <command>` in its directory and returns stdout.
-struct BashTool {
-    cwd: PathBuf,
-    parameters: Value,
-}
-
-impl Tool for BashTool {
-    fn name(&self) -> &str {
-        "bash"
-    }
-    fn description(&self) -> &str {
-        "Runs a bash command."
-    }
-    fn parameters(&self) -> &Value {
-        &self.parameters
-    }
-    async fn execute(
-        &self,
-        _call_id: &str,
-        input: &ToolInput,
-        _cancel: &CancellationToken,
-        _on_update: Option<&UpdateCallback>,
-    ) -> Result<ToolOutput, ToolError> {
-        let command = input
-            .get("command")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let out = tokio::process::Command::new("bash")
-            .arg("-c")
-            .arg(command)
-            .current_dir(&self.cwd)
-            .output()
-            .await
-            .map_err(|e| ToolError::failed(e.to_string()))?;
-        Ok(ToolOutput::text(String::from_utf8_lossy(&out.stdout)))
-    }
-}
 
 struct Session {
     file: PathBuf,
@@ -126,10 +88,7 @@ impl Project {
         let errors = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&errors);
         let _subscription = runner.on_error(move |e| sink.lock().unwrap().push(e.clone()));
-        let tool = BashTool {
-            cwd: self.cwd.clone(),
-            parameters: json!({"type": "object"}),
-        };
+        let tool = BashTool::new(&self.cwd);
         (HookToolWrapper::new(tool, Arc::new(runner)), errors)
     }
 }

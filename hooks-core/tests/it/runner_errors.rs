@@ -1,12 +1,9 @@
 //! Handler errors (SPEC.md section 7, SPEC-DETAILS 5.2-5.7): `Err` and panics on every emit
 //! path, `HookError` contents, error listeners, timeouts.
 
-mod common;
-
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{Counter, Log, errors_of, hook, hook_error, record_errors, runner};
+use crate::support::{Counter, Errors, Log, hook, hook_error, runner};
 use hooks_core::events::*;
 use hooks_core::handler::{Handler, HandlerError, HandlerErrorKind, HandlerInfo};
 use hooks_core::{HookContext, HookError};
@@ -61,9 +58,9 @@ async fn a_returned_error_keeps_its_causes() {
                 .context("reading config")
         });
     })]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let _ = runner.emit(&TurnStartEvent::default()).await;
-    let errors = errors_of(&errors);
+    let errors = errors.get();
     assert_eq!(errors.len(), 1);
     assert!(
         errors[0]
@@ -88,11 +85,11 @@ async fn emit_err_is_reported_as_hook_error_and_dispatch_continues() {
             api.on(move |_e: &TurnStartEvent, _c: &HookContext| c.bump());
         }),
     ]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let _ = runner.emit(&TurnStartEvent::default()).await;
     assert_eq!(count.get(), 1, "the next handler still runs");
     assert_eq!(
-        errors_of(&errors),
+        errors.get(),
         [HookError {
             hook_path: "hooks/first.rs".to_owned(),
             event: "turn_start".to_owned(),
@@ -108,7 +105,7 @@ async fn hook_error_names_the_hook_path_as_given_and_the_event_name() {
             Err::<SessionCompactingResult, _>("x")
         });
     })]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let _ = runner
         .emit(&SessionCompactingEvent {
             session_id: "s".to_owned(),
@@ -116,7 +113,7 @@ async fn hook_error_names_the_hook_path_as_given_and_the_event_name() {
         })
         .await;
     assert_eq!(
-        errors_of(&errors),
+        errors.get(),
         [hook_error("./relative/hook.rs", "session.compacting", "x")]
     );
 }
@@ -127,10 +124,10 @@ async fn emit_panic_is_reported_with_its_message() {
         api.on(|_e: &AgentStartEvent, _c: &HookContext| panics("static message"));
         api.on(|_e: &AgentStartEvent, _c: &HookContext| panics(&format!("formatted {}", 7)));
     })]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let _ = runner.emit(&AgentStartEvent::default()).await;
     assert_eq!(
-        errors_of(&errors),
+        errors.get(),
         [
             hook_error("p", "agent_start", "static message"),
             hook_error("p", "agent_start", "formatted 7"),
@@ -143,9 +140,9 @@ async fn emit_panic_with_non_string_payload_is_reported() {
     let runner = runner(vec![hook("p", |api| {
         api.on(|_e: &AgentStartEvent, _c: &HookContext| panic_any_u8());
     })]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let _ = runner.emit(&AgentStartEvent::default()).await;
-    let errors = errors_of(&errors);
+    let errors = errors.get();
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].event, "agent_start");
     assert!(!errors[0].error.is_empty());
@@ -160,10 +157,10 @@ async fn async_handler_panic_while_building_the_future_is_reported() {
             },
         );
     })]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let _ = runner.emit(&AgentStartEvent::default()).await;
     assert_eq!(
-        errors_of(&errors),
+        errors.get(),
         [hook_error("p", "agent_start", "before the future")]
     );
 }
@@ -178,10 +175,10 @@ async fn async_handler_panic_while_polling_is_reported() {
             })
         });
     })]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let _ = runner.emit(&AgentStartEvent::default()).await;
     assert_eq!(
-        errors_of(&errors),
+        errors.get(),
         [hook_error("p", "agent_start", "after an await")]
     );
 }
@@ -212,7 +209,7 @@ async fn a_panic_never_escapes_the_runner_on_any_path() {
             })
         });
     })]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let _ = runner.emit(&AgentStartEvent::default()).await;
     assert!(runner.emit_tool_call(&tool_call()).await.is_err());
     assert_eq!(runner.emit_tool_result(&tool_result()).await, None);
@@ -227,7 +224,8 @@ async fn a_panic_never_escapes_the_runner_on_any_path() {
     runner.emit_custom("my_event", &json!({})).await;
     let command = runner.run_command("cmd", "").await.unwrap().unwrap_err();
     assert_eq!(command.message(), "command");
-    let reported: Vec<(String, String)> = errors_of(&errors)
+    let reported: Vec<(String, String)> = errors
+        .get()
         .into_iter()
         .map(|e| (e.event, e.error))
         .collect();
@@ -263,13 +261,13 @@ async fn emit_custom_err_is_reported_with_the_custom_name() {
             });
         }),
     ]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     runner
         .emit_custom("message_start", &json!({ "id": 1 }))
         .await;
     assert_eq!(count.get(), 1);
     assert_eq!(
-        errors_of(&errors),
+        errors.get(),
         [hook_error("a", "message_start", "no handler state")]
     );
 }
@@ -313,14 +311,14 @@ async fn on_error_unsubscribe_stops_delivery() {
     let count = Counter::new();
     let c = count.clone();
     let subscription = runner.on_error(move |_e| c.bump());
-    let kept = record_errors(&runner);
+    let kept = Errors::record(&runner);
     let _ = runner.emit(&AgentStartEvent::default()).await;
     assert_eq!(count.get(), 1);
     subscription.unsubscribe();
     let _ = runner.emit(&AgentStartEvent::default()).await;
     let _ = runner.emit_context(vec![]).await;
     assert_eq!(count.get(), 1, "an unsubscribed listener gets nothing");
-    assert_eq!(kept.lock().unwrap().len(), 2, "other listeners stay");
+    assert_eq!(kept.get().len(), 2, "other listeners stay");
 }
 
 #[tokio::test]
@@ -365,10 +363,10 @@ async fn on_error_dropping_the_subscription_keeps_the_listener() {
 #[tokio::test]
 async fn emit_error_sends_to_every_listener() {
     let runner = runner(vec![]);
-    let seen: Arc<Mutex<Vec<HookError>>> = record_errors(&runner);
+    let seen = Errors::record(&runner);
     let error = hook_error("h", "custom", "text");
     runner.emit_error(&error);
-    assert_eq!(errors_of(&seen), [error]);
+    assert_eq!(seen.get(), [error]);
 }
 
 #[tokio::test]
@@ -388,12 +386,12 @@ async fn async_handler_timeout_via_handler_info_becomes_hook_error() {
             api.on(move |_e: &TurnStartEvent, _c: &HookContext| c.bump());
         }),
     ]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let started = Instant::now();
     let _ = runner.emit(&TurnStartEvent::default()).await;
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(count.get(), 1, "dispatch continues after the timeout");
-    let errors = errors_of(&errors);
+    let errors = errors.get();
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].hook_path, "slow");
     assert_eq!(errors[0].event, "turn_start");
@@ -413,10 +411,10 @@ async fn default_timeout_becomes_hook_error_on_context_and_keeps_messages() {
         });
     })])
     .with_default_timeout(Some(Duration::from_millis(100)));
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let out = runner.emit_context(vec![Message::user("kept")]).await;
     assert_eq!(out, vec![Message::user("kept")]);
-    let errors = errors_of(&errors);
+    let errors = errors.get();
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].event, "context");
 }
@@ -435,7 +433,7 @@ async fn handler_own_timeout_overrides_the_default() {
         );
     })])
     .with_default_timeout(Some(Duration::from_millis(20)));
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let result = runner
         .emit(&SessionBeforeSwitchEvent {
             reason: SwitchReason::New,
@@ -446,7 +444,7 @@ async fn handler_own_timeout_overrides_the_default() {
         result,
         Some(SessionBeforeSwitchResult { cancel: Some(true) })
     );
-    assert!(errors.lock().unwrap().is_empty());
+    assert!(errors.get().is_empty());
 }
 
 #[tokio::test]
@@ -462,10 +460,10 @@ async fn no_timeout_by_default() {
             })
         });
     })]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let result = runner.emit_tool_result(&tool_result()).await;
     assert_eq!(result.unwrap().details, Some(json!(1)));
-    assert!(errors.lock().unwrap().is_empty());
+    assert!(errors.get().is_empty());
 }
 
 #[tokio::test]
@@ -488,7 +486,7 @@ async fn session_before_error_then_cancel_still_short_circuits() {
                 api.on(move |_e: &SessionBeforeSwitchEvent, _c: &HookContext| c.bump());
             }),
         ]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let result = runner
         .emit(&SessionBeforeSwitchEvent {
             reason: SwitchReason::New,
@@ -501,7 +499,7 @@ async fn session_before_error_then_cancel_still_short_circuits() {
     );
     assert_eq!(count.get(), 0);
     assert_eq!(
-        errors_of(&errors),
+        errors.get(),
         [hook_error("a", "session_before_switch", "broken")]
     );
 }

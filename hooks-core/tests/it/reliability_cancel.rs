@@ -2,21 +2,19 @@
 //! the tool and every process it started (children and grandchildren), the wrapper returns
 //! promptly with `ToolError::Cancelled`, and `tool_result` handlers see `isError: true`.
 
-mod reliability_common;
-
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::support::{
+    BashTool, DropFlag, eventually, group_members, hook_in, input, read_pid, runner_in,
+};
 use hooks_core::events::*;
 use hooks_core::exec::{ExecOptions, exec_command};
 use hooks_core::tool::UpdateCallback;
 use hooks_core::{HookContext, HookToolWrapper, Tool, ToolError, ToolOutput};
-use reliability_common::{
-    DropFlag, ProcessTool, eventually, group_members, hook_in, input, read_pid, runner_in,
-};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -130,7 +128,7 @@ async fn cancelling_a_wrapped_call_stops_the_tool_and_its_whole_process_tree() {
     bounded(async {
         let dir = tempfile::tempdir().unwrap();
         let (runner, seen) = recording_runner(dir.path());
-        let tool = ProcessTool::new(dir.path());
+        let tool = BashTool::new(dir.path());
         let tokens = Arc::clone(&tool.tokens);
         check_cancellation(dir.path(), tool, runner, &seen).await;
         // The tool received the caller's token (or a child of it), which is now cancelled.
@@ -148,7 +146,7 @@ async fn the_wrapper_returns_promptly_even_if_the_tool_ignores_its_token() {
         let (runner, seen) = recording_runner(dir.path());
         check_cancellation(
             dir.path(),
-            ProcessTool::ignoring_token(dir.path()),
+            BashTool::ignoring_token(dir.path()),
             runner,
             &seen,
         )
@@ -253,7 +251,7 @@ async fn a_call_cancelled_before_it_starts_never_runs_the_tool() {
     bounded(async {
         let dir = tempfile::tempdir().unwrap();
         let (runner, seen) = recording_runner(dir.path());
-        let tool = ProcessTool::new(dir.path());
+        let tool = BashTool::new(dir.path());
         let started = Arc::clone(&tool.started);
         let wrapper = HookToolWrapper::new(tool, runner);
         let cancel = CancellationToken::new();
@@ -300,7 +298,7 @@ async fn a_call_cancelled_while_a_gate_hangs_returns_promptly_and_never_runs_the
                 });
             })],
         );
-        let tool = ProcessTool::new(dir.path());
+        let tool = BashTool::new(dir.path());
         let started = Arc::clone(&tool.started);
         let wrapper = HookToolWrapper::new(tool, Arc::new(runner));
         let cancel = CancellationToken::new();

@@ -1,13 +1,11 @@
 //! `HookToolWrapper` around a real tool that runs a process (SPEC.md section 4, SPEC-DETAILS
 //! section 6): tool_call -> tool -> tool_result.
 
-mod common;
-
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{BashTool, Counter, Log, errors_of, hook, input, record_errors, test_host};
+use crate::support::{BashTool, Counter, Errors, Log, hook, input, test_host};
 use hooks_core::events::{
     Content, ToolCallEvent, ToolCallEventResult, ToolResultEvent, ToolResultEventResult,
 };
@@ -30,7 +28,7 @@ fn setup(hooks: Vec<LoadedHook>) -> Setup {
     let runner = Arc::new(HookRunner::new(
         hooks,
         dir.path(),
-        Arc::new(common::TestSession::new()),
+        Arc::new(crate::support::TestSession::new()),
     ));
     let wrapper = HookToolWrapper::new(BashTool::new(dir.path()), Arc::clone(&runner));
     Setup {
@@ -218,7 +216,7 @@ async fn wrapper_failing_tool_call_handler_blocks_with_its_error_text() {
         }),
         result_recorder("r", &results, None),
     ]);
-    let errors = record_errors(&s.runner);
+    let errors = Errors::record(&s.runner);
     let err = run(&s.wrapper, "touch ran").await.unwrap_err();
     assert!(matches!(err, ToolError::Hook(_)), "{err:?}");
     assert_eq!(err.to_string(), "policy server unreachable");
@@ -228,7 +226,7 @@ async fn wrapper_failing_tool_call_handler_blocks_with_its_error_text() {
         "no tool_result after a failed tool_call"
     );
     assert!(
-        errors_of(&errors).is_empty(),
+        errors.get().is_empty(),
         "tool_call errors are not HookErrors"
     );
 }
@@ -446,12 +444,16 @@ async fn wrapper_tool_result_handler_error_is_reported_and_the_output_kept() {
             Err::<ToolResultEventResult, _>("redactor broke")
         });
     })]);
-    let errors = record_errors(&s.runner);
+    let errors = Errors::record(&s.runner);
     let out = run(&s.wrapper, "echo fine").await.unwrap();
     assert_eq!(out.text_content(), "fine\n");
     assert_eq!(
-        errors_of(&errors),
-        [common::hook_error("bad", "tool_result", "redactor broke")]
+        errors.get(),
+        [crate::support::hook_error(
+            "bad",
+            "tool_result",
+            "redactor broke"
+        )]
     );
 }
 
@@ -643,7 +645,7 @@ async fn wrapper_accepts_tools_of_several_types_as_trait_objects() {
     let runner = Arc::new(HookRunner::new(
         vec![result_recorder("rec", &seen, None)],
         dir.path(),
-        Arc::new(common::TestSession::new()),
+        Arc::new(crate::support::TestSession::new()),
     ));
     let tools: Vec<Arc<dyn hooks_core::tool::DynTool>> = vec![Arc::new(BashTool::new(dir.path()))];
     for tool in tools {

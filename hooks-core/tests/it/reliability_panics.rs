@@ -7,21 +7,19 @@
 //! Error listeners are the exception: a listener that panics is not caught (upstream: listener
 //! exceptions propagate); the last tests document exactly what that does.
 
-mod reliability_common;
-
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::support::{
+    BashTool, Errors, Log, PANIC_TAG, boom, boom_opaque, hook, hook_error, hook_in, input,
+    quiet_expected_panics, runner, runner_in,
+};
 use futures::FutureExt as _;
 use hooks_core::events::*;
 use hooks_core::handler::{BoxFuture, HandlerError, HandlerErrorKind};
 use hooks_core::tool::DEFAULT_BLOCK_REASON;
 use hooks_core::{HookApi, HookContext, HookToolWrapper, Tool, ToolError};
-use reliability_common::{
-    Errors, Log, PANIC_TAG, ProcessTool, boom, boom_opaque, hook, hook_error, hook_in, input,
-    quiet_expected_panics, runner, runner_in,
-};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -131,7 +129,7 @@ async fn emit_reports_a_panicking_handler_and_runs_the_remaining_handlers() {
         let errors = Errors::record(&runner);
 
         let _ = runner.emit(&TurnStartEvent::default()).await;
-        assert_eq!(log.get(), ["a1", "panicking", "a3", "b1"], "{style:?}");
+        assert_eq!(log.entries(), ["a1", "panicking", "a3", "b1"], "{style:?}");
         assert_eq!(
             errors.get(),
             [hook_error("hooks/a.rs", "turn_start", &msg)],
@@ -140,7 +138,7 @@ async fn emit_reports_a_panicking_handler_and_runs_the_remaining_handlers() {
 
         // The runner is intact afterwards: the same emission behaves the same way again.
         let _ = runner.emit(&TurnStartEvent::default()).await;
-        assert_eq!(log.get().len(), 8, "{style:?}");
+        assert_eq!(log.entries().len(), 8, "{style:?}");
         assert_eq!(errors.get().len(), 2, "{style:?}");
     }
 }
@@ -220,7 +218,7 @@ async fn emit_tool_call_returns_the_panic_naming_the_hook_and_skips_later_handle
             "{style:?}: {text}"
         );
         assert_eq!(
-            log.get(),
+            log.entries(),
             ["a1", "panicking"],
             "{style:?}: later handlers are skipped"
         );
@@ -258,7 +256,7 @@ async fn wrapped_call_with_a_panicking_tool_call_handler_is_blocked_and_the_tool
                 }),
             ],
         );
-        let tool = ProcessTool::new(dir.path());
+        let tool = BashTool::new(dir.path());
         let started = Arc::clone(&tool.started);
         let wrapper = HookToolWrapper::new(tool, Arc::new(runner));
 
@@ -311,7 +309,7 @@ async fn wrapped_call_with_a_panicking_tool_result_handler_succeeds_and_reports_
         );
         let runner = Arc::new(runner);
         let errors = Errors::record(&runner);
-        let wrapper = HookToolWrapper::new(ProcessTool::new(dir.path()), runner);
+        let wrapper = HookToolWrapper::new(BashTool::new(dir.path()), runner);
         let output = wrapper
             .execute(
                 "call-1",
@@ -365,7 +363,7 @@ async fn emit_context_reports_the_panic_and_the_chain_keeps_the_previous_message
             [Message::user("from first"), Message::user("from last")],
             "{style:?}"
         );
-        assert_eq!(seen.get(), ["1 messages"], "{style:?}");
+        assert_eq!(seen.entries(), ["1 messages"], "{style:?}");
         assert_eq!(
             errors.get(),
             [hook_error("hooks/boom.rs", "context", &msg)],
@@ -465,7 +463,7 @@ async fn emit_custom_reports_the_panic_and_runs_the_remaining_handlers() {
         ]);
         let errors = Errors::record(&runner);
         runner.emit_custom("deploy", &json!(7)).await;
-        assert_eq!(log.get(), ["after 7"], "{style:?}");
+        assert_eq!(log.entries(), ["after 7"], "{style:?}");
         assert_eq!(
             errors.get(),
             [hook_error("hooks/boom.rs", "deploy", &msg)],
@@ -557,7 +555,7 @@ async fn a_panic_with_a_non_string_payload_is_reported_too() {
         !errors[0].error.is_empty(),
         "a non-empty message is reported"
     );
-    assert_eq!(log.get(), ["next"]);
+    assert_eq!(log.entries(), ["next"]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -595,12 +593,12 @@ async fn a_panicking_error_listener_propagates_out_of_emit_and_the_runner_stays_
         [hook_error("hooks/fails.rs", "agent_start", "no config")]
     );
     assert_eq!(after.get(), []);
-    assert_eq!(log.get(), Vec::<String>::new());
+    assert_eq!(log.entries(), Vec::<String>::new());
 
     // Nothing is poisoned: with the listener removed, the same emission reports and continues.
     subscription.unsubscribe();
     let _ = runner.emit(&AgentStartEvent::default()).await;
-    assert_eq!(log.get(), ["after"]);
+    assert_eq!(log.entries(), ["after"]);
     assert_eq!(before.get().len(), 2);
     assert_eq!(after.get().len(), 1);
 }
@@ -632,7 +630,7 @@ async fn a_panicking_error_listener_propagates_out_of_the_tool_wrapper_after_the
     let listener_msg = format!("{PANIC_TAG}: listener in wrapper");
     let m = listener_msg.clone();
     let _subscription = runner.on_error(move |_e| boom(&m));
-    let wrapper = HookToolWrapper::new(ProcessTool::new(dir.path()), Arc::new(runner));
+    let wrapper = HookToolWrapper::new(BashTool::new(dir.path()), Arc::new(runner));
     let unwound = AssertUnwindSafe(wrapper.execute(
         "call-1",
         &input(json!({ "command": "touch ran" })),

@@ -2,15 +2,12 @@
 //! 5.1-5.2): capture vs late binding, one context per emission, replace-or-reset vs
 //! replace-only-if-given, command defaults, `send_message` / `append_entry`.
 
-mod common;
-
-use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
-use common::{
-    BranchHandler, Counter, Log, NavigateTreeHandler, NewSessionHandler, TestHost, TestUi, hook,
-    model, runner, test_host,
+use crate::support::{
+    BranchHandler, Counter, Errors, Log, NavigateTreeHandler, NewSessionHandler, TestHost, TestUi,
+    hook, model, runner, test_host,
 };
 use hooks_core::api::HookSender;
 use hooks_core::events::*;
@@ -368,7 +365,7 @@ async fn runner_before_initialize_has_the_default_state() {
     assert!(!ctx.has_queued_messages());
     ctx.abort();
     assert!(!ctx.ui().confirm("t", "m").await);
-    assert_eq!(ctx.cwd(), Path::new(common::CWD));
+    assert_eq!(ctx.cwd(), crate::support::cwd());
     assert_eq!(ctx.session_manager().session_id(), "test-session");
 }
 
@@ -386,9 +383,9 @@ async fn ctx_cwd_and_session_manager_are_the_runner_constructor_values() {
             ));
         });
     });
-    let session = common::TestSession {
+    let session = crate::support::TestSession {
         id: "abc".to_owned(),
-        ..common::TestSession::new()
+        ..crate::support::TestSession::new()
     };
     let runner = HookRunner::new(vec![h], "/elsewhere", Arc::new(session));
     let _ = runner.emit(&SessionStartEvent::default()).await;
@@ -522,7 +519,7 @@ const APPEND_ERR: &str = "appendEntry handler not initialized";
 
 #[tokio::test]
 async fn send_message_before_initialize_fails_with_the_exact_text() {
-    let mut api = hooks_core::HookApi::new("h", common::CWD);
+    let mut api = hooks_core::HookApi::new("h", crate::support::cwd());
     let message = CustomMessage::new("note", "hello");
     let err = api
         .send_message(message.clone(), SendMessageOptions::default())
@@ -548,7 +545,7 @@ async fn send_message_before_initialize_fails_with_the_exact_text() {
 
 #[tokio::test]
 async fn append_entry_before_initialize_fails_with_the_exact_text() {
-    let api = hooks_core::HookApi::new("h", common::CWD);
+    let api = hooks_core::HookApi::new("h", crate::support::cwd());
     assert_eq!(
         api.append_entry("state", None).unwrap_err().to_string(),
         APPEND_ERR
@@ -590,7 +587,7 @@ async fn send_message_after_initialize_reaches_the_host_unchanged() {
         api.on(move |_e: &AgentStartEvent, ctx: &HookContext| ctx.send_message(m.clone(), options));
     });
     let runner = runner(vec![h]);
-    let errors = common::record_errors(&runner);
+    let errors = Errors::record(&runner);
     let (init, inbox) = test_host();
     runner.initialize(init);
 
@@ -599,7 +596,7 @@ async fn send_message_after_initialize_reaches_the_host_unchanged() {
         .send_message(message.clone(), SendMessageOptions::default())
         .unwrap();
     let _ = runner.emit(&AgentStartEvent::default()).await;
-    assert!(errors.lock().unwrap().is_empty());
+    assert!(errors.get().is_empty());
     let received = inbox.messages.lock().unwrap().clone();
     assert_eq!(
         received,
@@ -612,7 +609,7 @@ async fn send_message_after_initialize_reaches_the_host_unchanged() {
 
 #[tokio::test]
 async fn append_entry_after_initialize_reaches_the_host_unchanged() {
-    let api = hooks_core::HookApi::new("h", common::CWD);
+    let api = hooks_core::HookApi::new("h", crate::support::cwd());
     let sender = api.sender();
     let runner = runner(vec![api.finish()]);
     let (init, inbox) = test_host();
@@ -638,8 +635,8 @@ async fn append_entry_after_initialize_reaches_the_host_unchanged() {
 
 #[tokio::test]
 async fn second_initialize_replaces_the_send_message_handler_of_every_hook() {
-    let a = hooks_core::HookApi::new("a", common::CWD);
-    let b = hooks_core::HookApi::new("b", common::CWD);
+    let a = hooks_core::HookApi::new("a", crate::support::cwd());
+    let b = hooks_core::HookApi::new("b", crate::support::cwd());
     let (sa, sb) = (a.sender(), b.sender());
     let runner = runner(vec![a.finish(), b.finish()]);
     let (first, first_inbox) = test_host();

@@ -4,17 +4,15 @@
 //! own handlers in the defined order (hooks in load order, then registration order), no update
 //! of shared state is lost, and nothing deadlocks.
 
-mod reliability_common;
-
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::support::{hook, runner};
 use hooks_core::events::*;
 use hooks_core::tool::UpdateCallback;
 use hooks_core::{HookApi, HookContext, HookRunner, HookToolWrapper, Tool, ToolError, ToolOutput};
-use reliability_common::{hook, runner};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 

@@ -2,9 +2,7 @@
 //! key, sorted by key, sanitized (whole ANSI sequences removed, other controls -> space, runs
 //! collapsed, trimmed), joined with one space, truncated to a width in cells with `…`.
 
-mod common;
-
-use common::{TestUi, hook, runner, test_host};
+use crate::support::{TestUi, hook, runner, test_host};
 use hooks_core::StatusLine;
 use hooks_core::events::SessionStartEvent;
 use hooks_core::ui::{sanitize_status_text, truncate_to_width};

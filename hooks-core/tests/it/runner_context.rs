@@ -1,9 +1,7 @@
 //! `HookRunner::emit_context` (SPEC.md section 5, SPEC-DETAILS 5.6): a chain over the
 //! messages; `None` / `{messages: None}` keep, `Some(vec![])` empties, errors keep.
 
-mod common;
-
-use common::{Log, errors_of, hook, hook_error, record_errors, runner};
+use crate::support::{Errors, Log, hook, hook_error, runner};
 use hooks_core::HookContext;
 use hooks_core::events::{ContextEvent, ContextEventResult, CustomMessage, Message};
 
@@ -152,13 +150,10 @@ async fn context_error_keeps_previous_messages_and_is_reported() {
             api.on(appender("c"));
         }),
     ]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let out = runner.emit_context(vec![Message::user("start")]).await;
     assert_eq!(texts(&out), ["start", "a", "c"]);
-    assert_eq!(
-        errors_of(&errors),
-        [hook_error("b", "context", "disk full")]
-    );
+    assert_eq!(errors.get(), [hook_error("b", "context", "disk full")]);
 }
 
 #[tokio::test]
@@ -178,11 +173,11 @@ async fn context_panic_keeps_previous_messages_and_is_reported() {
             api.on(appender("c"));
         }),
     ]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let out = runner.emit_context(vec![Message::user("start")]).await;
     assert_eq!(texts(&out), ["start", "a", "c"]);
     assert_eq!(
-        errors_of(&errors),
+        errors.get(),
         [hook_error("b", "context", "context handler exploded")]
     );
 }

@@ -1,9 +1,7 @@
 //! Commands, message renderers and custom events by name (SPEC.md sections 1 and 5,
 //! SPEC-DETAILS sections 2 and 5.2).
 
-mod common;
-
-use common::{Counter, Log, hook, runner};
+use crate::support::{Counter, Log, hook, runner};
 use hooks_core::events::CustomMessage;
 use hooks_core::handler::HandlerError;
 use hooks_core::ui::Theme;

@@ -1,9 +1,7 @@
 //! `HookRunner::emit`, the generic dispatcher (SPEC.md section 5, SPEC-DETAILS 5.1, 5.3, 5.4):
 //! order, `tool_result`, `session_before_*`, `session.compacting`, ignored-result events.
 
-mod common;
-
-use common::{Counter, Log, hook, record_errors, runner};
+use crate::support::{Counter, Errors, Log, hook, runner};
 use hooks_core::events::*;
 use hooks_core::{EventKind, HookContext};
 use serde_json::json;
@@ -433,7 +431,7 @@ async fn session_before_tree_falsy_never_clears_tracked_result() {
             api.on(|_e: &SessionBeforeTreeEvent, _c: &HookContext| {});
         }),
     ]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let event: SessionBeforeTreeEvent = serde_json::from_value(json!({
         "type": "session_before_tree",
         "preparation": {
@@ -443,7 +441,7 @@ async fn session_before_tree_falsy_never_clears_tracked_result() {
     }))
     .unwrap();
     assert_eq!(runner.emit(&event).await, Some(summary));
-    assert_eq!(errors.lock().unwrap().len(), 1);
+    assert_eq!(errors.get().len(), 1);
 }
 
 #[tokio::test]
@@ -675,7 +673,7 @@ async fn generic_emit_of_tool_call_propagates_the_error_as_emit_tool_call_does()
             api.on(move |_e: &ToolCallEvent, _c: &HookContext| c.bump());
         }),
     ]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let tool_call = ToolCallEvent {
         tool_name: "bash".to_owned(),
         tool_call_id: "c1".to_owned(),
@@ -688,7 +686,7 @@ async fn generic_emit_of_tool_call_propagates_the_error_as_emit_tool_call_does()
     );
     assert_eq!(runner.emit_tool_call(&tool_call).await.unwrap_err(), err);
     assert_eq!(count.get(), 0, "no later handler runs");
-    assert!(common::errors_of(&errors).is_empty(), "nothing is reported");
+    assert!(errors.get().is_empty(), "nothing is reported");
 }
 
 #[tokio::test]

@@ -8,11 +8,10 @@
 //! the runner: the returned value, which handlers ran (in order, with what they saw), and the
 //! `HookError`s reported (hook path, event name, message).
 
-mod reliability_common;
-
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 
+use crate::support::{Errors, PANIC_TAG, quiet_expected_panics, runner};
 use hooks_core::events::*;
 use hooks_core::handler::{
     BoxFuture, Handler, HandlerError, HandlerErrorKind, HandlerInfo, HandlerResult,
@@ -23,7 +22,6 @@ use hooks_core::{
 };
 use proptest::prelude::*;
 use proptest::test_runner::Config;
-use reliability_common::{Errors, PANIC_TAG, quiet_expected_panics, runner};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 

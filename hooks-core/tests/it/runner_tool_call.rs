@@ -1,11 +1,9 @@
 //! `HookRunner::emit_tool_call` (SPEC.md sections 5 and 7, SPEC-DETAILS 5.5): last result
 //! wins, the first block short-circuits, handler errors propagate (no `HookError`).
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{Counter, Log, hook, record_errors, runner};
+use crate::support::{Counter, Errors, Log, hook, runner};
 use hooks_core::HookContext;
 use hooks_core::events::{ToolCallEvent, ToolCallEventResult};
 use hooks_core::handler::{Handler, HandlerErrorKind, HandlerInfo};
@@ -15,7 +13,7 @@ fn event() -> ToolCallEvent {
     ToolCallEvent {
         tool_name: "bash".to_owned(),
         tool_call_id: "call-7".to_owned(),
-        input: common::input(json!({ "command": "ls" })),
+        input: crate::support::input(json!({ "command": "ls" })),
     }
 }
 
@@ -179,7 +177,7 @@ async fn tool_call_err_propagates_without_hook_error_and_skips_later_handlers() 
             api.on(move |_e: &ToolCallEvent, _c: &HookContext| c.bump());
         }),
     ]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let err = runner.emit_tool_call(&event()).await.unwrap_err();
     assert_eq!(err.hook_path, "b");
     assert_eq!(err.error.message(), "policy service unreachable");
@@ -190,10 +188,7 @@ async fn tool_call_err_propagates_without_hook_error_and_skips_later_handlers() 
         "rethrown as is"
     );
     assert_eq!(count.get(), 0, "later handlers are skipped");
-    assert!(
-        errors.lock().unwrap().is_empty(),
-        "no HookError on tool_call"
-    );
+    assert!(errors.get().is_empty(), "no HookError on tool_call");
 }
 
 #[tokio::test]
@@ -212,14 +207,14 @@ async fn tool_call_panic_propagates_without_hook_error() {
             api.on(move |_e: &ToolCallEvent, _c: &HookContext| c.bump());
         }),
     ]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let err = runner.emit_tool_call(&event()).await.unwrap_err();
     assert_eq!(err.hook_path, "a");
     assert_eq!(err.error.kind(), HandlerErrorKind::Panic);
     assert_eq!(err.error.message(), "guard crashed");
     assert!(err.to_string().contains("guard crashed"));
     assert_eq!(count.get(), 0);
-    assert!(errors.lock().unwrap().is_empty());
+    assert!(errors.get().is_empty());
 }
 
 #[tokio::test]
@@ -272,14 +267,14 @@ async fn tool_call_handler_timeout_propagates_naming_the_hook() {
             },
         );
     })]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     let started = Instant::now();
     let err = runner.emit_tool_call(&event()).await.unwrap_err();
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(err.hook_path, "slow-guard");
     assert_eq!(err.error.kind(), HandlerErrorKind::Timeout);
     assert!(err.to_string().contains("slow-guard"), "{err}");
-    assert!(errors.lock().unwrap().is_empty());
+    assert!(errors.get().is_empty());
 }
 
 #[tokio::test]

@@ -1,9 +1,7 @@
 //! `HookRunner::emit_before_agent_start` (SPEC.md section 5, SPEC-DETAILS 5.7): the first
 //! returned message is kept, later handlers still run, results without a message are ignored.
 
-mod common;
-
-use common::{Counter, Log, errors_of, hook, hook_error, record_errors, runner};
+use crate::support::{Counter, Errors, Log, hook, hook_error, runner};
 use hooks_core::HookContext;
 use hooks_core::events::{
     BeforeAgentStartEvent, BeforeAgentStartEventResult, ImageContent, InjectedMessage,
@@ -89,7 +87,7 @@ async fn before_agent_start_without_any_message_returns_none() {
         });
     })]);
     assert_eq!(runner.emit_before_agent_start("hello", None).await, None);
-    let empty = common::runner(vec![]);
+    let empty = crate::support::runner(vec![]);
     assert_eq!(empty.emit_before_agent_start("hello", None).await, None);
 }
 
@@ -131,13 +129,13 @@ async fn before_agent_start_errors_reported_and_iteration_continues() {
             api.on(|_e: &BeforeAgentStartEvent, _c: &HookContext| message("b"));
         }),
     ]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     assert_eq!(
         runner.emit_before_agent_start("p", None).await,
         Some(message("b"))
     );
     assert_eq!(
-        errors_of(&errors),
+        errors.get(),
         [hook_error("a", "before_agent_start", "no memory file")]
     );
 }
@@ -159,13 +157,13 @@ async fn before_agent_start_panic_reported_and_first_message_kept() {
             });
         }),
     ]);
-    let errors = record_errors(&runner);
+    let errors = Errors::record(&runner);
     assert_eq!(
         runner.emit_before_agent_start("p", None).await,
         Some(message("a"))
     );
     assert_eq!(
-        errors_of(&errors),
+        errors.get(),
         [hook_error("b", "before_agent_start", "late panic")]
     );
 }

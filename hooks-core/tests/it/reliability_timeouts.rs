@@ -7,21 +7,19 @@
 //! on. The timed-out handler's future is dropped, and a process it started with `exec` is
 //! killed.
 
-mod reliability_common;
-
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::support::{
+    BashTool, DropFlag, Errors, Log, eventually, group_members, hook, hook_error, hook_in, input,
+    read_pid, runner, runner_in,
+};
 use hooks_core::events::*;
 use hooks_core::exec::ExecOptions;
 use hooks_core::handler::{BoxFuture, Handler, HandlerErrorKind, HandlerInfo, HandlerResult};
 use hooks_core::{HookApi, HookContext, HookRunner, HookToolWrapper, Tool, ToolError};
-use reliability_common::{
-    DropFlag, Errors, Log, ProcessTool, eventually, group_members, hook, hook_error, hook_in,
-    input, read_pid, runner, runner_in,
-};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -140,7 +138,7 @@ async fn there_is_no_timeout_by_default_a_slow_handler_completes() {
             assert_eq!(result, cancel, "runner {i}");
             assert_eq!(errors.get(), [], "runner {i}");
         }
-        assert_eq!(log.get(), ["slow", "slow", "slow"]);
+        assert_eq!(log.entries(), ["slow", "slow", "slow"]);
     })
     .await;
 }
@@ -171,7 +169,7 @@ async fn a_per_handler_timeout_ends_the_handler_reports_it_and_dispatch_goes_on(
         let start = Instant::now();
         let _ = runner.emit(&TurnStartEvent::default()).await;
         assert!(start.elapsed() < ms(5_000), "took {:?}", start.elapsed());
-        assert_eq!(log.get(), ["same hook, next handler", "next hook"]);
+        assert_eq!(log.entries(), ["same hook, next handler", "next hook"]);
         assert_eq!(
             errors.get(),
             [hook_error("hooks/slow.rs", "turn_start", &timed_out(100))]
@@ -200,7 +198,7 @@ async fn the_runner_default_timeout_applies_to_handlers_without_their_own() {
         .with_default_timeout(Some(ms(150)));
         let errors = Errors::record(&runner);
         let _ = runner.emit(&AgentStartEvent::default()).await;
-        assert_eq!(log.get(), ["next"]);
+        assert_eq!(log.entries(), ["next"]);
         assert_eq!(
             errors.get(),
             [hook_error("hooks/slow.rs", "agent_start", &timed_out(150))]
@@ -259,7 +257,7 @@ async fn the_per_handler_timeout_wins_over_the_runner_default() {
                 &timed_out(100)
             )]
         );
-        assert_eq!(log.get(), ["patient"]);
+        assert_eq!(log.entries(), ["patient"]);
     })
     .await;
 }
@@ -301,7 +299,7 @@ async fn check_timed_out_gate_blocks_the_call(per_handler: bool) {
         runner = runner.with_default_timeout(Some(limit));
     }
     let errors = Errors::record(&runner);
-    let tool = ProcessTool::new(dir.path());
+    let tool = BashTool::new(dir.path());
     let started = Arc::clone(&tool.started);
     let wrapper = HookToolWrapper::new(tool, Arc::new(runner));
 
@@ -338,7 +336,7 @@ async fn check_timed_out_gate_blocks_the_call(per_handler: bool) {
         "a tool_call timeout is returned, not reported"
     );
     assert!(dropped.load(Ordering::SeqCst));
-    assert_eq!(log.get(), Vec::<String>::new());
+    assert_eq!(log.entries(), Vec::<String>::new());
 }
 
 #[tokio::test]
@@ -471,7 +469,11 @@ async fn timeouts_on_other_events_are_hook_errors_and_dispatch_goes_on() {
                 hook_error("hooks/slow.rs", "tool_result", &t),
             ]
         );
-        assert_eq!(log.get(), Vec::<String>::new(), "no slow handler finished");
+        assert_eq!(
+            log.entries(),
+            Vec::<String>::new(),
+            "no slow handler finished"
+        );
     })
     .await;
 }
@@ -581,7 +583,7 @@ async fn a_timed_out_tool_call_gate_blocks_and_the_process_it_exec_ed_is_killed(
                 on_exec_sleeper::<ToolCallEvent>(api, &pid_file, ms(1_500), &completed, &dropped);
             })],
         );
-        let tool = ProcessTool::new(dir.path());
+        let tool = BashTool::new(dir.path());
         let started = Arc::clone(&tool.started);
         let wrapper = HookToolWrapper::new(tool, Arc::new(runner));
         let outcome = wrapper
@@ -638,7 +640,7 @@ async fn custom_event_handlers_obey_the_runner_default_timeout() {
         .with_default_timeout(Some(ms(100)));
         let errors = Errors::record(&runner);
         runner.emit_custom("deploy", &json!({})).await;
-        assert_eq!(log.get(), ["next"]);
+        assert_eq!(log.entries(), ["next"]);
         assert_eq!(
             errors.get(),
             [hook_error("hooks/slow.rs", "deploy", &timed_out(100))]
@@ -665,6 +667,6 @@ async fn a_sync_handler_is_not_timed_out() {
     .with_default_timeout(Some(ms(10)));
     let errors = Errors::record(&runner);
     let _ = runner.emit(&TurnStartEvent::default()).await;
-    assert_eq!(log.get(), ["done"]);
+    assert_eq!(log.entries(), ["done"]);
     assert_eq!(errors.get(), []);
 }
