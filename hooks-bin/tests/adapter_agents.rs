@@ -574,3 +574,40 @@ fn every_agent_subcommand_serves_the_bundle_on_stdio() {
         bad.assert_one_line_stderr();
     }
 }
+
+// Every gating event of every agent, on arbitrary input
+
+fn no_hooks() -> AdapterOptions {
+    AdapterOptions::with_hooks(|_cwd| Vec::new())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn arbitrary_input_to_a_gating_event_answers_no_opinion_or_fails_closed(
+        bytes in proptest::prop_oneof![
+            proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256),
+            proptest::prelude::Just(b"{\"toolArgs\": \"[1\"}".to_vec()),
+            proptest::prelude::Just(b"{\"llm_request\": {\"messages\": 3}}".to_vec()),
+            proptest::prelude::Just(b"{\"tool_name\": \"run_shell_command\"}".to_vec()),
+        ],
+    ) {
+        for agent in [&Gemini as &dyn Protocol, &Copilot, &Qwen, &Droid, &Cursor] {
+            for event in agent.events().iter().filter(|e| e.mapping.is_gating()) {
+                let dir = workdir();
+                let c = call(agent, event.name, &bytes, &no_hooks().cwd(dir.path()));
+                if c.code == 0 {
+                    let none = if agent.name() == "cursor" { "{}\n" } else { "" };
+                    proptest::prop_assert_eq!(c.stdout.as_str(), none, "{} {}", agent.name(), event);
+                    proptest::prop_assert!(c.stderr.is_empty());
+                } else {
+                    proptest::prop_assert_eq!(c.code, 2, "{} {} fails closed", agent.name(), event);
+                    proptest::prop_assert_eq!(c.stdout.as_str(), "");
+                    let line = c.stderr.strip_suffix('\n').unwrap_or(&c.stderr);
+                    proptest::prop_assert!(!line.is_empty() && !line.contains('\n'), "{:?}", c.stderr);
+                }
+            }
+        }
+    }
+}
