@@ -322,6 +322,32 @@ fn copilot_prompt_command_blocks_the_prompt_with_its_output() {
 }
 
 #[test]
+fn copilot_failing_tool_gate_denies_with_the_failure_as_the_reason_the_model_gets() {
+    // Copilot CLI reads the answer on exit 2 but drops stderr (measured in the e2e suite).
+    let bytes = fixture("copilot", "preToolUse", |_| {});
+    let c = run(&Copilot, "preToolUse", &bytes, failing_options(false));
+    assert_eq!(c.code, 2, "{c:?}");
+    c.assert_one_line_stderr();
+    assert_eq!(
+        c.json(),
+        json!({"permissionDecision": "deny", "permissionDecisionReason": c.stderr.trim_end()})
+    );
+    assert!(
+        c.stderr.contains("policy service unreachable"),
+        "{}",
+        c.stderr
+    );
+    let c = run(&Copilot, "preToolUse", b"{\"toolName\": ", canonical());
+    assert_eq!(c.code, 2, "{c:?}");
+    assert!(
+        c.json()["permissionDecisionReason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("hooks copilot preToolUse: invalid input")),
+        "{c:?}"
+    );
+}
+
+#[test]
 fn copilot_claude_format_input_is_refused_naming_the_format() {
     let bytes = fixture("copilot-claude", "PreToolUse", |_| {});
     let c = run(&Copilot, "preToolUse", &bytes, canonical());
@@ -603,7 +629,12 @@ proptest::proptest! {
                     proptest::prop_assert!(c.stderr.is_empty());
                 } else {
                     proptest::prop_assert_eq!(c.code, 2, "{} {} fails closed", agent.name(), event);
-                    proptest::prop_assert_eq!(c.stdout.as_str(), "");
+                    if agent.name() == "copilot" && event.name == "preToolUse" {
+                        // Copilot CLI drops stderr on exit 2: the deny carries the reason.
+                        proptest::prop_assert_eq!(&c.json()["permissionDecision"], "deny");
+                    } else {
+                        proptest::prop_assert_eq!(c.stdout.as_str(), "");
+                    }
                     let line = c.stderr.strip_suffix('\n').unwrap_or(&c.stderr);
                     proptest::prop_assert!(!line.is_empty() && !line.contains('\n'), "{:?}", c.stderr);
                 }

@@ -8,7 +8,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
 use super::emit::{self, Reply};
-use super::protocol::{AgentEvent, Protocol, Request};
+use super::protocol::{AgentEvent, Decision, Mapping, Protocol, Request};
 use super::session::Session;
 use super::{AdapterOptions, EXIT_OK, MAX_REASON_CHARS, load_bundle_for};
 use crate::json::one_line;
@@ -60,11 +60,20 @@ pub fn answer(
     let Some(event) = protocol.event(event_name) else {
         return Outcome::failure(protocol, event_name, &unknown_event(protocol, event_name));
     };
-    let reply = catch_unwind(AssertUnwindSafe(|| handle(protocol, event, input, opts)))
+    let mut reply = catch_unwind(AssertUnwindSafe(|| handle(protocol, event, input, opts)))
         .unwrap_or_else(|payload| {
             let message = hooks_core::HandlerError::from_panic(&*payload);
             Reply::failure(format!("internal error: the adapter panicked: {message}"))
         });
+    if let (Some(failure), None) = (&reply.failure, &reply.decision)
+        && event.mapping == Mapping::ToolCall
+        && protocol.deny_on_failure()
+    {
+        let line = Outcome::failure(protocol, event_name, failure).stderr;
+        reply.decision = Some(Decision::Deny {
+            reason: line.trim_end().to_owned(),
+        });
+    }
     // A failure without a decision prints nothing: never the agent's "no opinion" (Cursor's
     // `{}`), which would let the action run.
     let stdout = (reply.failure.is_none() || reply.decision.is_some())

@@ -34,9 +34,11 @@
 //! # Exit codes
 //!
 //! The adapter's failures follow [the adapter docs](super#exit-codes-both-agents). Copilot
-//! reads stdout on exit 2: a failing `postToolUse` answers exit 2 with the output withheld in
-//! `modifiedResult`, which Copilot applies; a failing `preToolUse` exits 2, which denies the
-//! call (Copilot drops the stderr reason and tells the model `hook exited with code 2`).
+//! reads stdout on exit 2 and drops stderr there: a failing `postToolUse` answers exit 2 with
+//! the output withheld in `modifiedResult`, which Copilot applies; a failing `preToolUse` exits
+//! 2, which denies the call, and answers a deny whose reason is the failure line
+//! ([`Protocol::deny_on_failure`]), so the model gets `Denied by preToolUse hook: hooks copilot
+//! preToolUse: ...` rather than `hook exited with code 2`.
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -151,6 +153,10 @@ impl Protocol for Copilot {
 
     fn install(&self) -> &'static InstallShape {
         &INSTALL
+    }
+
+    fn deny_on_failure(&self) -> bool {
+        true
     }
 }
 

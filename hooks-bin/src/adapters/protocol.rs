@@ -57,6 +57,13 @@ pub trait Protocol: Send + Sync {
     /// Where and how `hooks install` registers this binary with the agent.
     fn install(&self) -> &'static InstallShape;
 
+    /// Whether a failed tool-gate call also answers a deny with the failure as its reason, for
+    /// an agent that reads the answer on exit 2 but drops stderr there (Copilot CLI tells the
+    /// model only `hook exited with code 2`). Default `false`: stderr carries the reason.
+    fn deny_on_failure(&self) -> bool {
+        false
+    }
+
     // The rest follows from the above, the same for every agent: not to be overridden.
 
     /// The event `name` (the agent's spelling) if this protocol serves it.
@@ -154,7 +161,7 @@ pub enum Mapping {
 
 impl Mapping {
     /// Whether the hooks decide here what the agent may do or what the model sees
-    /// (`ToolCall`, `ToolResult`, `Prompt`, `Compact`): a failure then exits 2, which the
+    /// (`ToolCall`, `ToolResult`, `Prompt`, `Compact`, `Context`): a failure then exits 2, which the
     /// agents read as a block. Elsewhere exit 2 means something else (on `Stop` it makes the
     /// agent go on), so a failure exits 1.
     #[must_use]

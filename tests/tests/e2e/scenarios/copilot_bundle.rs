@@ -100,12 +100,11 @@ fn a_malformed_input_to_the_tool_gate_blocks_the_call() {
         "rm -rf ran:\n{}",
         run.evidence()
     );
-    // Copilot CLI drops a hook's stderr on exit 2 and says so instead.
+    // Copilot CLI drops a hook's stderr on exit 2; the adapter's deny carries the reason.
     let results = server.tool_results();
     assert!(
-        results
-            .first()
-            .is_some_and(|(_, r)| r.starts_with("Denied by preToolUse hook")),
+        results.first().is_some_and(|(_, r)| r
+            .starts_with("Denied by preToolUse hook: hooks copilot preToolUse: invalid input")),
         "{results:?}\n{}",
         run.evidence()
     );
