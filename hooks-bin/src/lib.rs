@@ -17,7 +17,7 @@
 //! | `hooks list [--json] [--cwd DIR]` | the hooks that load, in dispatch order ([`list`]) | 0; 1 when a hook failed to load |
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
-//! | `hooks install claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor [--project\|--user] [--dry-run]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks install claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
@@ -204,6 +204,15 @@ pub struct InstallArgs {
     /// The project directory [default: the current directory].
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// The installed Claude Code's version (e.g. 2.1.328), instead of asking the `claude` on
+    /// PATH: from 2.1.295 on, gating entries get `"onFailure": "block"`.
+    #[arg(long, value_name = "VERSION")]
+    pub claude_version: Option<String>,
+    /// Codex: trust the installed entries in the user's `config.toml` (as Codex's `/hooks`
+    /// review does), so that Codex runs them without asking and without
+    /// `--dangerously-bypass-hook-trust`.
+    #[arg(long)]
+    pub trust: bool,
 }
 
 /// Runs the `hooks` command line (`std::env::args`).
@@ -213,11 +222,7 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() {
-                usage_error_code()
-            } else {
-                0
-            });
+            return ExitCode::from(if e.use_stderr() { usage_error() } else { 0 });
         }
     };
     let trust_all = match &cli.command {
@@ -261,10 +266,12 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// The exit code of invalid usage: 2, except on an adapter call for an observational event
-/// (`hooks claude Stop --bogus`), which fails like any other failure of that call, with 1
-/// ([`adapters::Protocol::failure_code`]): exit 2 on `Stop` would make the agent go on.
-fn usage_error_code() -> u8 {
+/// Ends a run whose command line clap rejected (its error is printed): exit 2, except on an
+/// adapter call, which fails like any other failure of that call ([`adapters::command::reject`]):
+/// exit 1 on an observational event (`hooks claude Stop --bogus`; exit 2 on `Stop` would make
+/// the agent go on), and on Codex's `PreCompact` exit 0 with the answer that holds the
+/// compaction. Returns the exit code.
+fn usage_error() -> u8 {
     use clap::CommandFactory as _;
     // What clap can make of the arguments despite the error.
     let Ok(matches) = Cli::command().ignore_errors(true).try_get_matches() else {
@@ -277,7 +284,7 @@ fn usage_error_code() -> u8 {
         return 2;
     };
     let event = args.get_one::<String>("event").map_or("", String::as_str);
-    agent.protocol().failure_code(event)
+    adapters::command::reject(agent.protocol(), event)
 }
 
 /// `hooks claude|codex EVENT`: stdin in, one answer out ([`adapters::command::serve`]).
@@ -330,7 +337,12 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
     // No absolute home: an empty path, which a user-level install refuses (`NoHome`).
     let home = home::home_dir().unwrap_or_default();
     let mut out = std::io::stdout().lock();
-    match install::run(target, scope, args.dry_run, &binary, &cwd, &home, &mut out) {
+    let options = install::Options {
+        dry_run: args.dry_run,
+        agent_version: args.claude_version.clone(),
+        trust: args.trust,
+    };
+    match install::run(target, scope, &options, &binary, &cwd, &home, &mut out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("hooks install: {e}");

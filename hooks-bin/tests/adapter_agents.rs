@@ -259,12 +259,12 @@ fn copilot_tool_args_as_a_json_string_are_decoded() {
         log.lock().unwrap().tool_calls[0].input_str("command"),
         Some("rm -rf victim")
     );
-    // A string that holds no object is bad input: the call is denied (exit 2).
+    // A string that holds no object is bad input: the call is denied, saying why.
     let bytes = fixture("copilot", "preToolUse", |v| {
         v["toolArgs"] = json!("rm -rf victim");
     });
     let c = run(&Copilot, "preToolUse", &bytes, canonical());
-    assert_eq!(c.code, 2, "{c:?}");
+    assert_eq!(c.json()["permissionDecision"], "deny", "{c:?}");
     assert!(c.stderr.contains("toolArgs"), "{}", c.stderr);
 }
 
@@ -288,13 +288,14 @@ fn copilot_rewritten_output_is_the_modified_result() {
 }
 
 #[test]
-fn copilot_failing_redactor_withholds_in_the_modified_result_on_exit_2() {
-    // Copilot CLI applies the answer on stdout with exit 2 (measured in the e2e suite).
+fn copilot_failing_redactor_withholds_the_output_in_the_modified_result() {
+    // Copilot CLI lets a failed postToolUse's output through: the answer withholds it.
     let bytes = fixture("copilot", "postToolUse", |v| {
         v["toolResult"]["textResultForLlm"] = json!(SECRET_LINE);
     });
     let c = run(&Copilot, "postToolUse", &bytes, failing_options(false));
-    assert_eq!(c.code, 2, "{c:?}");
+    assert_eq!(c.code, 0, "{c:?}");
+    c.assert_one_line_stderr();
     let text = c.json()["modifiedResult"]["textResultForLlm"]
         .as_str()
         .unwrap()
@@ -323,10 +324,11 @@ fn copilot_prompt_command_blocks_the_prompt_with_its_output() {
 
 #[test]
 fn copilot_failing_tool_gate_denies_with_the_failure_as_the_reason_the_model_gets() {
-    // Copilot CLI reads the answer on exit 2 but drops stderr (measured in the e2e suite).
+    // Copilot CLI drops a failing hook's stderr (measured in the e2e suite): the deny on
+    // stdout carries the reason.
     let bytes = fixture("copilot", "preToolUse", |_| {});
     let c = run(&Copilot, "preToolUse", &bytes, failing_options(false));
-    assert_eq!(c.code, 2, "{c:?}");
+    assert_eq!(c.code, 0, "{c:?}");
     c.assert_one_line_stderr();
     assert_eq!(
         c.json(),
@@ -338,7 +340,7 @@ fn copilot_failing_tool_gate_denies_with_the_failure_as_the_reason_the_model_get
         c.stderr
     );
     let c = run(&Copilot, "preToolUse", b"{\"toolName\": ", canonical());
-    assert_eq!(c.code, 2, "{c:?}");
+    assert_eq!(c.code, 0, "{c:?}");
     assert!(
         c.json()["permissionDecisionReason"]
             .as_str()
@@ -351,7 +353,7 @@ fn copilot_failing_tool_gate_denies_with_the_failure_as_the_reason_the_model_get
 fn copilot_claude_format_input_is_refused_naming_the_format() {
     let bytes = fixture("copilot-claude", "PreToolUse", |_| {});
     let c = run(&Copilot, "preToolUse", &bytes, canonical());
-    assert_eq!(c.code, 2, "{c:?}");
+    assert_eq!(c.json()["permissionDecision"], "deny", "{c:?}");
     assert!(c.stderr.contains("Claude-format"), "{}", c.stderr);
 }
 
@@ -470,9 +472,11 @@ fn droid_rewritten_output_is_withheld_by_ending_the_run() {
     );
     let bytes = fixture("droid", "PostToolUse", |_| {});
     assert_quiet(&run(&Droid, "PostToolUse", &bytes, canonical()));
+    // A failure too: Droid would show an exit 2's stderr to the model and send the output.
     let c = run(&Droid, "PostToolUse", &bytes, failing_options(false));
-    assert_eq!(c.code, 2, "{c:?}");
+    assert_eq!(c.code, 0, "{c:?}");
     assert_eq!(c.json()["continue"], false);
+    c.assert_one_line_stderr();
 }
 
 #[test]
@@ -596,8 +600,13 @@ fn every_agent_subcommand_serves_the_bundle_on_stdio() {
             r.stdout
         );
         let bad = common::hooks(&[agent, event, "--cwd", cwd], b"not json", home.path());
-        assert_eq!(bad.code, Some(2), "{agent}: {bad:?}");
         bad.assert_one_line_stderr();
+        if agent == "copilot" {
+            assert_eq!(bad.code, Some(0), "{agent}: {bad:?}");
+            assert_eq!(bad.json()["permissionDecision"], "deny");
+        } else {
+            assert_eq!(bad.code, Some(2), "{agent}: {bad:?}");
+        }
     }
 }
 
@@ -623,20 +632,26 @@ proptest::proptest! {
             for event in agent.events().iter().filter(|e| e.mapping.is_gating()) {
                 let dir = workdir();
                 let c = call(agent, event.name, &bytes, &no_hooks().cwd(dir.path()));
-                if c.code == 0 {
+                if c.stderr.is_empty() {
                     let none = if agent.name() == "cursor" { "{}\n" } else { "" };
-                    proptest::prop_assert_eq!(c.stdout.as_str(), none, "{} {}", agent.name(), event);
-                    proptest::prop_assert!(c.stderr.is_empty());
+                    proptest::prop_assert_eq!((c.code, c.stdout.as_str()), (0, none), "{} {}", agent.name(), event);
+                    continue;
+                }
+                let line = c.stderr.strip_suffix('\n').unwrap_or(&c.stderr);
+                proptest::prop_assert!(!line.is_empty() && !line.contains('\n'), "{:?}", c.stderr);
+                if c.code == 0 {
+                    // The agent ignores exit 2 here: the answer blocks, holding the line.
+                    let answer = c.json().to_string();
+                    let quoted = serde_json::to_string(line).unwrap();
+                    proptest::prop_assert!(
+                        answer.contains(quoted.trim_matches('"')),
+                        "{} {}: {:?}",
+                        agent.name(),
+                        event,
+                        c
+                    );
                 } else {
-                    proptest::prop_assert_eq!(c.code, 2, "{} {} fails closed", agent.name(), event);
-                    if agent.name() == "copilot" && event.name == "preToolUse" {
-                        // Copilot CLI drops stderr on exit 2: the deny carries the reason.
-                        proptest::prop_assert_eq!(&c.json()["permissionDecision"], "deny");
-                    } else {
-                        proptest::prop_assert_eq!(c.stdout.as_str(), "");
-                    }
-                    let line = c.stderr.strip_suffix('\n').unwrap_or(&c.stderr);
-                    proptest::prop_assert!(!line.is_empty() && !line.contains('\n'), "{:?}", c.stderr);
+                    proptest::prop_assert_eq!((c.code, c.stdout.as_str()), (2, ""), "{} {} fails closed", agent.name(), event);
                 }
             }
         }

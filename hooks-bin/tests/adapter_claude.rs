@@ -5,7 +5,10 @@ mod common;
 
 use serde_json::json;
 
-use common::{Call, blocking_options, call, canonical_options, failing_options, input, workdir};
+use common::{
+    Call, blocking_options, call, canonical_options, failing_options, input,
+    session_recorder_options, talking_options, workdir,
+};
 use hooks_bin::adapters::claude::Claude;
 use hooks_bin::adapters::codex::Codex;
 use hooks_bin::adapters::{AdapterOptions, Protocol, answer, command};
@@ -334,7 +337,88 @@ fn user_prompt_submit_runs_a_registered_command() {
     assert_eq!(c.code, 0, "{c:?}");
     assert_eq!(
         c.json(),
-        json!({"decision": "block", "reason": "handoff: finish the parser"})
+        json!({"decision": "block", "reason": "handoff: finish the parser",
+               "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "suppressOriginalPrompt": true}})
+    );
+}
+
+#[test]
+fn what_hooks_say_to_the_user_is_a_system_message_and_never_context() {
+    let dir = workdir();
+    let opts = talking_options();
+    let c = run("PreToolUse", &bash(dir.path(), "ls"), &opts);
+    assert_eq!(c.code, 0, "{c:?}");
+    assert_eq!(
+        c.json(),
+        json!({"systemMessage": "careful: bash\nstatus: tools: 1"}),
+        "a notification and the status line, and no decision"
+    );
+    let post = input(
+        "PostToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"},
+               "tool_response": {"stdout": "a\n", "stderr": "", "interrupted": false, "isImage": false}}),
+    );
+    let c = run("PostToolUse", &post, &opts);
+    assert_eq!(
+        c.json(),
+        json!({"systemMessage": "[fancy] shown note"}),
+        "a displayed message with its renderer; a hidden one is not shown"
+    );
+    let start = input("SessionStart", dir.path(), json!({"source": "startup"}));
+    let c = run("SessionStart", &start, &opts);
+    assert_eq!(
+        c.json(),
+        json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "welcome\n\ncontext only"},
+               "systemMessage": "welcome"}),
+        "every message is context; the displayed one is also shown"
+    );
+    let end = input("SessionEnd", dir.path(), json!({"reason": "other"}));
+    let c = run("SessionEnd", &end, &opts);
+    assert_eq!(
+        (c.code, c.stdout.as_str()),
+        (0, ""),
+        "Claude shows nothing on SessionEnd"
+    );
+}
+
+#[test]
+fn a_cancelled_compaction_says_what_the_hooks_notified() {
+    let dir = workdir();
+    let opts = AdapterOptions::with_hooks(|cwd| {
+        let mut api = hooks_core::HookApi::new("test-hold", cwd);
+        api.on(
+            |_e: &hooks_core::events::SessionBeforeCompactEvent, ctx: &hooks_core::HookContext| {
+                ctx.ui().notify(
+                    "held: remove the marker",
+                    hooks_core::ui::NotifyKind::Warning,
+                );
+                Some(hooks_core::events::SessionBeforeCompactResult {
+                    cancel: Some(true),
+                    compaction: None,
+                })
+            },
+        );
+        vec![api.finish()]
+    });
+    let c = run(
+        "PreCompact",
+        &input("PreCompact", dir.path(), json!({"trigger": "manual"})),
+        &opts,
+    );
+    assert_eq!(
+        c.json(),
+        json!({"decision": "block", "reason": "Compaction cancelled by a hook: held: remove the marker"})
+    );
+    let c = call(
+        &Codex,
+        "PreCompact",
+        &input("PreCompact", dir.path(), json!({"trigger": "manual"})),
+        &opts,
+    );
+    assert_eq!(
+        c.json()["stopReason"],
+        "Compaction cancelled by a hook: held: remove the marker"
     );
 }
 
@@ -366,6 +450,30 @@ fn user_prompt_submit_injects_before_agent_start_message() {
         c.json(),
         json!({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "remember the style guide"}})
     );
+}
+
+#[test]
+fn session_start_source_picks_the_upstream_event() {
+    let dir = workdir();
+    for (source, event) in [
+        (Some("startup"), Some("session_start")),
+        (Some("resume"), Some("session_switch:resume:none")),
+        (Some("clear"), Some("session_switch:new:none")),
+        (Some("compact"), None),
+        (None, Some("session_start")),
+    ] {
+        let (opts, log) = session_recorder_options();
+        let extra = source.map_or(json!({}), |s| json!({"source": s}));
+        let c = run(
+            "SessionStart",
+            &input("SessionStart", dir.path(), extra),
+            &opts,
+        );
+        assert_eq!(c.code, 0, "{source:?}: {c:?}");
+        let events = log.lock().unwrap().events.clone();
+        assert_eq!(events, event.into_iter().collect::<Vec<_>>(), "{source:?}");
+        assert_eq!(c.stdout.is_empty(), event.is_none(), "{source:?}: {c:?}");
+    }
 }
 
 #[test]

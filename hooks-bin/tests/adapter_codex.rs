@@ -5,10 +5,13 @@ mod common;
 
 use serde_json::json;
 
-use common::{Call, blocking_options, call, canonical_options, failing_options, input, workdir};
-use hooks_bin::adapters::AdapterOptions;
+use common::{
+    Call, blocking_options, call, canonical_options, failing_options, input,
+    session_recorder_options, talking_options, workdir,
+};
 use hooks_bin::adapters::claude::Claude;
 use hooks_bin::adapters::codex::Codex;
+use hooks_bin::adapters::{AdapterOptions, command};
 
 fn run(event: &str, bytes: &[u8], opts: &AdapterOptions) -> Call {
     call(&Codex, event, bytes, opts)
@@ -202,6 +205,35 @@ fn user_prompt_submit_runs_a_registered_command() {
 }
 
 #[test]
+fn what_hooks_say_to_the_user_is_a_system_message_and_never_context() {
+    // Codex's TUI and app show `systemMessage` as a hook warning (`codex exec` shows none).
+    let dir = workdir();
+    let opts = talking_options();
+    let pre = codex_input(
+        "PreToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "c1"}),
+    );
+    let c = run("PreToolUse", &pre, &opts);
+    assert_eq!(
+        c.json(),
+        json!({"systemMessage": "careful: bash\nstatus: tools: 1"})
+    );
+    let start = codex_input("SessionStart", dir.path(), json!({"source": "startup"}));
+    assert_eq!(
+        run("SessionStart", &start, &opts).json(),
+        json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "welcome\n\ncontext only"},
+               "systemMessage": "welcome"})
+    );
+    let end = codex_input("SessionEnd", dir.path(), json!({"reason": "other"}));
+    assert_eq!(
+        run("SessionEnd", &end, &opts).stdout,
+        "",
+        "SessionEnd has no output schema"
+    );
+}
+
+#[test]
 fn pre_compact_cancel_is_continue_false() {
     let dir = workdir();
     let (opts, _log) = canonical_options();
@@ -218,6 +250,71 @@ fn pre_compact_cancel_is_continue_false() {
     );
 }
 
+/// Codex compacts after a failing `PreCompact` hook whatever its exit code (exit 2 included),
+/// so every failure there answers the `continue: false` that holds the compaction, with the
+/// failure line as its reason; the other gating events still fail by exit 2 with no answer.
+#[test]
+fn a_failure_on_pre_compact_holds_the_compaction_and_says_why() {
+    let dir = workdir();
+    let compact = codex_input("PreCompact", dir.path(), json!({"trigger": "auto"}));
+    let (opts, _log) = canonical_options();
+    for (bytes, opts, reason) in [
+        (&compact[..], &failing_options(true), "compact exploded"),
+        (&b"{\"trigger\":"[..], &opts, "invalid input"),
+        (&b""[..], &opts, "invalid input"),
+    ] {
+        let c = run("PreCompact", bytes, opts);
+        assert_eq!(c.code, 0, "{reason}: {c:?}");
+        c.assert_one_line_stderr();
+        let line = c.stderr.trim_end();
+        assert!(
+            line.starts_with("hooks codex PreCompact: ") && line.contains(reason),
+            "{line}"
+        );
+        assert_eq!(c.json(), json!({"continue": false, "stopReason": line}));
+    }
+    let tool = codex_input(
+        "PreToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    assert_fail_closed(&run("PreToolUse", &tool, &failing_options(true)));
+    let prompt = codex_input("UserPromptSubmit", dir.path(), json!({"prompt": "hi"}));
+    assert_fail_closed(&run("UserPromptSubmit", &prompt, &failing_options(true)));
+}
+
+/// Where the answer cannot be written, the exit code is all Codex reads: a failure on
+/// `PreCompact` whose `continue: false` is lost, and a cancel that is lost, exit 2.
+#[test]
+fn an_answer_that_cannot_be_written_fails_by_exit_code_even_on_pre_compact() {
+    struct Broken;
+    impl std::io::Write for Broken {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("pipe closed"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let dir = workdir();
+    let bytes = codex_input(
+        "PreCompact",
+        dir.path(),
+        json!({"trigger": "manual", "custom_instructions": "no compact"}),
+    );
+    let (canonical, _log) = canonical_options();
+    for (opts, reason) in [
+        (failing_options(true), "compact exploded"),
+        (canonical, "cannot write the answer"),
+    ] {
+        let mut err = Vec::new();
+        let code = command::run(&Codex, "PreCompact", &bytes, &mut Broken, &mut err, &opts);
+        let err = String::from_utf8(err).unwrap();
+        assert_eq!(code, 2, "{reason}: {err}");
+        assert!(err.contains(reason), "{err}");
+    }
+}
+
 #[test]
 fn session_start_context() {
     let dir = workdir();
@@ -231,6 +328,51 @@ fn session_start_context() {
         c.json()["hookSpecificOutput"]["additionalContext"],
         "session notes: be careful"
     );
+}
+
+#[test]
+fn session_start_source_picks_the_upstream_event() {
+    let dir = workdir();
+    for (source, event, context) in [
+        (json!("startup"), Some("session_start"), Some("started")),
+        (
+            json!("resume"),
+            Some("session_switch:resume:none"),
+            Some("switched"),
+        ),
+        (
+            json!("clear"),
+            Some("session_switch:new:none"),
+            Some("switched"),
+        ),
+        (
+            json!("fork"),
+            Some("session_switch:fork:none"),
+            Some("switched"),
+        ),
+        (json!("compact"), None, None),
+        (
+            json!("a-future-source"),
+            Some("session_start"),
+            Some("started"),
+        ),
+        (json!(7), Some("session_start"), Some("started")),
+    ] {
+        let (opts, log) = session_recorder_options();
+        let bytes = codex_input("SessionStart", dir.path(), json!({"source": source}));
+        let c = run("SessionStart", &bytes, &opts);
+        assert_eq!(c.code, 0, "{source}: {c:?}");
+        let events = log.lock().unwrap().events.clone();
+        assert_eq!(events, event.into_iter().collect::<Vec<_>>(), "{source}");
+        let answer = (!c.stdout.is_empty()).then(|| c.json());
+        assert_eq!(
+            answer
+                .as_ref()
+                .and_then(|a| a["hookSpecificOutput"]["additionalContext"].as_str()),
+            context,
+            "{source}: {c:?}"
+        );
+    }
 }
 
 #[test]
@@ -346,9 +488,17 @@ mod binary {
         );
         let r = hooks(&["codex", "PostToolUse"], &bytes, home.path());
         assert_eq!(r.code, Some(0), "{r:?}");
+        let answer = r.json();
         assert_eq!(
-            r.json(),
-            json!({"decision": "block", "reason": "API_KEY=[REDACTED]"})
+            (&answer["decision"], &answer["reason"]),
+            (&json!("block"), &json!("API_KEY=[REDACTED]"))
+        );
+        // The examples' status line and debug note, for the user only.
+        assert!(
+            answer["systemMessage"]
+                .as_str()
+                .is_some_and(|m| m.contains("status: tools run: 1") && m.contains("[debug] read")),
+            "{answer}"
         );
     }
 

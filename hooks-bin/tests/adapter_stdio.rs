@@ -1,6 +1,8 @@
 //! The built `hooks` binary serving `hooks claude|codex EVENT` on its own stdin and stdout:
 //! a stdout that cannot carry an answer, a stdin that cannot be read, a command line clap
-//! rejects. Every failure exits 2 on a gating call and 1 on an observational one.
+//! rejects. Every failure exits 2 on a gating call and 1 on an observational one, except on
+//! Codex's `PreCompact`, where it answers `continue: false` (exit 0) whenever stdout can carry
+//! that.
 
 mod common;
 
@@ -171,9 +173,18 @@ fn a_stdin_read_error_exits_1_on_observational_events_and_2_on_gating_ones() {
     let home = workdir();
     let check = |agent: &str, event: &str, code: i32| {
         let r = hooks(&[agent, event], None, Stdout::Captured, home.path());
+        r.assert_one_line_stderr();
+        if (agent, event) == ("codex", "PreCompact") {
+            // Codex compacts after any exit code: the failure answers `continue: false`.
+            assert_eq!(r.code, Some(0), "{agent} {event}: {r:?}");
+            assert_eq!(
+                r.json(),
+                json!({"continue": false, "stopReason": r.stderr.trim_end()})
+            );
+            return;
+        }
         assert_eq!(r.code, Some(code), "{agent} {event}: {r:?}");
         assert_eq!(r.stdout, "");
-        r.assert_one_line_stderr();
         assert!(
             r.stderr
                 .starts_with(&format!("hooks {agent} {event}: cannot read stdin: ")),
@@ -211,7 +222,23 @@ fn a_usage_error_exits_1_on_observational_events_and_2_on_gating_ones() {
             let bytes = dangerous(event, dir.path());
             let args = [agent, event, "--no-such-option"];
             let r = hooks(&args, Some(&bytes), Stdout::Captured, home.path());
+            if (*agent, *event) == ("codex", "PreCompact") {
+                // Codex compacts after any exit code: the failure answers `continue: false`.
+                assert_eq!(r.code, Some(0), "{args:?}: {r:?}");
+                assert_eq!(
+                    r.json(),
+                    json!({"continue": false,
+                           "stopReason": "hooks codex PreCompact: invalid command line"})
+                );
+                // Unless the answer cannot be read: then the exit code is all there is.
+                for stdout in [Stdout::Null, Stdout::Closed] {
+                    let r = hooks(&args, Some(&bytes), stdout, home.path());
+                    assert_eq!(r.code, Some(2), "{args:?}, stdout {stdout:?}: {r:?}");
+                }
+                continue;
+            }
             assert_eq!(r.code, Some(2), "{args:?}: {r:?}");
+            assert_eq!(r.stdout, "", "{args:?}");
         }
     }
     // Other commands' usage errors are unchanged.

@@ -30,6 +30,15 @@ fn plan(target: Target, path: &Path, dry_run: bool) -> Install {
         path: path.to_path_buf(),
         binary: PathBuf::from(BINARY),
         dry_run,
+        on_failure_block: false,
+    }
+}
+
+/// [`plan`] for Claude with `"onFailure": "block"` on gating entries (Claude Code 2.1.295+).
+fn plan_fail_closed(path: &Path) -> Install {
+    Install {
+        on_failure_block: true,
+        ..plan(Target::Claude, path, false)
     }
 }
 
@@ -353,11 +362,16 @@ fn install_codex_uses_a_quoted_shell_command() {
         path: path.clone(),
         binary: PathBuf::from("/opt/my tools/hooks"),
         dry_run: false,
+        on_failure_block: true,
     };
     let events = [PRE_TOOL_USE, POST_TOOL_USE];
     let (result, out) = apply(&install, &events);
     result.unwrap();
     assert!(out.contains("/hooks in Codex"), "trust note: {out}");
+    assert!(
+        out.contains("--trust") && out.contains("codex exec --dangerously-bypass-hook-trust"),
+        "the note says how to trust them for unattended runs: {out}"
+    );
     assert_eq!(
         read_json(&path)["hooks"]["PreToolUse"][0],
         json!({"hooks": [{"type": "command", "command": "'/opt/my tools/hooks' codex PreToolUse"}]})
@@ -725,6 +739,127 @@ fn install_keeps_every_number_and_all_other_text_as_written() {
     assert_eq!(fs::read_to_string(&path).unwrap(), new);
 }
 
+const ALL_CLAUDE: [AgentEvent; 8] = [
+    PRE_TOOL_USE,
+    POST_TOOL_USE,
+    POST_TOOL_USE_FAILURE,
+    USER_PROMPT_SUBMIT,
+    SESSION_START,
+    SESSION_END,
+    PRE_COMPACT,
+    STOP,
+];
+
+#[test]
+fn gating_entries_get_on_failure_block_and_observational_ones_do_not() {
+    let dir = common::workdir();
+    let path = settings_file(dir.path(), "{}");
+    apply(&plan_fail_closed(&path), &ALL_CLAUDE).0.unwrap();
+    let new = read_json(&path);
+    for event in ALL_CLAUDE {
+        let entry = &new["hooks"][event.as_str()][0]["hooks"][0];
+        let expected = if event.mapping.is_gating() {
+            json!("block")
+        } else {
+            Value::Null
+        };
+        assert_eq!(entry["onFailure"], expected, "{event}: {entry}");
+    }
+    assert_eq!(
+        new["hooks"]["PreToolUse"][0]["hooks"][0],
+        json!({"type": "command", "command": BINARY, "args": ["claude", "PreToolUse"], "onFailure": "block"})
+    );
+}
+
+#[test]
+fn reinstall_sets_on_failure_block_on_our_entries_in_place_and_leaves_others_alone() {
+    let dir = common::workdir();
+    let text = json!({"hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "other-guard"}]},
+            {"hooks": [{"type": "command", "command": BINARY, "args": ["claude", "PreToolUse"], "timeout": 30}]}
+        ],
+        "PostToolUse": [
+            {"hooks": [{"type": "command", "command": BINARY, "args": ["claude", "PostToolUse"], "onFailure": "continue"}]}
+        ],
+        "Stop": [
+            {"hooks": [{"type": "command", "command": BINARY, "args": ["claude", "Stop"]}]}
+        ]
+    }})
+    .to_string();
+    let path = settings_file(dir.path(), &text);
+    let events = [PRE_TOOL_USE, POST_TOOL_USE, STOP];
+    let (result, out) = apply(&plan_fail_closed(&path), &events);
+    let report = result.unwrap();
+    assert!(report.added.is_empty(), "{report:?}");
+    assert_eq!(report.upgraded, [PRE_TOOL_USE, POST_TOOL_USE]);
+    assert!(
+        out.contains("Set \"onFailure\": \"block\" on the PreToolUse, PostToolUse entries of"),
+        "{out}"
+    );
+    let new = read_json(&path);
+    let pre = new["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(pre.len(), 2, "upgraded, not added: {new}");
+    assert_eq!(
+        pre[0],
+        json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "other-guard"}]}),
+        "another tool's entry is not ours: no onFailure"
+    );
+    assert_eq!(
+        pre[1],
+        json!({"hooks": [{"type": "command", "command": BINARY, "args": ["claude", "PreToolUse"], "timeout": 30, "onFailure": "block"}]}),
+        "in place, other fields kept"
+    );
+    assert_eq!(
+        new["hooks"]["PostToolUse"][0]["hooks"][0]["onFailure"], "block",
+        "ours by its command, whatever its onFailure said"
+    );
+    assert_eq!(
+        new["hooks"]["Stop"][0]["hooks"][0].get("onFailure"),
+        None,
+        "Stop does not gate"
+    );
+
+    let (result, out) = apply(&plan_fail_closed(&path), &events);
+    let report = result.unwrap();
+    assert!(
+        !report.written && report.upgraded.is_empty(),
+        "idempotent: {out}"
+    );
+}
+
+#[test]
+fn on_failure_block_never_makes_an_entry_ours() {
+    let dir = common::workdir();
+    let other = json!({"type": "command", "command": "/usr/bin/other-hooks", "args": ["claude", "PreToolUse"], "onFailure": "block"});
+    let path = settings_file(
+        dir.path(),
+        &json!({"hooks": {"PreToolUse": [{"hooks": [other.clone()]}]}}).to_string(),
+    );
+    let (result, _) = apply(&plan_fail_closed(&path), &[PRE_TOOL_USE]);
+    assert_eq!(result.unwrap().added, [PRE_TOOL_USE]);
+    let new = read_json(&path);
+    let pre = new["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(pre[0]["hooks"][0], other);
+    assert_eq!(pre[1]["hooks"][0]["command"], BINARY);
+}
+
+#[test]
+fn without_fail_closed_our_entries_are_left_as_they_are() {
+    let dir = common::workdir();
+    let path = settings_file(dir.path(), "{}");
+    apply(&plan_fail_closed(&path), &[PRE_TOOL_USE]).0.unwrap();
+    let (result, _) = apply(&plan(Target::Claude, &path, false), &[PRE_TOOL_USE]);
+    assert!(
+        !result.unwrap().written,
+        "an older Claude Code: nothing removed"
+    );
+    assert_eq!(
+        read_json(&path)["hooks"]["PreToolUse"][0]["hooks"][0]["onFailure"],
+        "block"
+    );
+}
+
 fn runner(hooks: Vec<hooks_core::LoadedHook>) -> HookRunner {
     HookRunner::new(
         hooks,
@@ -762,6 +897,16 @@ fn events_come_from_what_the_hooks_handle() {
 
     let none = runner(Vec::new());
     assert!(install::events_for(Target::Claude, &none).is_empty());
+}
+
+#[test]
+fn a_session_switch_handler_installs_session_start() {
+    let mut api = HookApi::new("switch-only", "/tmp");
+    api.on(|_e: &hooks_core::events::SessionSwitchEvent, _c: &hooks_core::HookContext| {});
+    let switch = runner(vec![api.finish()]);
+    for target in [Target::Claude, Target::Codex] {
+        assert_eq!(install::events_for(target, &switch), [SESSION_START]);
+    }
 }
 
 #[test]
@@ -1052,5 +1197,225 @@ mod binary {
         assert_eq!(r.code, Some(1), "{r:?}");
         assert!(r.stderr.contains("settings.json:2:"), "{}", r.stderr);
         assert_eq!(fs::read_to_string(&bad).unwrap(), "{\"hooks\": {\n");
+    }
+
+    /// A directory for `PATH` holding a `claude` that prints `version` (none when `None`).
+    fn path_with_claude(version: Option<&str>) -> tempfile::TempDir {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = workdir();
+        if let Some(version) = version {
+            let claude = dir.path().join("claude");
+            fs::write(&claude, format!("#!/bin/sh\necho '{version}'\n")).unwrap();
+            fs::set_permissions(&claude, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        dir
+    }
+
+    /// `hooks install claude --cwd DIR ARGS` with `PATH` = `path`; the output and the installed
+    /// PreToolUse entry's `onFailure`.
+    fn install_claude(path: &Path, args: &[&str]) -> (Output, Value) {
+        let (dir, home) = (workdir(), workdir());
+        let cwd = dir.path().to_str().unwrap();
+        let mut all = vec!["install", "claude", "--cwd", cwd];
+        all.extend_from_slice(args);
+        let out = hooks_in(dir.path(), home.path().to_str(), &[("PATH", path)], &all);
+        let settings = dir.path().join(".claude/settings.json");
+        let on_failure = fs::read_to_string(settings)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .map_or(Value::Null, |v| {
+                v["hooks"]["PreToolUse"][0]["hooks"][0]["onFailure"].clone()
+            });
+        (out, on_failure)
+    }
+
+    #[test]
+    fn install_claude_writes_on_failure_block_for_the_claude_on_path_from_2_1_295() {
+        for (version, expected, says) in [
+            (
+                Some("2.1.328 (Claude Code)"),
+                Some("block"),
+                "Claude Code 2.1.328 (",
+            ),
+            (
+                Some("2.1.295 (Claude Code)"),
+                Some("block"),
+                "Claude Code 2.1.295 (",
+            ),
+            (Some("2.1.294 (Claude Code)"), None, "is older than 2.1.295"),
+            (None, Some("block"), "`claude` is not on PATH"),
+            (Some("garbage"), Some("block"), "could not be read"),
+        ] {
+            let path = path_with_claude(version);
+            let (out, on_failure) = install_claude(path.path(), &[]);
+            let stdout = text(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{version:?}: {out:?}");
+            assert_eq!(on_failure.as_str(), expected, "{version:?}: {stdout}");
+            assert!(stdout.contains(says), "{version:?}: {stdout}");
+        }
+    }
+
+    #[test]
+    fn a_stated_claude_version_wins_over_the_one_on_path() {
+        let path = path_with_claude(Some("2.1.328 (Claude Code)"));
+        let (out, on_failure) = install_claude(path.path(), &["--claude-version", "2.1.200"]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        assert_eq!(on_failure, Value::Null, "{}", text(&out.stdout));
+        assert!(text(&out.stdout).contains("Claude Code 2.1.200 is older"));
+        let (out, on_failure) = install_claude(path.path(), &["--claude-version", "2.1.300"]);
+        assert_eq!(on_failure, "block", "{}", text(&out.stdout));
+    }
+
+    #[test]
+    fn a_bad_claude_version_is_a_usage_error() {
+        let path = path_with_claude(None);
+        let (out, on_failure) = install_claude(path.path(), &["--claude-version", "latest"]);
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(
+            text(&out.stderr).contains("`latest` is not a version"),
+            "{out:?}"
+        );
+        assert_eq!(on_failure, Value::Null, "nothing written");
+        let (dir, home) = (workdir(), workdir());
+        let out = hooks_in(
+            dir.path(),
+            home.path().to_str(),
+            &[("CODEX_HOME", dir.path())],
+            &["install", "codex", "--user", "--claude-version", "2.1.328"],
+        );
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(!dir.path().join("hooks.json").exists());
+    }
+
+    const CODEX_CONFIG: &str = "# my settings\nmodel = \"o3\"   # keep this comment\n\n[model_providers.x]\nname = \"x\"\n";
+
+    /// `hooks install codex --user --trust` (plus `args`) with `CODEX_HOME` = `codex_home`.
+    fn install_codex_trusted(codex_home: &Path, args: &[&str]) -> Output {
+        let (dir, home) = (workdir(), workdir());
+        let mut all = vec!["install", "codex", "--user", "--trust"];
+        all.extend_from_slice(args);
+        hooks_in(
+            dir.path(),
+            home.path().to_str(),
+            &[("CODEX_HOME", codex_home)],
+            &all,
+        )
+    }
+
+    #[test]
+    fn install_codex_trust_trusts_exactly_our_entries_in_config_toml() {
+        let codex_home = workdir();
+        let config = codex_home.path().join("config.toml");
+        fs::write(&config, CODEX_CONFIG).unwrap();
+        let hooks_json = codex_home.path().join("hooks.json");
+        let other = serde_json::json!({"type": "command", "command": "other-guard"});
+        fs::write(
+            &hooks_json,
+            serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [other]}]}})
+                .to_string(),
+        )
+        .unwrap();
+        let out = install_codex_trusted(codex_home.path(), &[]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let stdout = text(&out.stdout);
+        assert!(stdout.contains("Trusted 5 hooks in"), "{stdout}");
+
+        let text_after = fs::read_to_string(&config).unwrap();
+        assert!(
+            text_after.starts_with(CODEX_CONFIG),
+            "kept as written:\n{text_after}"
+        );
+        assert_eq!(
+            fs::read_to_string(config.with_file_name("config.toml.bak")).unwrap(),
+            CODEX_CONFIG
+        );
+        let doc: toml_edit::DocumentMut = text_after.parse().unwrap();
+        let state = doc["hooks"]["state"].as_table().unwrap();
+        let installed: Value =
+            serde_json::from_str(&fs::read_to_string(&hooks_json).unwrap()).unwrap();
+        let mut expected = Vec::new();
+        for (event, groups) in installed["hooks"].as_object().unwrap() {
+            for (i, group) in groups.as_array().unwrap().iter().enumerate() {
+                for (j, handler) in group["hooks"].as_array().unwrap().iter().enumerate() {
+                    let ours = handler["command"].as_str().unwrap().contains(" codex ");
+                    let label = hooks_bin::install::snake_case(event);
+                    let key = format!("{}:{label}:{i}:{j}", hooks_json.display());
+                    let hash = state
+                        .get(&key)
+                        .and_then(|t| t.get("trusted_hash"))
+                        .and_then(|h| h.as_str());
+                    if ours {
+                        let want = hooks_bin::install::trust_hash(
+                            &label,
+                            group["matcher"].as_str(),
+                            handler,
+                        );
+                        assert_eq!(hash, Some(want.as_str()), "{key}");
+                        expected.push(key);
+                    } else {
+                        assert_eq!(hash, None, "another tool's entry is not trusted: {key}");
+                    }
+                }
+            }
+        }
+        assert_eq!(state.len(), expected.len(), "{text_after}");
+        assert_eq!(
+            expected.len(),
+            5,
+            "the five Codex events the examples handle"
+        );
+        assert!(text_after.contains("[hooks.state.\""), "{text_after}");
+
+        let before = fs::read(&config).unwrap();
+        let out = install_codex_trusted(codex_home.path(), &[]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        assert!(
+            text(&out.stdout).contains("already trusts these hooks"),
+            "{}",
+            text(&out.stdout)
+        );
+        assert_eq!(fs::read(&config).unwrap(), before, "idempotent");
+    }
+
+    #[test]
+    fn install_codex_trust_dry_run_and_bad_config_write_nothing() {
+        let codex_home = workdir();
+        let out = install_codex_trusted(codex_home.path(), &["--dry-run"]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        assert!(
+            text(&out.stdout).contains("Would trust 5 hooks in"),
+            "{}",
+            text(&out.stdout)
+        );
+        assert!(!codex_home.path().join("config.toml").exists());
+
+        let config = codex_home.path().join("config.toml");
+        fs::write(&config, "hooks = 3\n").unwrap();
+        let out = install_codex_trusted(codex_home.path(), &[]);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert!(
+            text(&out.stderr).contains("`hooks` must be a table"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(fs::read_to_string(&config).unwrap(), "hooks = 3\n");
+    }
+
+    #[test]
+    fn trust_is_for_codex_only() {
+        let (dir, home) = (workdir(), workdir());
+        let cwd = dir.path().to_str().unwrap();
+        let out = hooks_in(
+            dir.path(),
+            home.path().to_str(),
+            &[],
+            &["install", "claude", "--cwd", cwd, "--trust"],
+        );
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(
+            text(&out.stderr).contains("--trust is for codex only"),
+            "{out:?}"
+        );
+        assert!(!dir.path().join(".claude").exists());
     }
 }

@@ -20,6 +20,7 @@ fn plan(target: Target, path: &Path, dry_run: bool) -> Install {
         path: path.to_path_buf(),
         binary: PathBuf::from(BINARY),
         dry_run,
+        on_failure_block: target == Target::Cursor,
     }
 }
 

@@ -8,7 +8,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
 use super::emit::{self, Reply};
-use super::protocol::{AgentEvent, Decision, Mapping, Protocol, Request};
+use super::protocol::{AgentEvent, Protocol, Request};
 use super::session::Session;
 use super::{AdapterOptions, EXIT_OK, MAX_REASON_CHARS, load_bundle_for};
 use crate::json::one_line;
@@ -27,10 +27,31 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The outcome of a call for `event_name` that failed for `reason`, with no answer (cut to
-    /// 2000 characters, on one line).
+    /// The outcome of a call for `event_name` that failed for `reason`: its line (cut to 2000
+    /// characters) on stderr, exit [`Protocol::failure_code`] and no answer; or, where that
+    /// exit code would not block the action ([`Protocol::failure_answer`], Codex's
+    /// `PreCompact`), exit 0 with the answer that does, holding the line.
     #[must_use]
     pub fn failure(protocol: &dyn Protocol, event_name: &str, reason: &str) -> Outcome {
+        let failed = Outcome::exit_failure(protocol, event_name, reason);
+        let answer = protocol
+            .event(event_name)
+            .and_then(|event| protocol.failure_answer(event, failed.stderr.trim_end()));
+        match answer {
+            Some(answer) => Outcome {
+                code: EXIT_OK,
+                stdout: format!("{answer}\n"),
+                ..failed
+            },
+            None => failed,
+        }
+    }
+
+    /// The outcome of a call for `event_name` that failed for `reason` where no answer can
+    /// reach the agent (its stdout is unusable): the line on stderr and exit
+    /// [`Protocol::failure_code`], which is all the agent can still read.
+    #[must_use]
+    pub fn exit_failure(protocol: &dyn Protocol, event_name: &str, reason: &str) -> Outcome {
         let mut stderr = one_line(
             &format!(
                 "hooks {} {}: {reason}",
@@ -60,25 +81,20 @@ pub fn answer(
     let Some(event) = protocol.event(event_name) else {
         return Outcome::failure(protocol, event_name, &unknown_event(protocol, event_name));
     };
-    let mut reply = catch_unwind(AssertUnwindSafe(|| handle(protocol, event, input, opts)))
+    let reply = catch_unwind(AssertUnwindSafe(|| handle(protocol, event, input, opts)))
         .unwrap_or_else(|payload| {
             let message = hooks_core::HandlerError::from_panic(&*payload);
             Reply::failure(format!("internal error: the adapter panicked: {message}"))
         });
-    if let (Some(failure), None) = (&reply.failure, &reply.decision)
-        && event.mapping == Mapping::ToolCall
-        && protocol.deny_on_failure()
-    {
-        let line = Outcome::failure(protocol, event_name, failure).stderr;
-        reply.decision = Some(Decision::Deny {
-            reason: line.trim_end().to_owned(),
-        });
-    }
-    // A failure without a decision prints nothing: never the agent's "no opinion" (Cursor's
+    // A failure without a decision encodes nothing: never the agent's "no opinion" (Cursor's
     // `{}`), which would let the action run.
-    let stdout = (reply.failure.is_none() || reply.decision.is_some())
-        .then(|| protocol.encode(event, reply.decision.as_ref()))
-        .flatten()
+    let encoded = if reply.failure.is_some() && reply.decision.is_none() {
+        None
+    } else {
+        protocol.encode(event, reply.decision.as_ref())
+    };
+    let stdout = protocol
+        .tell_user(event, encoded, &reply.notice.join("\n"))
         .map(|json| {
             let mut line = json.to_string();
             line.push('\n');
@@ -87,11 +103,12 @@ pub fn answer(
         .unwrap_or_default();
     match reply.failure {
         Some(failure) => {
-            let mut outcome = Outcome::failure(protocol, event_name, &failure);
-            if !stdout.is_empty() {
-                outcome.code = protocol.answered_failure_code(event_name);
+            let failed = Outcome::failure(protocol, event_name, &failure);
+            if failed.stdout.is_empty() {
+                Outcome { stdout, ..failed }
+            } else {
+                failed
             }
-            Outcome { stdout, ..outcome }
         }
         None => Outcome {
             code: EXIT_OK,

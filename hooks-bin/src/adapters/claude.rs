@@ -20,9 +20,10 @@
 //! | `PostToolUse` | a `tool_result` handler replaced the content, output shape known | `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":OUTPUT}}`, `OUTPUT` in the tool's own shape (Bash: `{stdout, stderr, interrupted, isImage}`; see [`super::tools`]) |
 //! | `PostToolUse` | the same, shape unknown | `{"decision":"block","reason":NEW_TEXT}` (Claude is prompted with the new text) |
 //! | `PostToolUse` | a `tool_result` handler failed (exit 2) | `updatedToolOutput` = `[tool output withheld: ERROR]` in the tool's shape, when known |
-//! | `UserPromptSubmit` | `/name args` ran a command | `{"decision":"block","reason":OUTPUT}` (shown to the user; the prompt does not reach the model) |
+//! | `UserPromptSubmit` | `/name args` ran a command | `{"decision":"block","reason":OUTPUT,"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","suppressOriginalPrompt":true}}`: Claude Code shows `UserPromptSubmit operation blocked by hook:` and `OUTPUT` to the user, without echoing the prompt (`suppressOriginalPrompt`), and the prompt does not reach the model |
 //! | `UserPromptSubmit`, `SessionStart` | a message to inject | `{"hookSpecificOutput":{"hookEventName":EVENT,"additionalContext":TEXT}}` |
-//! | `PreCompact` | `session_before_compact` cancelled | `{"decision":"block","reason":"Compaction cancelled by a hook"}` |
+//! | `PreCompact` | `session_before_compact` cancelled | `{"decision":"block","reason":"Compaction cancelled by a hook[: NOTIFIED]"}` (shown as the compaction's error) |
+//! | any but `SessionEnd` | hooks notified, set the status line, or sent a message with `display: true` | the answer (or `{}`) with `"systemMessage": TEXT` (shown to the user, never to the model; Claude Code 2.1.328 showed it in `-p` on `UserPromptSubmit`, `PreToolUse`, `PostToolUse`, `PostToolUseFailure`, `Stop` and a `compact` `SessionStart`, not on a `startup` `SessionStart` nor on `PreCompact`; dropped when the prompt is blocked) |
 //!
 //! Exit codes: see [the adapter docs](super#exit-codes-both-agents). Claude Code treats exit 2
 //! as a block on every gating event (stderr is the reason shown) and exit 1 as a non-blocking
@@ -39,14 +40,18 @@ use super::hook_json::{
     self, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END,
     SESSION_START, STOP, USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
 };
-use super::protocol::{AgentEvent, Decision, Form, InstallShape, Layout, Protocol, Request};
+use super::protocol::{
+    AgentEvent, Decision, FailClosed, FailValue, Form, InstallShape, Layout, Protocol, Request,
+};
 use crate::json::InputError;
 
 /// Claude Code's hook protocol.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Claude;
 
-/// Where `hooks install claude` writes: `.claude/settings.json`, exec-form entries.
+/// Where `hooks install claude` writes: `.claude/settings.json`, exec-form entries; gating
+/// entries get `"onFailure": "block"` for Claude Code 2.1.295 and later (without it a hook
+/// that cannot start, crashes or times out lets the tool run).
 const INSTALL: InstallShape = InstallShape {
     dir: ".claude",
     user_dir: None,
@@ -56,7 +61,12 @@ const INSTALL: InstallShape = InstallShape {
     note: None,
     layout: Layout::Groups,
     command_key: "command",
-    fail_closed: None,
+    fail_closed: Some(FailClosed {
+        key: "onFailure",
+        value: FailValue::Text("block"),
+        executable: Some("claude"),
+        since: [2, 1, 295],
+    }),
 };
 
 impl Protocol for Claude {
@@ -108,12 +118,23 @@ impl Protocol for Claude {
             Decision::Context { text } => {
                 Some(hook_specific(event, json!({ "additionalContext": text })))
             }
-            Decision::BlockPrompt { reason } | Decision::CancelCompact { reason } => {
-                Some(block(reason))
+            Decision::BlockPrompt { reason } => {
+                let mut answer = block(reason);
+                answer["hookSpecificOutput"] = hook_specific(
+                    event,
+                    json!({ "suppressOriginalPrompt": true }),
+                )["hookSpecificOutput"]
+                    .take();
+                Some(answer)
             }
+            Decision::CancelCompact { reason } => Some(block(reason)),
             // No event of this agent shows the model's request.
             Decision::ReplaceMessages { .. } => None,
         }
+    }
+
+    fn tell_user(&self, event: AgentEvent, answer: Option<Value>, text: &str) -> Option<Value> {
+        hook_json::with_system_message(event, answer, text)
     }
 
     fn install(&self) -> &'static InstallShape {

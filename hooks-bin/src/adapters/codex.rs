@@ -3,7 +3,8 @@
 //! Install it with `hooks install codex`, which adds entries like
 //! `{"type": "command", "command": "'/path/to/hooks' codex PreToolUse"}` to `.codex/hooks.json`
 //! (Codex runs `command` through a shell; the path is quoted). Codex runs a new or changed
-//! hook only after the user trusts it in `/hooks`.
+//! hook only after the user trusts it in `/hooks` (or `hooks install codex --trust` wrote
+//! that trust into `config.toml`), and skips an untrusted one silently.
 //!
 //! Served events: `PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `SessionStart`,
 //! `SessionEnd`, `PreCompact`, `Stop` (Codex has no `PostToolUseFailure`; it runs
@@ -20,7 +21,10 @@
 //! - `PostToolUse` has no `updatedToolOutput`: new content is sent as
 //!   `{"decision":"block","reason":NEW_TEXT}`, which makes Codex replace the tool result with
 //!   `reason`.
-//! - A cancelled compaction is `{"continue":false,"stopReason":"Compaction cancelled by a hook"}`.
+//! - A cancelled compaction is `{"continue":false,"stopReason":"Compaction cancelled by a hook"}`,
+//!   the only answer that holds a compaction in Codex 0.169.0 (it also ends the turn). A
+//!   failure on `PreCompact` answers the same, with the failure line as `stopReason`, and exits
+//!   0: Codex compacts after any exit code, 2 included.
 //! - A deny whose reason is blank is ignored (Codex runs the tool), so a reason of only
 //!   whitespace is sent as the default block reason.
 //! - Exit 2 blocks only with a non-empty stderr; the adapter's failure line is never empty. On
@@ -40,7 +44,9 @@ use super::hook_json::{
     self, POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP,
     USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
 };
-use super::protocol::{AgentEvent, Decision, Form, InstallShape, Layout, Protocol, Request};
+use super::protocol::{
+    AgentEvent, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+};
 use crate::json::InputError;
 
 /// Codex's hook protocol.
@@ -68,7 +74,12 @@ const INSTALL: InstallShape = InstallShape {
     file: "hooks.json",
     dir_env: Some(CODEX_HOME_ENV),
     form: Form::Shell,
-    note: Some("Codex runs new hooks only after you review and trust them: open /hooks in Codex."),
+    note: Some(
+        "Codex runs new or changed hooks only after you trust them, and skips the others \
+         without a word: open /hooks in Codex to review and trust them, or install again with \
+         --trust to trust exactly these entries; an unattended `codex exec \
+         --dangerously-bypass-hook-trust` runs hooks without trust.",
+    ),
     layout: Layout::Groups,
     command_key: "command",
     fail_closed: None,
@@ -120,6 +131,17 @@ impl Protocol for Codex {
             // No event of this agent shows the model's request.
             Decision::ReplaceMessages { .. } => None,
         }
+    }
+
+    fn tell_user(&self, event: AgentEvent, answer: Option<Value>, text: &str) -> Option<Value> {
+        hook_json::with_system_message(event, answer, text)
+    }
+
+    /// Codex compacts after a failing `PreCompact` hook, whatever its exit code (exit 2
+    /// included); only `continue: false` holds a compaction, so a failure answers that.
+    fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
+        (event.mapping == Mapping::Compact)
+            .then(|| json!({ "continue": false, "stopReason": line }))
     }
 
     fn install(&self) -> &'static InstallShape {

@@ -10,8 +10,11 @@
 //! character device). Observational calls are not checked: there is no decision to lose, and
 //! their hooks (a logger on `Stop`) still run.
 //!
-//! A failure here (an unusable stdout, a stdin that cannot be read, an answer that cannot be
-//! written) exits with [`Protocol::failure_code`], like every other failure of the call.
+//! A stdin that cannot be read fails like every other failure of the call
+//! ([`Outcome::failure`]). Where the answer cannot reach the agent (an unusable stdout, an
+//! answer that cannot be written) the call exits with [`Protocol::failure_code`] even where a
+//! failure would otherwise answer instead ([`Protocol::failure_answer`]): the exit code is all
+//! the agent can read.
 
 use std::io::{self, Write};
 
@@ -32,15 +35,39 @@ pub fn run(
     err: &mut dyn Write,
     opts: &AdapterOptions,
 ) -> u8 {
-    let mut outcome = answer(protocol, event_name, input, opts);
+    deliver(
+        answer(protocol, event_name, input, opts),
+        protocol,
+        event_name,
+        out,
+        err,
+    )
+}
+
+/// Writes `outcome`'s answer to `out` and its line to `err`; returns the exit code. An answer
+/// that cannot be written is a failure of its own.
+fn deliver(
+    mut outcome: Outcome,
+    protocol: &dyn Protocol,
+    event_name: &str,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
     if !outcome.stdout.is_empty()
         && let Err(e) = out
             .write_all(outcome.stdout.as_bytes())
             .and_then(|()| out.flush())
-        && outcome.stderr.is_empty()
     {
-        let reason = format!("cannot write the answer to stdout: {e}");
-        outcome = Outcome::failure(protocol, event_name, &reason);
+        // The answer is lost, a failure's answer too: the exit code is all that is left.
+        outcome = if outcome.stderr.is_empty() {
+            let reason = format!("cannot write the answer to stdout: {e}");
+            Outcome::exit_failure(protocol, event_name, &reason)
+        } else {
+            Outcome {
+                code: protocol.failure_code(event_name),
+                ..outcome
+            }
+        };
     }
     report(&outcome, err)
 }
@@ -54,13 +81,21 @@ pub fn serve(protocol: &dyn Protocol, event_name: &str, opts: &AdapterOptions) -
     if protocol.is_gating(event_name)
         && let Some(why) = stdout_unusable()
     {
-        return report(&Outcome::failure(protocol, event_name, &why), &mut err);
+        // Nothing written can be read: the exit code is all there is.
+        return report(&Outcome::exit_failure(protocol, event_name, &why), &mut err);
     }
     let input = match json::read_bounded(&mut io::stdin().lock()) {
         Ok(input) => input,
         Err(e) => {
             let reason = format!("cannot read stdin: {e}");
-            return report(&Outcome::failure(protocol, event_name, &reason), &mut err);
+            let failed = Outcome::failure(protocol, event_name, &reason);
+            return deliver(
+                failed,
+                protocol,
+                event_name,
+                &mut io::stdout().lock(),
+                &mut err,
+            );
         }
     };
     run(
@@ -70,6 +105,25 @@ pub fn serve(protocol: &dyn Protocol, event_name: &str, opts: &AdapterOptions) -
         &mut io::stdout().lock(),
         &mut err,
         opts,
+    )
+}
+
+/// Fails the call for `event_name` whose command line was rejected (the rejection is printed
+/// already) like any other failure of the call, on the process's stdout; returns the exit
+/// code.
+#[must_use]
+pub fn reject(protocol: &dyn Protocol, event_name: &str) -> u8 {
+    if protocol.is_gating(event_name) && stdout_unusable().is_some() {
+        return protocol.failure_code(event_name);
+    }
+    let failed = Outcome::failure(protocol, event_name, "invalid command line");
+    let mut printed = io::sink();
+    deliver(
+        failed,
+        protocol,
+        event_name,
+        &mut io::stdout().lock(),
+        &mut printed,
     )
 }
 

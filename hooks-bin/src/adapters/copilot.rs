@@ -48,7 +48,7 @@ use hooks_core::tool_names::ToolNames;
 
 use super::hook_json::replacement_text;
 use super::protocol::{
-    AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+    AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request, StartSource,
 };
 use super::tools::{self, ToolOutputView};
 use crate::json::{self, InputError};
@@ -132,10 +132,7 @@ impl Protocol for Copilot {
 
     fn encode(&self, _event: AgentEvent, decision: Option<&Decision>) -> Option<Value> {
         match decision? {
-            Decision::Deny { reason } => Some(json!({
-                "permissionDecision": "deny",
-                "permissionDecisionReason": reason,
-            })),
+            Decision::Deny { reason } => Some(deny(reason)),
             Decision::ReplaceOutput { output, content } => {
                 Some(modified_result(output, &replacement_text(content)))
             }
@@ -155,9 +152,24 @@ impl Protocol for Copilot {
         &INSTALL
     }
 
-    fn deny_on_failure(&self) -> bool {
-        true
+    /// A failed `preToolUse` answers a deny holding the failure line, and a failed
+    /// `postToolUse` the output withheld: Copilot CLI drops stderr on a failure, and lets a
+    /// failed `postToolUse`'s output through.
+    fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
+        match event.mapping {
+            Mapping::ToolCall => Some(deny(line)),
+            Mapping::ToolResult => Some(json!({ "modifiedResult": {
+                "resultType": "failure",
+                "textResultForLlm": format!("[tool output withheld: {line}]"),
+            }})),
+            _ => None,
+        }
     }
+}
+
+/// `{"permissionDecision": "deny", "permissionDecisionReason": REASON}`.
+fn deny(reason: &str) -> Value {
+    json!({ "permissionDecision": "deny", "permissionDecisionReason": reason })
 }
 
 /// `{"modifiedResult": {"resultType": TYPE, "textResultForLlm": TEXT}}`, `TYPE` the
@@ -180,6 +192,8 @@ struct CopilotInput {
     tool_args: Option<Value>,
     tool_result: Option<ToolResult>,
     prompt: Option<String>,
+    /// `sessionStart`'s `new`, `resume`, ...
+    source: Option<String>,
     /// Only in Copilot's Claude format, which this adapter does not speak.
     #[serde(rename = "hook_event_name")]
     hook_event_name: Option<Value>,
@@ -252,7 +266,9 @@ fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {
                 .clone()
                 .ok_or_else(|| missing("prompt", event))?,
         ),
-        Mapping::SessionStart => Call::SessionStart,
+        Mapping::SessionStart => {
+            Call::SessionStart(StartSource::from_agent(input.source.as_deref()))
+        }
         Mapping::SessionEnd => Call::SessionEnd,
         Mapping::AgentEnd => Call::AgentEnd(AgentEndEvent {
             messages: Vec::new(),

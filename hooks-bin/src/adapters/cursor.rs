@@ -47,7 +47,8 @@ use hooks_core::events::{AgentEndEvent, ToolCallEvent, ToolResultEvent};
 use hooks_core::tool_names::ToolNames;
 
 use super::protocol::{
-    AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+    AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout, Mapping,
+    Protocol, Request, StartSource,
 };
 use super::tools::{self, ToolOutputView};
 use crate::json::{self, InputError, one_line};
@@ -96,7 +97,12 @@ const INSTALL: InstallShape = InstallShape {
     note: Some("Cursor support is written from its documentation and not verified against Cursor."),
     layout: Layout::Versioned,
     command_key: "command",
-    fail_closed: Some("failClosed"),
+    fail_closed: Some(FailClosed {
+        key: "failClosed",
+        value: FailValue::True,
+        executable: None,
+        since: [0, 0, 0],
+    }),
 };
 
 impl Protocol for Cursor {
@@ -269,7 +275,7 @@ fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {
                 .clone()
                 .ok_or_else(|| missing("prompt", event))?,
         ),
-        SESSION_START => Call::SessionStart,
+        SESSION_START => Call::SessionStart(StartSource::Startup),
         SESSION_END => Call::SessionEnd,
         STOP => Call::AgentEnd(AgentEndEvent {
             messages: Vec::new(),

@@ -27,8 +27,9 @@
 //!
 //! # Exit codes
 //!
-//! As in [the adapter docs](super#exit-codes-both-agents): Droid reads stdout on exit 2, so a
-//! failing `PostToolUse` ends the run with its `continue: false` answer too.
+//! As in [the adapter docs](super#exit-codes-both-agents), except on `PostToolUse`: there Droid
+//! gives an exit 2's stderr to the model and lets the output through, so a failure exits 0
+//! and ends the run with `continue: false` ([`Protocol::failure_answer`]).
 
 use serde_json::{Value, json};
 
@@ -38,7 +39,9 @@ use super::hook_json::{
     self, POST_TOOL_USE, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP, USER_PROMPT_SUBMIT, block,
     hook_specific,
 };
-use super::protocol::{AgentEvent, Decision, Form, InstallShape, Layout, Protocol, Request};
+use super::protocol::{
+    AgentEvent, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+};
 use crate::json::InputError;
 
 /// Factory Droid's hook protocol.
@@ -125,5 +128,12 @@ impl Protocol for Droid {
 
     fn install(&self) -> &'static InstallShape {
         &INSTALL
+    }
+
+    /// A failed `PostToolUse` ends the run before the model sees the output, with exit 0:
+    /// Droid shows an exit 2's stderr to the model and lets the output through.
+    fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
+        (event.mapping == Mapping::ToolResult)
+            .then(|| json!({ "continue": false, "stopReason": format!("{WITHHELD} ({line})") }))
     }
 }

@@ -1,54 +1,75 @@
 //! Our side of the [mapping](super#mapping), the same for every agent: a decoded [`Call`] is
 //! emitted on a [`Session`]'s runner, and what the hooks did becomes a [`Reply`]: a
-//! [`Decision`] for the protocol to encode, a failure for the transport to report, or both.
+//! [`Decision`] for the protocol to encode, a failure for the transport to report, or both,
+//! and what the hooks said to the user ([`Reply::notice`]).
 
 use hooks_core::ToolCallHookError;
 use hooks_core::events::{
     ContextEvent, SessionBeforeCompactEvent, SessionShutdownEvent, SessionStartEvent,
-    ToolCallEvent, ToolCallEventResult, ToolResultEvent,
+    SessionSwitchEvent, SwitchReason, ToolCallEvent, ToolCallEventResult, ToolResultEvent,
 };
 use hooks_core::handler::HandlerErrorKind;
 
 use super::MAX_REASON_CHARS;
-use super::protocol::{Call, Decision};
-use super::session::Session;
+use super::protocol::{Call, Decision, StartSource};
+use super::session::{Sent, Session};
 use super::tools::ToolOutputView;
 use crate::json::one_line;
 use crate::text::clean_text;
 
-/// The result of one call: a decision, a failure, or both.
+/// The result of one call: a decision, a failure, or both, and what the hooks said to the
+/// user.
 #[derive(Debug, Default)]
 pub(super) struct Reply {
     pub(super) decision: Option<Decision>,
     pub(super) failure: Option<String>,
+    /// What the hooks said to the user that no decision carries: what they notified
+    /// (`ctx.ui().notify`), the status line when they set it (`status: ...`), and the
+    /// messages sent with `display: true` (their renderer's lines, else their text), in that
+    /// order; the protocol shows it where the agent has a channel for the user
+    /// ([`Protocol::tell_user`](super::Protocol::tell_user)).
+    pub(super) notice: Vec<String>,
 }
 
 impl Reply {
     fn decision(decision: Decision) -> Self {
         Reply {
             decision: Some(decision),
-            failure: None,
+            ..Reply::default()
         }
     }
 
     pub(super) fn failure(failure: impl Into<String>) -> Self {
         Reply {
-            decision: None,
             failure: Some(failure.into()),
+            ..Reply::default()
         }
     }
 
     /// No decision; the handler errors reported, if any, as the failure.
     fn errors(s: &Session) -> Self {
         Reply {
-            decision: None,
             failure: s.take_errors(),
+            ..Reply::default()
         }
     }
 }
 
 /// Emits `call` on the runner of `s`.
 pub(super) async fn emit(call: Call, s: &Session) -> Reply {
+    let mut reply = emit_call(call, s).await;
+    reply.notice.extend(s.take_notes());
+    reply
+        .notice
+        .extend(s.take_status().map(|line| format!("status: {line}")));
+    reply
+        .notice
+        .extend(s.take_messages().into_iter().filter_map(|m| m.shown));
+    reply
+}
+
+/// The events of `call`, and what they decided.
+async fn emit_call(call: Call, s: &Session) -> Reply {
     match call {
         Call::ToolCall(event) => tool_call(&event, s).await,
         Call::ToolResult { event, output } => tool_result(&event, output, s).await,
@@ -58,12 +79,7 @@ pub(super) async fn emit(call: Call, s: &Session) -> Reply {
             Reply::errors(s)
         }
         Call::Prompt(prompt) => prompt_submitted(&prompt, s).await,
-        Call::SessionStart => {
-            let _ = s.runner.emit(&SessionStartEvent {}).await;
-            let mut reply = context(s.take_messages());
-            reply.failure = s.take_errors();
-            reply
-        }
+        Call::SessionStart(source) => session_started(source, s).await,
         Call::SessionEnd => {
             let _ = s.runner.emit(&SessionShutdownEvent {}).await;
             Reply::errors(s)
@@ -93,12 +109,47 @@ async fn context_chain(event: ContextEvent, s: &Session) -> Reply {
     }
 }
 
-fn context(parts: Vec<String>) -> Reply {
+/// `SessionStart` by its source: `session_start` for a new session, `session_switch` for one
+/// resumed, cleared or forked, nothing after a compaction (the session goes on).
+async fn session_started(source: StartSource, s: &Session) -> Reply {
+    let switch = |reason| SessionSwitchEvent {
+        reason,
+        previous_session_file: None,
+    };
+    match source {
+        StartSource::Startup => {
+            let _ = s.runner.emit(&SessionStartEvent {}).await;
+        }
+        StartSource::Resume => {
+            let _ = s.runner.emit(&switch(SwitchReason::Resume)).await;
+        }
+        StartSource::Clear => {
+            let _ = s.runner.emit(&switch(SwitchReason::New)).await;
+        }
+        StartSource::Fork => {
+            let _ = s.runner.emit(&switch(SwitchReason::Fork)).await;
+        }
+        StartSource::Compact => return Reply::default(),
+    }
+    let mut reply = context(Vec::new(), s.take_messages());
+    reply.failure = s.take_errors();
+    reply
+}
+
+/// `parts` and the texts of `messages`, joined with blank lines, as context for the model;
+/// the displayed messages also go to the user.
+fn context(mut parts: Vec<String>, messages: Vec<Sent>) -> Reply {
+    let mut notice = Vec::new();
+    for message in messages {
+        parts.push(message.text);
+        notice.extend(message.shown);
+    }
     let text = parts.join("\n\n");
-    if text.trim().is_empty() {
-        Reply::default()
-    } else {
-        Reply::decision(Decision::Context { text })
+    let decision = (!text.trim().is_empty()).then_some(Decision::Context { text });
+    Reply {
+        decision,
+        notice,
+        ..Reply::default()
     }
 }
 
@@ -131,6 +182,7 @@ async fn tool_result(event: &ToolResultEvent, output: ToolOutputView, s: &Sessio
                 reason: one_line(&errors, MAX_REASON_CHARS),
             }),
             failure: Some(errors),
+            ..Reply::default()
         };
     }
     match result.and_then(|r| r.content) {
@@ -155,41 +207,56 @@ async fn prompt_submitted(prompt: &str, s: &Session) -> Reply {
     if let Some((name, args)) = parse_command(prompt)
         && s.runner.get_command(name).is_some()
     {
-        let outcome = s.runner.run_command(name, args).await;
-        return match outcome {
-            Some(Err(e)) => {
-                let what = if e.kind() == HandlerErrorKind::Panic {
-                    "panicked"
-                } else {
-                    "failed"
-                };
-                Reply::failure(format!("command /{name} {what}: {}", e.message()))
-            }
-            _ => {
-                let mut parts = s.take_notes();
-                parts.extend(s.take_messages());
-                let output = clean_text(parts.join("\n").trim());
-                let reason = if output.is_empty() {
-                    format!("/{name} done.")
-                } else {
-                    output
-                };
-                Reply::decision(Decision::BlockPrompt { reason })
-            }
-        };
+        return command(name, args, s).await;
     }
     let result = s.runner.emit_before_agent_start(prompt, None).await;
-    let mut parts: Vec<String> = result
-        .and_then(|r| r.message)
-        .map(|m| m.content.to_text())
-        .into_iter()
-        .collect();
-    parts.extend(s.take_messages());
-    let mut reply = context(parts);
+    let mut messages = Vec::new();
+    if let Some(message) = result.and_then(|r| r.message) {
+        let text = message.content.to_text();
+        let shown = message.display.then(|| text.clone());
+        messages.push(Sent { text, shown });
+    }
+    messages.extend(s.take_messages());
+    let mut reply = context(Vec::new(), messages);
     if let Some(errors) = s.take_errors() {
         reply = Reply::failure(errors);
     }
     reply
+}
+
+/// The command `/name args`: its answer blocks the prompt (the command ran instead), with
+/// everything the command said to the user as the reason: what it notified, the status line
+/// it set, the messages it sent, and each session action the agent cannot do from a hook.
+async fn command(name: &str, args: &str, s: &Session) -> Reply {
+    if let Some(Err(e)) = s.runner.run_command(name, args).await {
+        let what = if e.kind() == HandlerErrorKind::Panic {
+            "panicked"
+        } else {
+            "failed"
+        };
+        return Reply::failure(format!("command /{name} {what}: {}", e.message()));
+    }
+    let mut parts = s.take_notes();
+    parts.extend(s.take_status().map(|line| format!("status: {line}")));
+    parts.extend(
+        s.take_messages()
+            .into_iter()
+            .map(|m| m.shown.unwrap_or(m.text)),
+    );
+    parts.extend(s.take_unavailable().into_iter().map(|what| {
+        format!(
+            "/{name}: {what} is not available through the {} hook adapter (the agent owns \
+             its sessions); nothing was done.",
+            s.agent
+        )
+    }));
+    let output = clean_text(parts.join("\n").trim());
+    let reason = if output.is_empty() {
+        format!("/{name} done.")
+    } else {
+        output
+    };
+    Reply::decision(Decision::BlockPrompt { reason })
 }
 
 async fn compact(event: &SessionBeforeCompactEvent, s: &Session) -> Reply {
@@ -198,9 +265,16 @@ async fn compact(event: &SessionBeforeCompactEvent, s: &Session) -> Reply {
         return Reply::failure(errors);
     }
     match result {
-        Some(r) if r.cancel == Some(true) => Reply::decision(Decision::CancelCompact {
-            reason: "Compaction cancelled by a hook".to_owned(),
-        }),
+        Some(r) if r.cancel == Some(true) => {
+            // What the hooks notified says why: it goes with the reason, which both agents
+            // show where they show nothing else of a PreCompact hook.
+            let mut reason = "Compaction cancelled by a hook".to_owned();
+            let notes = s.take_notes();
+            if !notes.is_empty() {
+                reason = format!("{reason}: {}", clean_text(&notes.join("; ")));
+            }
+            Reply::decision(Decision::CancelCompact { reason })
+        }
         _ => Reply::default(),
     }
 }

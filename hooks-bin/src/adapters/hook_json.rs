@@ -6,7 +6,8 @@
 //! The input fields read are `session_id` (any type; only a string is used), `cwd`,
 //! `hook_event_name` (when present it must be the event the adapter was started for),
 //! `tool_name`, `tool_input` and `tool_use_id` (tool events), `tool_response` (`PostToolUse`),
-//! `error` (`PostToolUseFailure`), `prompt` (`UserPromptSubmit`), `trigger` and
+//! `error` (`PostToolUseFailure`), `prompt` (`UserPromptSubmit`), `source` (`SessionStart`;
+//! any type, only a known string is used), `trigger` and
 //! `custom_instructions` (`PreCompact`) and `last_assistant_message` (`Stop`). Every other
 //! field is ignored; a field of the wrong type is an error naming it.
 
@@ -19,7 +20,7 @@ use hooks_core::events::{
 };
 use hooks_core::tool_names::ToolNames;
 
-use super::protocol::{AgentEvent, Call, Mapping, Request};
+use super::protocol::{AgentEvent, Call, Mapping, Request, StartSource};
 use super::tools::{self, ToolOutputView, join_text};
 use crate::json::{self, InputError, one_line};
 
@@ -57,6 +58,7 @@ struct HookInput {
     prompt: Option<String>,
     trigger: Option<Value>,
     custom_instructions: Option<Value>,
+    source: Option<Value>,
     last_assistant_message: Option<Value>,
 }
 
@@ -113,7 +115,9 @@ pub fn decode(
             })
         }
         Mapping::Prompt => Call::Prompt(input.prompt.take().unwrap_or_default()),
-        Mapping::SessionStart => Call::SessionStart,
+        Mapping::SessionStart => Call::SessionStart(StartSource::from_agent(
+            input.source.as_ref().and_then(Value::as_str),
+        )),
         Mapping::SessionEnd => Call::SessionEnd,
         Mapping::Compact => Call::Compact(compaction(&mut input)?),
         Mapping::Context => {
@@ -235,4 +239,34 @@ pub fn replacement_text(content: &[Content]) -> String {
     } else {
         text
     }
+}
+
+/// The longest `systemMessage` written, in characters (Claude Code shows 4000, and writes a
+/// longer one to a file with a preview instead).
+pub const MAX_SYSTEM_MESSAGE_CHARS: usize = 4000;
+
+/// `answer` with `text` as its top-level `systemMessage`, which Claude Code and Codex show to
+/// the user and never send to the model; `{"systemMessage": TEXT}` when there is no answer.
+/// `text` is cleaned of escape sequences and control characters (newlines kept) and cut to
+/// [`MAX_SYSTEM_MESSAGE_CHARS`]. Not on `SessionEnd`, where neither agent shows it (and
+/// Codex has no output schema).
+#[must_use]
+pub fn with_system_message(event: AgentEvent, answer: Option<Value>, text: &str) -> Option<Value> {
+    if event.mapping == Mapping::SessionEnd {
+        return answer;
+    }
+    let text = crate::text::clean_text(text);
+    let text = text.trim();
+    if text.is_empty() {
+        return answer;
+    }
+    let text: String = match text.char_indices().nth(MAX_SYSTEM_MESSAGE_CHARS - 1) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    };
+    let mut answer = answer.unwrap_or_else(|| json!({}));
+    if let Some(object) = answer.as_object_mut() {
+        object.insert("systemMessage".to_owned(), Value::String(text));
+    }
+    Some(answer)
 }

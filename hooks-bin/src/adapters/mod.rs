@@ -38,9 +38,11 @@
 //! | `PreToolUse` (`ToolCall`) | `tool_call` | a block → `permissionDecision: "deny"` with the reason |
 //! | `PostToolUse` (`ToolResult`) | `tool_result` | new content → the output replaced (per agent: [`claude`], [`codex`]) |
 //! | `PostToolUseFailure` (`ToolFailure`; Claude) | `tool_result` with `isError: true` (result ignored, as upstream) | none |
-//! | `UserPromptSubmit` (`Prompt`), prompt `/name args` with a registered command | the command, with a [`CommandContext`](hooks_core::CommandContext) whose `notify` text is collected | `decision: "block"`, `reason` = the collected output |
+//! | `UserPromptSubmit` (`Prompt`), prompt `/name args` with a registered command | the command, with a [`CommandContext`](hooks_core::CommandContext) whose `notify` text, status line and messages are collected; its session actions (`new_session`, `branch`, `navigate_tree`) answer `cancelled` | `decision: "block"`, `reason` = the collected output, and for each session action `/name: ... is not available through the AGENT hook adapter (the agent owns its sessions); nothing was done.` |
 //! | `UserPromptSubmit` (`Prompt`), other prompts | `before_agent_start` | its message → `additionalContext` |
-//! | `SessionStart` (`SessionStart`) | `session_start` | messages sent with `send_message` → `additionalContext` |
+//! | `SessionStart` (`SessionStart`), `source` `startup` (or none, or unknown) | `session_start` | messages sent with `send_message` → `additionalContext` |
+//! | `SessionStart`, `source` `resume` / `clear` / `fork` (Codex) | `session_switch` with reason `resume` / `new` / `fork`, no `previousSessionFile` | the same |
+//! | `SessionStart`, `source` `compact` | nothing (the session goes on; `session_compact` would need the compaction's summary, which the agent does not send) | none |
 //! | `SessionEnd` (`SessionEnd`) | `session_shutdown` | none |
 //! | `PreCompact` (`Compact`) | `session_before_compact` (`preparation.trigger` = the agent's trigger) | `cancel` → compaction blocked |
 //! | `Stop` (`AgentEnd`) | `agent_end` (`last_assistant_message` as the one message) | none |
@@ -51,6 +53,12 @@
 //!
 //! Tool inputs and outputs are translated by [`tools`]. There is no interactive UI:
 //! handlers see `has_ui() == false`, `confirm` answers `false`, `select`/`input` answer `None`.
+//! What hooks say to the user on any event — `notify` texts, the status line when they set it
+//! (`status: SEGMENTS`), messages sent with `display: true` (rendered by their type's
+//! renderer, plain theme) — is added to the answer for the user where the agent shows it and
+//! never sends it to the model ([`Protocol::tell_user`]; Claude Code and Codex: top-level
+//! `systemMessage`, not on `SessionEnd`), unless an answer already carries it (a command's
+//! output, a cancelled compaction's reason).
 //!
 //! # Exit codes (both agents)
 //!
@@ -69,13 +77,17 @@
 //!
 //! Exit 2 is fail-closed: Claude Code and Codex both block the action on exit 2 with a
 //! non-empty stderr, which is always one line naming the adapter, the event and the reason
-//! (`hooks claude PreToolUse: blocked: hook guard panicked: boom`). Observational events exit 1
-//! instead because exit 2 means something else there (on `Stop` it would make the agent go
-//! on, with our error as the new prompt); both agents report exit 1 as a non-blocking error
-//! and show the first stderr line. On a failing `PostToolUse`, Claude additionally gets the
-//! tool output replaced by a `[tool output withheld: ...]` notice when its shape is known, so
-//! a failing redaction hook does not leak the output it was meant to redact; Codex replaces the
-//! output with the stderr reason on its own.
+//! (`hooks claude PreToolUse: blocked: hook guard panicked: boom`). The one exception is
+//! Codex's `PreCompact`: Codex compacts after any exit code, so a failure there exits 0 with
+//! the answer that holds the compaction, `{"continue":false,"stopReason":LINE}` with the
+//! failure line ([`Protocol::failure_answer`]); only where stdout cannot carry it (closed,
+//! `/dev/null`, not writable) is it exit 2. Observational events exit 1 instead because exit
+//! 2 means something else there (on `Stop` it would make the agent go on, with our error as
+//! the new prompt); both agents report exit 1 as a non-blocking error and show the first
+//! stderr line. On a failing `PostToolUse`, Claude additionally gets the tool output replaced
+//! by a `[tool output withheld: ...]` notice when its shape is known, so a failing redaction
+//! hook does not leak the output it was meant to redact; Codex replaces the output with the
+//! stderr reason on its own.
 //!
 //! Handler errors on `tool_call` come from [`HookRunner::emit_tool_call`](hooks_core::HookRunner::emit_tool_call); on other events
 //! they are collected through [`HookRunner::on_error`](hooks_core::HookRunner::on_error).
@@ -106,7 +118,8 @@ use crate::trust::TrustMode;
 
 pub use self::answer::{Outcome, answer};
 pub use self::protocol::{
-    AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+    AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout, Mapping,
+    Protocol, Request, StartSource,
 };
 
 /// Exit code: success (an answer on stdout, or no opinion).
@@ -258,6 +271,20 @@ impl Agent {
             Agent::Qwen => &qwen::Qwen,
             Agent::Droid => &droid::Droid,
             Agent::Cursor => &cursor::Cursor,
+        }
+    }
+
+    /// The agent's own name, for messages: `Claude Code` or `Codex`.
+    #[must_use]
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Agent::Claude => "Claude Code",
+            Agent::Codex => "Codex",
+            Agent::Gemini => "Gemini CLI",
+            Agent::Copilot => "Copilot CLI",
+            Agent::Qwen => "Qwen Code",
+            Agent::Droid => "Factory Droid",
+            Agent::Cursor => "Cursor",
         }
     }
 

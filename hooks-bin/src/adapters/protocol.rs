@@ -54,15 +54,26 @@ pub trait Protocol: Send + Sync {
     /// `allow`, which would override the user's own permission rules). `None` prints nothing.
     fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value>;
 
+    /// `answer` (what [`Protocol::encode`] made, `None` for nothing) with `text`, what the
+    /// hooks said to the user in this call (notifications, the status line, displayed
+    /// messages), added where the agent shows it to the user and not to the model. The
+    /// default, for an agent without such a channel on `event`, drops `text`.
+    fn tell_user(&self, event: AgentEvent, answer: Option<Value>, text: &str) -> Option<Value> {
+        let _ = (event, text);
+        answer
+    }
+
+    /// The answer that blocks the action of `event` after a failure (`line` is the failure's
+    /// stderr line), for an event on which the agent ignores the failure exit code
+    /// ([`Protocol::failure_code`]) and lets the action run: such a failure exits 0 with this
+    /// answer instead. `None` (the default): the exit code blocks.
+    fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
+        let _ = (event, line);
+        None
+    }
+
     /// Where and how `hooks install` registers this binary with the agent.
     fn install(&self) -> &'static InstallShape;
-
-    /// Whether a failed tool-gate call also answers a deny with the failure as its reason, for
-    /// an agent that reads the answer on exit 2 but drops stderr there (Copilot CLI tells the
-    /// model only `hook exited with code 2`). Default `false`: stderr carries the reason.
-    fn deny_on_failure(&self) -> bool {
-        false
-    }
 
     // The rest follows from the above, the same for every agent: not to be overridden.
 
@@ -90,15 +101,6 @@ pub trait Protocol: Send + Sync {
         } else {
             super::EXIT_ERROR
         }
-    }
-
-    /// The exit code of a failed call of `event_name` that still answers (a withheld tool
-    /// output, which keeps the output from the model by itself): [`Protocol::failure_code`],
-    /// unless the agent reads no answer on that code. Qwen Code ignores stdout on exit 2, so
-    /// its protocol answers such a failure with exit 0.
-    #[must_use]
-    fn answered_failure_code(&self, event_name: &str) -> u8 {
-        self.failure_code(event_name)
     }
 }
 
@@ -146,7 +148,9 @@ pub enum Mapping {
     /// A prompt: the registered command `/name args` when there is one (its output answers the
     /// prompt), else `before_agent_start` (its message becomes context).
     Prompt,
-    /// A session started: `session_start`; messages sent become context.
+    /// A session started, by its source ([`StartSource`]): `session_start`, or
+    /// `session_switch` for a resumed, cleared or forked one, or nothing after a compaction;
+    /// messages sent become context.
     SessionStart,
     /// A session ended: `session_shutdown`.
     SessionEnd,
@@ -184,7 +188,7 @@ impl Mapping {
             Mapping::ToolCall => &[EventKind::ToolCall],
             Mapping::ToolResult | Mapping::ToolFailure => &[EventKind::ToolResult],
             Mapping::Prompt => &[EventKind::BeforeAgentStart],
-            Mapping::SessionStart => &[EventKind::SessionStart],
+            Mapping::SessionStart => &[EventKind::SessionStart, EventKind::SessionSwitch],
             Mapping::SessionEnd => &[EventKind::SessionShutdown],
             Mapping::Compact => &[EventKind::SessionBeforeCompact],
             Mapping::AgentEnd => &[EventKind::AgentEnd],
@@ -246,8 +250,8 @@ pub enum Call {
     ToolFailure(ToolResultEvent),
     /// [`Mapping::Prompt`]: the prompt.
     Prompt(String),
-    /// [`Mapping::SessionStart`].
-    SessionStart,
+    /// [`Mapping::SessionStart`], with how the session began.
+    SessionStart(StartSource),
     /// [`Mapping::SessionEnd`].
     SessionEnd,
     /// [`Mapping::Compact`].
@@ -259,6 +263,40 @@ pub enum Call {
     /// Nothing to emit: the agent's call is not one of ours (Qwen Code's `UserPromptSubmit`
     /// for a tool result, which has no submitted prompt); no opinion.
     None,
+}
+
+/// How the session of a `SessionStart` call began: its `source` (Claude Code sends `startup`,
+/// `resume`, `clear` and `compact`; Codex also `fork`), and the event that is in our terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StartSource {
+    /// `startup` (and a missing or unknown source): a new session → `session_start`.
+    Startup,
+    /// `resume`: a session resumed → `session_switch` with reason `resume`.
+    Resume,
+    /// `clear`: the conversation cleared, a new session in its place → `session_switch` with
+    /// reason `new`.
+    Clear,
+    /// `fork`: a session forked from another → `session_switch` with reason `fork`.
+    Fork,
+    /// `compact`: the same session, compacted; nothing is emitted (`session_compact` needs the
+    /// compaction entry, its summary above all, which the agent does not send).
+    Compact,
+}
+
+impl StartSource {
+    /// The source named `source` (the agent's spelling); [`StartSource::Startup`] for `None`
+    /// and for a value this adapter does not know.
+    #[must_use]
+    pub fn from_agent(source: Option<&str>) -> Self {
+        match source {
+            Some("resume") => StartSource::Resume,
+            Some("clear") => StartSource::Clear,
+            Some("fork") => StartSource::Fork,
+            Some("compact") => StartSource::Compact,
+            _ => StartSource::Startup,
+        }
+    }
 }
 
 /// What the hooks decided, before [`Protocol::encode`] writes it in an agent's schema.
@@ -334,10 +372,10 @@ pub struct InstallShape {
     /// The key of a shell-form entry that holds the command line: `command` (Copilot CLI:
     /// `bash`).
     pub command_key: &'static str,
-    /// The agent's fail-closed switch: the key every entry of a gating event gets set to
-    /// `true`, so that the agent blocks when the hook cannot start, crashes or times out
-    /// (Cursor's `failClosed`); `None` when the agent has none.
-    pub fail_closed: Option<&'static str>,
+    /// The setting that makes the agent block an action when a hook on a gating event
+    /// cannot start, crashes or times out (Claude Code's `"onFailure": "block"`, Cursor's
+    /// `"failClosed": true`); `None` when the agent has none.
+    pub fail_closed: Option<FailClosed>,
 }
 
 /// How a settings file lists an event's handler entries.
@@ -349,6 +387,50 @@ pub enum Layout {
     /// `{"version": 1, "hooks": {EVENT: [ENTRY, ...]}}`: the entries straight under the event,
     /// in a versioned file (Copilot CLI, Cursor).
     Versioned,
+}
+
+/// A key on a handler entry that makes the agent block the action when the hook fails (it
+/// cannot start, crashes, times out, answers garbage), and the agent versions that read it
+/// ([`InstallShape::fail_closed`]). `hooks install` writes it on every gating entry
+/// ([`Mapping::is_gating`]) when the installed agent reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FailClosed {
+    /// The key: `onFailure`.
+    pub key: &'static str,
+    /// Its value: `"block"`.
+    pub value: FailValue,
+    /// The agent's executable, looked for on `PATH` and asked `--version`: `claude`; `None`
+    /// when every version reads the key (Cursor: none is asked, the key is always written).
+    pub executable: Option<&'static str>,
+    /// The first version that reads the key, `[major, minor, patch]`: `[2, 1, 295]`.
+    pub since: [u64; 3],
+}
+
+/// The value of a [`FailClosed`] key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailValue {
+    /// A string: Claude Code's `"block"`.
+    Text(&'static str),
+    /// `true`: Cursor's `failClosed`.
+    True,
+}
+
+impl FailValue {
+    /// The value as JSON.
+    #[must_use]
+    pub fn json(self) -> Value {
+        match self {
+            FailValue::Text(text) => Value::String(text.to_owned()),
+            FailValue::True => Value::Bool(true),
+        }
+    }
+}
+
+impl std::fmt::Display for FailValue {
+    /// As JSON: `"block"`, `true`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.json())
+    }
 }
 
 /// How a handler entry runs this binary.

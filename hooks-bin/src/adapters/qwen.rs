@@ -28,9 +28,9 @@
 //! # Exit codes
 //!
 //! As in [the adapter docs](super#exit-codes-both-agents), with one difference: Qwen Code
-//! reads no stdout on exit 2, so a failing `PostToolUse`, whose answer withholds the output
-//! (`continue: false` with a `[tool output withheld: ...]` notice), exits 0
-//! ([`Protocol::answered_failure_code`]); with exit 2 the original output would reach the model.
+//! reads no stdout on exit 2 and lets the output through, so a failing `PostToolUse` exits 0
+//! with the output withheld (`continue: false` with a `[tool output withheld: LINE]` notice,
+//! [`Protocol::failure_answer`]); with exit 2 the original output would reach the model.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -42,8 +42,9 @@ use super::hook_json::{
     USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
 };
 use super::llm_content;
-use super::protocol::{AgentEvent, Call, Decision, Form, InstallShape, Layout, Protocol, Request};
-use super::{EXIT_BLOCK, EXIT_OK};
+use super::protocol::{
+    AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+};
 use crate::json::{self, InputError};
 
 /// Qwen Code's hook protocol.
@@ -136,11 +137,11 @@ impl Protocol for Qwen {
         &INSTALL
     }
 
-    fn answered_failure_code(&self, event_name: &str) -> u8 {
-        match self.failure_code(event_name) {
-            EXIT_BLOCK => EXIT_OK,
-            code => code,
-        }
+    /// A failed `PostToolUse` answers the output withheld, with exit 0: Qwen Code reads no
+    /// answer on exit 2 and lets the output through.
+    fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
+        (event.mapping == Mapping::ToolResult)
+            .then(|| stop(&format!("[tool output withheld: {line}]")))
     }
 }
 

@@ -1,5 +1,5 @@
-//! The runner of one adapter call, with collectors for what hooks report, send and notify,
-//! and the non-interactive UI they get.
+//! The runner of one adapter call, with collectors for what hooks report, send, notify and
+//! put on the status line, and the non-interactive UI they get.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -7,18 +7,39 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use hooks_core::events::CustomMessage;
-use hooks_core::ui::NotifyKind;
+use hooks_core::ui::{NotifyKind, StatusLine, Theme};
 use hooks_core::{
     HookError, HookRunner, HookUi, Host, JsonlSessionStore, LoadedHook, NavigateTreeOptions,
-    NewSessionOptions, SendMessageOptions, SessionActionResult, SessionActions,
+    NewSessionOptions, RenderOptions, SendMessageOptions, SessionActionResult, SessionActions,
 };
+
+/// The width the status line is rendered to for the user.
+const STATUS_WIDTH: usize = 200;
 
 /// A runner with collectors for what hooks report or send.
 pub(super) struct Session {
     pub(super) runner: HookRunner,
+    /// The agent's name, as `hooks` spells it (`claude`).
+    pub(super) agent: &'static str,
     errors: Arc<Mutex<Vec<HookError>>>,
     notes: Arc<Mutex<Vec<String>>>,
+    status: Arc<Mutex<Status>>,
     messages: Arc<Mutex<Vec<CustomMessage>>>,
+    unavailable: Arc<Mutex<Vec<&'static str>>>,
+}
+
+/// The status line of one call: the segments set, and whether one was set at all.
+#[derive(Default)]
+struct Status {
+    line: StatusLine,
+    changed: bool,
+}
+
+/// A message a hook sent: its text (for the model), and what the user is shown of it when it
+/// is displayed (its renderer's lines, else its text).
+pub(super) struct Sent {
+    pub(super) text: String,
+    pub(super) shown: Option<String>,
 }
 
 impl Session {
@@ -38,19 +59,25 @@ impl Session {
         let runner = HookRunner::new(hooks, cwd, store).with_default_timeout(timeout);
         let errors: Arc<Mutex<Vec<HookError>>> = Arc::default();
         let notes: Arc<Mutex<Vec<String>>> = Arc::default();
+        let status: Arc<Mutex<Status>> = Arc::default();
         let messages: Arc<Mutex<Vec<CustomMessage>>> = Arc::default();
+        let unavailable: Arc<Mutex<Vec<&'static str>>> = Arc::default();
         runner.initialize(AdapterHost {
-            agent,
-            notes: Arc::clone(&notes),
             messages: Arc::clone(&messages),
+            notes: Arc::clone(&notes),
+            status: Arc::clone(&status),
+            unavailable: Arc::clone(&unavailable),
         });
         let sink = Arc::clone(&errors);
         let _subscription = runner.on_error(move |e| lock(&sink).push(e.clone()));
         Session {
             runner,
+            agent,
             errors,
             notes,
+            status,
             messages,
+            unavailable,
         }
     }
 
@@ -66,17 +93,50 @@ impl Session {
         })
     }
 
-    /// The text of the messages hooks sent, joined with blank lines.
-    pub(super) fn take_messages(&self) -> Vec<String> {
+    /// The messages hooks sent so far (those with no text left out), with what the user is
+    /// shown of the displayed ones: the lines of the message type's renderer (plain theme),
+    /// else the text.
+    pub(super) fn take_messages(&self) -> Vec<Sent> {
         std::mem::take(&mut *lock(&self.messages))
             .iter()
-            .map(|m| m.content.to_text())
-            .filter(|t| !t.trim().is_empty())
+            .filter_map(|m| {
+                let text = m.content.to_text();
+                let shown = m
+                    .display
+                    .then(|| self.rendered(m).unwrap_or_else(|| text.clone()));
+                (!text.trim().is_empty()).then_some(Sent { text, shown })
+            })
             .collect()
     }
 
+    /// `message` as its type's renderer shows it, if it has one that renders it (a renderer
+    /// that panics counts as none).
+    fn rendered(&self, message: &CustomMessage) -> Option<String> {
+        let renderer = self.runner.get_message_renderer(&message.custom_type)?;
+        let lines = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            renderer(message, RenderOptions::default(), &Theme::plain())
+        }))
+        .ok()??;
+        Some(lines.join("\n"))
+    }
+
+    /// The texts hooks notified so far (`ctx.ui().notify`).
     pub(super) fn take_notes(&self) -> Vec<String> {
         std::mem::take(&mut *lock(&self.notes))
+    }
+
+    /// The status line, rendered, when hooks set a segment in this call and one is left
+    /// (`ctx.ui().set_status`).
+    pub(super) fn take_status(&self) -> Option<String> {
+        let mut status = lock(&self.status);
+        std::mem::take(&mut status.changed)
+            .then(|| status.line.render(STATUS_WIDTH))
+            .flatten()
+    }
+
+    /// The session actions hooks asked for that the agent's sessions cannot do from here.
+    pub(super) fn take_unavailable(&self) -> Vec<&'static str> {
+        std::mem::take(&mut *lock(&self.unavailable))
     }
 }
 
@@ -84,22 +144,21 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// The host of an adapter call: messages are collected, entries dropped, the UI collects
-/// notifications and is not interactive.
+/// The host of an adapter call: messages are collected, entries dropped; the agent owns its
+/// sessions, so a command's session actions cannot be carried out here: they answer
+/// `cancelled: true` and are collected, for the command's answer; the UI collects what it is
+/// told and is not interactive.
 struct AdapterHost {
-    agent: &'static str,
-    notes: Arc<Mutex<Vec<String>>>,
     messages: Arc<Mutex<Vec<CustomMessage>>>,
+    notes: Arc<Mutex<Vec<String>>>,
+    status: Arc<Mutex<Status>>,
+    unavailable: Arc<Mutex<Vec<&'static str>>>,
 }
 
 impl AdapterHost {
-    /// The agent owns its sessions: a command's session actions cannot be carried out here.
-    /// They answer `cancelled: true` and say so in the command's output.
-    fn unavailable(&self, what: &str) -> SessionActionResult {
-        lock(&self.notes).push(format!(
-            "({what} is not available through the {} hook adapter; nothing was done)",
-            self.agent
-        ));
+    /// Refuses the session action `what`, and records it.
+    fn refuse(&self, what: &'static str) -> SessionActionResult {
+        lock(&self.unavailable).push(what);
         SessionActionResult { cancelled: true }
     }
 }
@@ -111,11 +170,11 @@ impl Host for AdapterHost {
     }
 
     async fn new_session(&self, _options: NewSessionOptions) -> SessionActionResult {
-        self.unavailable("starting a new session")
+        self.refuse("starting a new session")
     }
 
     async fn branch(&self, _entry_id: &str) -> SessionActionResult {
-        self.unavailable("branching the session")
+        self.refuse("branching the session")
     }
 
     async fn navigate_tree(
@@ -123,7 +182,7 @@ impl Host for AdapterHost {
         _target_id: &str,
         _options: NavigateTreeOptions,
     ) -> SessionActionResult {
-        self.unavailable("navigating the session tree")
+        self.refuse("navigating the session tree")
     }
 
     fn session_actions(&self) -> SessionActions {
@@ -133,17 +192,25 @@ impl Host for AdapterHost {
     fn ui(&self) -> Option<Arc<dyn HookUi>> {
         Some(Arc::new(CollectingUi {
             notes: Arc::clone(&self.notes),
+            status: Arc::clone(&self.status),
         }))
     }
 }
 
-/// The UI of an adapter run: not interactive; `notify` text is collected (a command's output).
+/// The UI of an adapter run: not interactive; `notify` texts and the status line are
+/// collected, for the user (and a command's output).
 struct CollectingUi {
     notes: Arc<Mutex<Vec<String>>>,
+    status: Arc<Mutex<Status>>,
 }
 
 impl HookUi for CollectingUi {
     fn notify(&self, message: &str, _kind: NotifyKind) {
         lock(&self.notes).push(message.to_owned());
+    }
+    fn set_status(&self, key: &str, text: Option<&str>) {
+        let mut status = lock(&self.status);
+        status.line.set(key, text);
+        status.changed = true;
     }
 }

@@ -26,6 +26,10 @@ pub struct Install {
     pub binary: PathBuf,
     /// Print the diff instead of writing.
     pub dry_run: bool,
+    /// Write the agent's fail-closed key ([`FailClosed`](crate::adapters::FailClosed),
+    /// Claude Code's `"onFailure": "block"`) on every gating entry of ours, adding it to the
+    /// entries already there; for an agent without one this changes nothing.
+    pub on_failure_block: bool,
 }
 
 /// An entry this tool had installed from another binary path, found by [`Install::apply`]
@@ -49,6 +53,11 @@ pub struct InstallReport {
     /// The entries for another path of this binary that were (or would be) pointed at this
     /// binary or removed.
     pub replaced: Vec<Replaced>,
+    /// The events whose entry of ours, already there, got (or would get) the fail-closed key.
+    pub upgraded: Vec<AgentEvent>,
+    /// The settings file's content after the install: what was (or, in a dry run, would be)
+    /// written, else what it already held (empty for no file).
+    pub content: String,
     /// The backup written, if any.
     pub backup: Option<PathBuf>,
     /// Whether the settings file was written.
@@ -88,18 +97,19 @@ impl Install {
         };
         let blank = body.bytes().all(|b| b.is_ascii_whitespace());
         let root = parse_settings(if blank { "" } else { body }, &shown)?;
-        let ours = Ours::new(self.target, binary);
-        let (added, replaced) =
-            merge(&root.object_value_or_set(), &ours, events).map_err(|message| {
-                InstallError::Shape {
-                    path: self.path.clone(),
-                    message,
-                }
-            })?;
+        let ours = Ours::new(self.target, binary).with_fail_closed(self.on_failure_block);
+        let merged = merge(&root.object_value_or_set(), &ours, events).map_err(|message| {
+            InstallError::Shape {
+                path: self.path.clone(),
+                message,
+            }
+        })?;
         let o = |r: io::Result<()>| r.map_err(InstallError::Output);
         let mut report = InstallReport {
-            added,
-            replaced,
+            added: merged.added,
+            replaced: merged.replaced,
+            upgraded: merged.upgraded,
+            content: old_text.clone().unwrap_or_default(),
             backup: None,
             written: false,
         };
@@ -111,7 +121,7 @@ impl Install {
             ))?;
             return Ok(report);
         }
-        if report.added.is_empty() && report.replaced.is_empty() {
+        if report.added.is_empty() && report.replaced.is_empty() && report.upgraded.is_empty() {
             o(writeln!(
                 out,
                 "{shown} is up to date ({} already installed); nothing changed.",
@@ -126,6 +136,7 @@ impl Install {
         if bom {
             new_text.insert(0, BOM);
         }
+        report.content.clone_from(&new_text);
         if self.dry_run {
             let old = old_text.as_deref().unwrap_or("");
             // `a/` + the path without its root, as `git diff --no-index` names absolute paths.
@@ -164,16 +175,27 @@ impl Install {
         out: &mut dyn Write,
     ) -> io::Result<()> {
         let shown = self.path.display();
-        let (add, replace, remove) = if dry_run {
-            ("Would add", "Would replace", "Would remove")
+        let (add, replace, remove, set) = if dry_run {
+            ("Would add", "Would replace", "Would remove", "Would set")
         } else {
-            ("Added", "Replaced", "Removed")
+            ("Added", "Replaced", "Removed", "Set")
         };
         if !report.added.is_empty() {
             writeln!(
                 out,
                 "{add} {} hooks to {shown}.",
                 names(report.added.iter().copied())
+            )?;
+        }
+        if let Some(fail_closed) = self.target.protocol().install().fail_closed
+            && !report.upgraded.is_empty()
+        {
+            writeln!(
+                out,
+                "{set} \"{}\": {} on the {} entries of {shown}.",
+                fail_closed.key,
+                fail_closed.value,
+                names(report.upgraded.iter().copied())
             )?;
         }
         // One line per old path and kind, in the order found.

@@ -88,6 +88,28 @@ pub enum InstallError {
     /// The hooks to install for could not be loaded.
     #[error("cannot load hooks: {0}")]
     Load(String),
+    /// `--claude-version` is not a version.
+    #[error("--{}-version: `{given}` is not a version such as 2.1.328", target.as_str())]
+    Version {
+        /// The agent.
+        target: Target,
+        /// What was given.
+        given: String,
+    },
+    /// A version was stated for an agent whose install does not depend on it.
+    #[error("a version can only be stated for claude; {target} entries do not depend on it")]
+    NoVersionCheck {
+        /// The agent.
+        target: Target,
+    },
+    /// `--trust` for an agent without a trust step.
+    #[error(
+        "--trust is for codex only: {target} runs the hooks in its settings without a trust step"
+    )]
+    NoTrustStep {
+        /// The agent.
+        target: Target,
+    },
     /// Writing the report failed.
     #[error("cannot write output: {0}")]
     Output(#[source] io::Error),
@@ -99,7 +121,10 @@ impl InstallError {
     #[must_use]
     pub fn exit_code(&self) -> u8 {
         match self {
-            InstallError::WorkingDir { .. } => 2,
+            InstallError::WorkingDir { .. }
+            | InstallError::Version { .. }
+            | InstallError::NoVersionCheck { .. }
+            | InstallError::NoTrustStep { .. } => 2,
             _ => 1,
         }
     }

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::shape::{Ours, handler, shell_command};
 use super::{InstallError, Replaced};
-use crate::adapters::{AgentEvent, Form, Layout};
+use crate::adapters::{AgentEvent, FailValue, Form, Layout};
 use crate::json::{self, InputError};
 use crate::text::json_kind;
 
@@ -90,65 +90,79 @@ fn handlers(group: &CstNode) -> Option<CstArray> {
     property(&group.as_object()?, "hooks")?.array_value()
 }
 
-/// Adds the missing entries to `root` and points (or, when the event already has one for this
-/// binary, removes) this tool's entries for other paths of the binary, editing the syntax tree
-/// in place so that everything else stays as written. Returns the events added and the entries
-/// replaced, or which key has the wrong type.
+/// What [`merge`] changed.
+#[derive(Debug, Default)]
+pub(super) struct Merged {
+    /// The events whose entries were added.
+    pub(super) added: Vec<AgentEvent>,
+    /// The entries for another path of this binary that were pointed at it or removed.
+    pub(super) replaced: Vec<Replaced>,
+    /// The events whose entry of ours (already there) got the fail-closed key.
+    pub(super) upgraded: Vec<AgentEvent>,
+}
+
+/// Adds the missing entries to `root`, points (or, when the event already has one for this
+/// binary, removes) this tool's entries for other paths of the binary, and sets the
+/// fail-closed key on our entries that lack it, editing the syntax tree in place so that
+/// everything else stays as written. Returns what changed, or which key has the wrong type.
 pub(super) fn merge(
     root: &CstObject,
     ours: &Ours<'_>,
     events: &[AgentEvent],
-) -> Result<(Vec<AgentEvent>, Vec<Replaced>), String> {
+) -> Result<Merged, String> {
+    let mut merged = Merged::default();
     if events.is_empty() {
-        return Ok((Vec::new(), Vec::new()));
+        return Ok(merged);
     }
     let layout = ours.target.protocol().install().layout;
     let hooks = object_under(root, "hooks", "`hooks`")?;
-    let mut added = Vec::new();
-    let mut replaced = Vec::new();
+    let Merged {
+        added,
+        replaced,
+        upgraded,
+    } = &mut merged;
     for &event in events {
         let list = array_under(&hooks, event.as_str(), &format!("`hooks.{event}`"))?;
-        let entry = handler(ours.target, ours.binary, event);
-        let present = match layout {
-            Layout::Groups => {
-                let mut present = list.elements().iter().any(|group| {
-                    handlers(group).is_some_and(|entries| runs_us(&entries, ours, event))
-                });
-                for group in list.elements() {
-                    let Some(entries) = handlers(&group) else {
-                        continue;
-                    };
-                    let removed_any = repoint(&entries, ours, event, &mut present, &mut replaced);
-                    // A group that held nothing but the removed entries goes with them.
-                    if removed_any
-                        && entries.elements().is_empty()
-                        && group.as_object().is_some_and(|g| g.properties().len() == 1)
-                    {
-                        group.remove();
-                    }
-                }
-                if !present {
-                    list.append(cst_value(&json!({ "hooks": [entry] })));
-                }
-                present
-            }
-            Layout::Versioned => {
-                let mut present = runs_us(&list, ours, event);
-                repoint(&list, ours, event, &mut present, &mut replaced);
-                if !present {
-                    list.append(cst_value(&entry));
-                }
-                present
-            }
+        // The lists of handler entries of `event`: one per matcher group, or the event's own.
+        let entry_lists: Vec<CstArray> = match layout {
+            Layout::Groups => list.elements().iter().filter_map(handlers).collect(),
+            Layout::Versioned => vec![list.clone()],
         };
+        let mut present = entry_lists
+            .iter()
+            .any(|entries| runs_us(entries, ours, event));
+        for entries in &entry_lists {
+            let removed_any = repoint(entries, ours, event, &mut present, replaced);
+            // A group that held nothing but the removed entries goes with them.
+            if layout == Layout::Groups
+                && removed_any
+                && entries.elements().is_empty()
+                && let Some(group) = entries.parent().and_then(|p| p.parent())
+                && group.as_object().is_some_and(|g| g.properties().len() == 1)
+            {
+                group.remove();
+            }
+        }
+        if present
+            && entry_lists
+                .iter()
+                .any(|entries| set_fail_closed(entries, ours, event))
+        {
+            upgraded.push(event);
+        }
         if !present {
+            let entry = handler(ours, event);
+            match layout {
+                Layout::Groups => list.append(cst_value(&json!({ "hooks": [entry] }))),
+                Layout::Versioned => list.append(cst_value(&entry)),
+            };
             added.push(event);
         }
     }
     if layout == Layout::Versioned && property(root, "version").is_none() {
         root.insert(0, "version", CstInputValue::Number("1".to_owned()));
     }
-    Ok((added, replaced))
+    Ok(merged)
 }
 
 /// Whether one of `entries` already runs this binary for `event`.
@@ -203,6 +217,36 @@ fn repoint(
     removed_any
 }
 
+/// Sets the fail-closed key, when `ours` writes it for `event`, on each of our entries for
+/// `event` in `entries` that has another value or none; whether one was set.
+fn set_fail_closed(entries: &CstArray, ours: &Ours<'_>, event: AgentEvent) -> bool {
+    let Some((key, value)) = ours.fail_closed_key(event) else {
+        return false;
+    };
+    let mut set = false;
+    for h in entries.elements() {
+        let entry = value_of(&h);
+        if !ours.runs_us(&entry, event) || entry.get(key) == Some(&value.json()) {
+            continue;
+        }
+        let Some(object) = h.as_object() else {
+            continue;
+        };
+        let cst = match value {
+            FailValue::Text(text) => CstInputValue::String(text.to_owned()),
+            FailValue::True => CstInputValue::Bool(true),
+        };
+        match property(&object, key) {
+            Some(prop) => prop.set_value(cst),
+            None => {
+                object.append(key, cst);
+            }
+        }
+        set = true;
+    }
+    set
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,13 +260,13 @@ mod tests {
             "settings.json",
         )
         .unwrap();
-        let (added, replaced) = merge(
+        let merged = merge(
             &root.object_value_or_set(),
             &Ours::new(Target::Claude, "/x/hooks"),
             &[PRE_TOOL_USE],
         )
         .unwrap();
-        assert!(added.is_empty());
-        assert!(replaced.is_empty());
+        assert!(merged.added.is_empty());
+        assert!(merged.replaced.is_empty());
     }
 }

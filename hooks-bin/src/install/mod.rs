@@ -1,9 +1,9 @@
-//! `hooks install AGENT [--project|--user] [--dry-run]`: registers this binary as a command
-//! hook of an agent CLI, for the events the linked bundle handles.
+//! `hooks install AGENT [--project|--user] [--dry-run] [--claude-version V]`: registers this
+//! binary as a command hook of an agent CLI, for the events the linked bundle handles.
 //!
 //! | target | scope | file | entry added per event |
 //! | --- | --- | --- | --- |
-//! | `claude` | project | `<cwd>/.claude/settings.json` | `{"hooks":[{"type":"command","command":BINARY,"args":["claude",EVENT]}]}` |
+//! | `claude` | project | `<cwd>/.claude/settings.json` | `{"hooks":[{"type":"command","command":BINARY,"args":["claude",EVENT]}]}` (gating events: with `"onFailure":"block"`) |
 //! | `claude` | user | `$HOME/.claude/settings.json` | the same |
 //! | `codex` | project | `<cwd>/.codex/hooks.json` | `{"hooks":[{"type":"command","command":"'BINARY' codex EVENT"}]}` |
 //! | `codex` | user | `$CODEX_HOME/hooks.json` (`CODEX_HOME` as Codex reads it), else `$HOME/.codex/hooks.json` | the same |
@@ -12,13 +12,13 @@
 //! | `droid` | project, user | `<cwd>/.factory/settings.json`, `$HOME/.factory/settings.json` | `{"hooks":[{"type":"command","command":"'BINARY' droid EVENT"}]}` |
 //! | `copilot` | project | `<cwd>/.github/hooks/hooks.json` | `{"type":"command","bash":"'BINARY' copilot EVENT"}`, straight under the event, in `{"version":1,"hooks":{...}}` |
 //! | `copilot` | user | `$COPILOT_HOME/hooks/hooks.json`, else `$HOME/.copilot/hooks/hooks.json` | the same |
-//! | `cursor` | project, user | `<cwd>/.cursor/hooks.json`, `$HOME/.cursor/hooks.json` | `{"type":"command","command":"'BINARY' cursor EVENT"}` in `{"version":1,"hooks":{...}}`, with `"failClosed": true` on the gating events |
+//! | `cursor` | project, user | `<cwd>/.cursor/hooks.json`, `$HOME/.cursor/hooks.json` | `{"type":"command","command":"'BINARY' cursor EVENT"}` in `{"version":1,"hooks":{...}}` (gating events: with `"failClosed":true`) |
 //!
 //! What differs per agent is its file's shape, an [`InstallShape`](adapters::InstallShape) that its protocol gives
 //! ([`Protocol::install`](crate::adapters::Protocol::install)): the directory and file name, the
 //! variable naming its user-level directory, the form of an entry (exec or shell) and the key
 //! holding its command, how the file lists an event's entries ([`Layout`](adapters::Layout)),
-//! and the agent's fail-closed switch, set on every entry of a gating event. The rest
+//! and the agent's fail-closed key. The rest
 //! is the same for every agent: the merge on the file's syntax tree (`merge.rs`), what counts
 //! as this tool's entry (`shape.rs`), the file's bounded read and atomic write (`file.rs`), and
 //! the report (`apply.rs`).
@@ -50,6 +50,15 @@
 //!   other fields; if the event already has an entry for this binary, the old entry is removed
 //!   instead (with its group, when the group held nothing else), so each event runs one `hooks`.
 //!   The output names the old path.
+//! - **Fail-closed entries (Claude Code).** Every gating entry (`PreToolUse`, `PostToolUse`,
+//!   `UserPromptSubmit`, `PreCompact`) gets `"onFailure": "block"`, so that Claude Code blocks
+//!   the action when the hook cannot start, crashes or times out (without it, it lets the
+//!   action run). Claude Code reads the key from 2.1.295 on: the version comes from
+//!   `--claude-version`, else from `claude --version` of the `claude` on `PATH`; for an older
+//!   one no entry gets it and the output says so; when it cannot be found (or its version
+//!   read) the key is written anyway (2.1.294 was measured to ignore it) and the output says
+//!   that. An entry of ours already there gets the key in place (a reinstall upgrades it);
+//!   whether an entry is ours is decided by its command alone, never by this key.
 //! - **Idempotent.** When nothing is missing, nothing is written (no backup either) and the
 //!   output says so.
 //! - **Backup.** Before changing an existing file, its old content is written next to it as
@@ -67,6 +76,18 @@
 //!   written; so does a settings path that is a symlink to a missing file (the error names
 //!   both).
 //!
+//! # Trusting Codex hooks
+//!
+//! Codex 0.169.0 runs a hook only once the user trusted it, and skips an untrusted one without
+//! a word; `hooks install codex` says so when it is done. `--trust` writes that trust itself,
+//! for exactly the entries it installed (`codex_trust.rs`): one
+//! `[hooks.state."<absolute hooks.json>:<event>:<group>:<handler>"]` table with
+//! `trusted_hash = "sha256:<hex>"` per entry in the user's `config.toml` (`$CODEX_HOME`, else
+//! `~/.codex`), as Codex's `/hooks` review writes it, edited in place with `toml_edit` (every
+//! other byte kept), with a backup and an atomic write; a run where everything is already
+//! trusted writes nothing. A project-level `.codex/hooks.json` also needs the project itself
+//! trusted by Codex.
+//!
 //! # Which entries are this tool's
 //!
 //! An entry counts as one this tool installed, and may be replaced, only when all of this
@@ -81,10 +102,12 @@
 //! - `PATH` is absolute and its file name is this binary's (`hooks`, or the name of an
 //!   author's own binary).
 mod apply;
+mod codex_trust;
 mod error;
 mod file;
 mod merge;
 mod shape;
+mod version;
 
 use std::ffi::OsStr;
 use std::fmt;
@@ -98,7 +121,9 @@ use hooks_core::{HookRunner, JsonlSessionStore};
 use crate::adapters::{self, AgentEvent};
 
 pub use apply::{Install, InstallReport, Replaced};
+pub use codex_trust::{Trusted, snake_case, trust_hash};
 pub use error::InstallError;
+pub use version::{AgentVersion, decide as decide_fail_closed, parse_version};
 
 /// The agent CLI to install into (the adapter's [`adapters::Agent`]).
 pub use crate::adapters::Agent as Target;
@@ -206,22 +231,58 @@ pub fn events_for(target: Target, runner: &HookRunner) -> Vec<AgentEvent> {
         .collect()
 }
 
+/// What `hooks install` was asked besides the agent and the scope.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Print the change as a diff; write nothing (`--dry-run`).
+    pub dry_run: bool,
+    /// The installed agent's version as the user stated it (`--claude-version`), for an agent
+    /// with a fail-closed key ([`FailClosed`](adapters::FailClosed), Claude Code's
+    /// `onFailure`); without it the agent's executable on `PATH` is asked
+    /// ([`AgentVersion::detect`]).
+    pub agent_version: Option<String>,
+    /// Codex: trust the entries installed in the user's `config.toml`, as Codex's own review
+    /// does (`--trust`; see [`codex_trust`](self#trusting-codex-hooks)).
+    pub trust: bool,
+}
+
 /// Installs `binary` as the hook of `target` in `scope` for the events the linked bundle
 /// handles in `cwd` (loaded with [`adapters::load_bundle`]); reports to `out`. `home` is the
 /// user's home directory; a user-level install also reads the agent's config-directory
-/// variable (Codex's `CODEX_HOME`) from the environment ([`user_settings_path`]).
+/// variable (Codex's `CODEX_HOME`) from the environment ([`user_settings_path`]), and so does
+/// `--trust` for the `config.toml` it writes. For an agent with a fail-closed key,
+/// [`decide_fail_closed`] says whether it is written, in a line printed first.
 ///
 /// # Errors
 /// See [`InstallError`]; nothing is written on error.
 pub fn run(
     target: Target,
     scope: Scope,
-    dry_run: bool,
+    options: &Options,
     binary: &Path,
     cwd: &Path,
     home: &Path,
     out: &mut dyn Write,
 ) -> Result<(), InstallError> {
+    let fail_closed = target.protocol().install().fail_closed;
+    let executable = fail_closed.and_then(|f| f.executable);
+    let version = match (options.agent_version.as_deref(), executable) {
+        (Some(stated), Some(_)) => Some(AgentVersion::Stated(parse_version(stated).ok_or_else(
+            || InstallError::Version {
+                target,
+                given: stated.to_owned(),
+            },
+        )?)),
+        (Some(_), None) => return Err(InstallError::NoVersionCheck { target }),
+        (None, Some(executable)) => Some(AgentVersion::detect(
+            executable,
+            std::env::var_os("PATH").as_deref(),
+        )),
+        (None, None) => None,
+    };
+    if options.trust && target != Target::Codex {
+        return Err(InstallError::NoTrustStep { target });
+    }
     let working_dir = |source| InstallError::WorkingDir {
         path: cwd.to_path_buf(),
         source,
@@ -230,20 +291,39 @@ pub fn run(
     if !cwd.is_dir() {
         return Err(working_dir(io::Error::from(io::ErrorKind::NotADirectory)));
     }
+    let dir_env_value = target
+        .protocol()
+        .install()
+        .dir_env
+        .and_then(std::env::var_os);
     let path = match scope {
         Scope::Project => settings_path(target, scope, &cwd, home),
-        Scope::User => {
-            let dir_env_value = target
-                .protocol()
-                .install()
-                .dir_env
-                .and_then(std::env::var_os);
-            user_settings_path(target, dir_env_value.as_deref(), home)?
-        }
+        Scope::User => user_settings_path(target, dir_env_value.as_deref(), home)?,
+    };
+    // Codex keeps its trust in the user's config.toml, beside the user-level hooks.json.
+    let config = if options.trust {
+        let user = user_settings_path(target, dir_env_value.as_deref(), home)?;
+        Some(user.with_file_name("config.toml"))
+    } else {
+        None
     };
     let hooks = adapters::load_bundle(&cwd).map_err(InstallError::Load)?;
     let runner = HookRunner::new(hooks, &cwd, Arc::new(JsonlSessionStore::in_memory(&cwd)));
     let events = events_for(target, &runner);
+    let mut on_failure_block = false;
+    if let Some(f) = fail_closed
+        && events.iter().any(|e| e.mapping.is_gating())
+    {
+        match &version {
+            Some(version) => {
+                let (write, line) = decide_fail_closed(&f, target.display_name(), version);
+                on_failure_block = write;
+                writeln!(out, "{line}").map_err(InstallError::Output)?;
+            }
+            // Every version of the agent reads the key (Cursor's `failClosed`).
+            None => on_failure_block = true,
+        }
+    }
     let plan = Install {
         target,
         path,
@@ -252,7 +332,24 @@ pub fn run(
         } else {
             cwd.join(binary)
         },
-        dry_run,
+        dry_run: options.dry_run,
+        on_failure_block,
     };
-    plan.apply(&events, out).map(|_| ())
+    let report = plan.apply(&events, out)?;
+    if let Some(config) = config {
+        let binary = plan
+            .binary
+            .to_str()
+            .ok_or_else(|| InstallError::BinaryPath(plan.binary.clone()))?;
+        codex_trust::trust(
+            &plan.path,
+            &report.content,
+            binary,
+            &events,
+            &config,
+            options.dry_run,
+            out,
+        )?;
+    }
+    Ok(())
 }

@@ -7,14 +7,14 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::Target;
-use crate::adapters::{AgentEvent, Form};
+use crate::adapters::{AgentEvent, FailClosed, FailValue, Form};
 use crate::text::shell_quote;
 
-/// The handler entry that runs `binary` for `event`, in the agent's form, with the agent's
-/// fail-closed switch on a gating event.
-pub(super) fn handler(target: Target, binary: &str, event: AgentEvent) -> Value {
-    let shape = target.protocol().install();
-    let mut entry = match shape.form {
+/// The handler entry that `ours` adds for `event`, in the agent's form, with the fail-closed
+/// key when `ours` writes it and the event gates.
+pub(super) fn handler(ours: &Ours<'_>, event: AgentEvent) -> Value {
+    let (target, binary) = (ours.target, ours.binary);
+    let mut entry = match target.protocol().install().form {
         Form::Exec => json!({
             "type": "command",
             "command": binary,
@@ -22,14 +22,12 @@ pub(super) fn handler(target: Target, binary: &str, event: AgentEvent) -> Value 
         }),
         Form::Shell => {
             let mut entry = json!({ "type": "command" });
-            entry[shape.command_key] = Value::String(shell_command(target, binary, event));
+            entry[ours.command_key()] = Value::String(shell_command(target, binary, event));
             entry
         }
     };
-    if event.mapping.is_gating()
-        && let (Some(key), Some(entry)) = (shape.fail_closed, entry.as_object_mut())
-    {
-        entry.insert(key.to_owned(), Value::Bool(true));
+    if let Some((key, value)) = ours.fail_closed_key(event) {
+        entry[key] = value.json();
     }
     entry
 }
@@ -60,6 +58,8 @@ pub(super) struct Ours<'a> {
     pub(super) binary: &'a str,
     /// This binary's file name.
     file_name: &'a OsStr,
+    /// The fail-closed key written on gating entries, when it is.
+    fail_closed: Option<FailClosed>,
 }
 
 impl<'a> Ours<'a> {
@@ -69,12 +69,33 @@ impl<'a> Ours<'a> {
             target,
             binary,
             file_name: Path::new(binary).file_name().unwrap_or_default(),
+            fail_closed: None,
         }
+    }
+
+    /// These entries, with the agent's fail-closed key ([`FailClosed`]) on every gating one
+    /// when `on_failure_block` (and the agent has such a key).
+    pub(super) fn with_fail_closed(mut self, on_failure_block: bool) -> Self {
+        self.fail_closed = self
+            .target
+            .protocol()
+            .install()
+            .fail_closed
+            .filter(|_| on_failure_block);
+        self
     }
 
     /// The key of an entry that holds its command line (`command`; Copilot CLI: `bash`).
     pub(super) fn command_key(&self) -> &'static str {
         self.target.protocol().install().command_key
+    }
+
+    /// The key and value our entry for `event` carries to fail closed, if any: only gating
+    /// events get it.
+    pub(super) fn fail_closed_key(&self, event: AgentEvent) -> Option<(&'static str, FailValue)> {
+        self.fail_closed
+            .filter(|_| event.mapping.is_gating())
+            .map(|f| (f.key, f.value))
     }
 
     /// Whether `entry` already runs this binary for `event`, in exec or shell form.

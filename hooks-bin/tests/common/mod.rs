@@ -323,3 +323,81 @@ pub fn hooks_env(args: &[&str], stdin: &[u8], home: &Path, env: &[(&str, &Path)]
         stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
     }
 }
+
+/// Options serving one hook that records `session_start` and `session_switch` (with its
+/// reason and previous session file) into [`Seen::events`], and sends a message on each.
+pub fn session_recorder_options() -> (AdapterOptions, Log) {
+    let log: Log = Arc::default();
+    let l = Arc::clone(&log);
+    let opts = AdapterOptions::with_hooks(move |cwd| {
+        let mut api = HookApi::new("test-sessions", cwd);
+        let seen = Arc::clone(&l);
+        api.on(move |_e: &SessionStartEvent, ctx: &HookContext| {
+            seen.lock().unwrap().events.push("session_start".to_owned());
+            ctx.send_message(
+                CustomMessage::new("note", "started"),
+                SendMessageOptions::default(),
+            )
+        });
+        let seen = Arc::clone(&l);
+        api.on(move |e: &SessionSwitchEvent, ctx: &HookContext| {
+            let wire = serde_json::to_value(e).unwrap();
+            seen.lock().unwrap().events.push(format!(
+                "session_switch:{}:{}",
+                wire["reason"].as_str().unwrap_or("?"),
+                wire.get("previousSessionFile")
+                    .map_or("none".to_owned(), ToString::to_string)
+            ));
+            ctx.send_message(
+                CustomMessage::new("note", "switched"),
+                SendMessageOptions::default(),
+            )
+        });
+        vec![api.finish()]
+    });
+    (opts, log)
+}
+
+/// Options serving one hook that talks to the user on every event it handles: `tool_call`
+/// notifies `careful: TOOL` and sets the status `tools: 1`; `tool_result` sends a displayed
+/// `shown note` (type `fancy`, rendered `[fancy] shown note`) and a hidden `hidden note`;
+/// `session_start` sends a displayed `welcome` and a hidden `context only`;
+/// `session_shutdown` and `session_before_compact` notify (`bye`, `compaction noted`).
+pub fn talking_options() -> AdapterOptions {
+    AdapterOptions::with_hooks(|cwd| {
+        let mut api = HookApi::new("test-talker", cwd);
+        api.on(|e: &ToolCallEvent, ctx: &HookContext| {
+            ctx.ui()
+                .notify(&format!("careful: {}", e.tool_name), NotifyKind::Warning);
+            ctx.ui().set_status("tools", Some("tools: 1"));
+        });
+        api.on(|_e: &ToolResultEvent, ctx: &HookContext| {
+            ctx.send_message(
+                CustomMessage::new("fancy", "shown note"),
+                SendMessageOptions::default(),
+            )?;
+            let mut hidden = CustomMessage::new("fancy", "hidden note");
+            hidden.display = false;
+            ctx.send_message(hidden, SendMessageOptions::default())
+        });
+        api.register_message_renderer("fancy", |m: &CustomMessage, _o, _t: &Theme| {
+            Some(vec![format!("[fancy] {}", m.content.to_text())])
+        });
+        api.on(|_e: &SessionStartEvent, ctx: &HookContext| {
+            ctx.send_message(
+                CustomMessage::new("note", "welcome"),
+                SendMessageOptions::default(),
+            )?;
+            let mut hidden = CustomMessage::new("note", "context only");
+            hidden.display = false;
+            ctx.send_message(hidden, SendMessageOptions::default())
+        });
+        api.on(|_e: &SessionShutdownEvent, ctx: &HookContext| {
+            ctx.ui().notify("bye", NotifyKind::Info);
+        });
+        api.on(|_e: &SessionBeforeCompactEvent, ctx: &HookContext| {
+            ctx.ui().notify("compaction noted", NotifyKind::Info);
+        });
+        vec![api.finish()]
+    })
+}

@@ -139,6 +139,59 @@ pub(crate) fn recorder(dir: &Path, log: &Path) -> PathBuf {
     )
 }
 
+/// A hook command that runs the command given as its arguments with its own stdin, answers
+/// what that answered (stdout, exit code), and records each call under `dir/tee/` ([`teed`]):
+/// what the agent sent the real hook and what it answered.
+pub(crate) fn tee(dir: &Path) -> PathBuf {
+    let calls = dir.join("tee");
+    fs::create_dir_all(&calls).expect("tee directory");
+    script(
+        &dir.join("tee-hook.sh"),
+        &format!(
+            r#"calls='{}'
+n="$(date +%s%N)-$$"
+cat > "$calls/$n.in"
+"$@" < "$calls/$n.in" > "$calls/$n.out"
+code=$?
+echo "$code" > "$calls/$n.code"
+cat "$calls/$n.out"
+exit "$code""#,
+            calls.display()
+        ),
+    )
+}
+
+/// The calls a [`tee`] in `dir` recorded, in order: `(input, output, code)`.
+pub(crate) fn teed(dir: &Path) -> Vec<(Value, String, i64)> {
+    let calls = dir.join("tee");
+    let mut stamps: Vec<String> = fs::read_dir(&calls)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()
+                .and_then(|n| n.strip_suffix(".code"))
+                .map(str::to_owned)
+        })
+        .collect();
+    stamps.sort();
+    stamps
+        .into_iter()
+        .map(|n| {
+            let read = |ext: &str| {
+                fs::read_to_string(calls.join(format!("{n}.{ext}"))).unwrap_or_default()
+            };
+            let input = read("in");
+            (
+                serde_json::from_str(&input).unwrap_or(Value::String(input)),
+                read("out"),
+                read("code").trim().parse().unwrap_or(-1),
+            )
+        })
+        .collect()
+}
+
 /// The JSON lines a [`recorder`] wrote.
 pub(crate) fn recorded(log: &Path) -> Vec<Value> {
     fs::read_to_string(log)

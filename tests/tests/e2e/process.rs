@@ -55,6 +55,10 @@ pub(crate) enum Input<'a> {
     /// These bytes, with stdin kept open until a line of stdout satisfies the predicate (a
     /// server that stops at the end of its input but answers only while it lasts).
     UntilAnswer(&'a [u8], &'a dyn Fn(&str) -> bool),
+    /// A conversation: given all of stdout so far, the function returns all of the input so
+    /// far (what it returned before, maybe with more after it; the new part is written), or
+    /// `None` to end the input. It is asked again whenever stdout grew.
+    Conversation(&'a dyn Fn(&str) -> Option<Vec<u8>>),
 }
 
 /// Runs `cmd` (stdin closed, output into `dir/NAME.stdout|stderr`) for at most `limit`.
@@ -87,7 +91,7 @@ pub(crate) fn run_bounded_with_input(
             fs::write(&path, bytes).expect("stdin file");
             Stdio::from(fs::File::open(&path).expect("open stdin file"))
         }
-        Input::UntilAnswer(..) => Stdio::piped(),
+        Input::UntilAnswer(..) | Input::Conversation(_) => Stdio::piped(),
     };
     cmd.env(RUN_MARKER, &marker)
         .stdin(stdin)
@@ -104,11 +108,30 @@ pub(crate) fn run_bounded_with_input(
         let _ = pipe.write_all(bytes);
         let _ = pipe.flush();
     }
+    // Conversation: how much of the input is written, and the stdout it was computed from.
+    let mut written = 0;
+    let mut seen: Option<usize> = None;
     let status = loop {
         if let (Some(_), Input::UntilAnswer(_, answered)) = (&open_stdin, input) {
             let printed = fs::read_to_string(&out_path).unwrap_or_default();
             if printed.lines().any(answered) {
                 open_stdin = None; // end of input
+            }
+        }
+        if let (Some(pipe), Input::Conversation(next)) = (open_stdin.as_mut(), input) {
+            let printed = fs::read_to_string(&out_path).unwrap_or_default();
+            if seen != Some(printed.len()) {
+                seen = Some(printed.len());
+                match next(&printed) {
+                    Some(all) => {
+                        if let Some(new) = all.get(written..) {
+                            let _ = pipe.write_all(new);
+                            let _ = pipe.flush();
+                        }
+                        written = all.len();
+                    }
+                    None => open_stdin = None, // end of input
+                }
             }
         }
         if let Some(status) = child.try_wait().expect("wait for the process") {

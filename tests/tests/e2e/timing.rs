@@ -1,4 +1,5 @@
-//! Per-hook times from Claude Code's debug log.
+//! Per-hook times as the agents measure them: from Claude Code's debug log, and from Codex's
+//! app server ([`crate::agent::codex::AppServerTurn::hook_times`]).
 //!
 //! Claude Code logs each command hook it ran as
 //! `Hooks: PreToolUse:Bash [/path/to/hooks claude PreToolUse] finished with status 0 (8ms)`.

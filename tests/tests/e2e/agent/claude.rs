@@ -34,9 +34,18 @@ impl Claude {
         CLAUDE.for_suite().map(|binary| Claude { binary })
     }
 
-    /// `hooks install claude --project` in the sandbox's project.
-    pub(crate) fn install_hooks(sandbox: &Sandbox) -> Finished {
-        sandbox.hooks(&["install", "claude", "--project"], &[])
+    /// `hooks install claude --project` in the sandbox's project, with this Claude Code first
+    /// on `PATH` (install asks it for its version).
+    pub(crate) fn install_hooks(&self, sandbox: &Sandbox) -> Finished {
+        let dir = self.binary.parent().expect("the binary's directory");
+        let path = std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+        ))
+        .expect("PATH");
+        sandbox.hooks(
+            &["install", "claude", "--project"],
+            &[("PATH", std::path::Path::new(&path))],
+        )
     }
 
     /// `claude -p PROMPT` in the sandbox against `server`, with `args` added.

@@ -10,6 +10,7 @@ use super::{RUN_LIMIT, Sandbox, base_command};
 use crate::install::CODEX;
 use crate::model::ModelServer;
 use crate::process::{self, Finished};
+use crate::timing::{HookTime, HookTimes};
 
 /// An installed Codex.
 pub(crate) struct Codex {
@@ -100,6 +101,16 @@ impl Codex {
     pub(crate) fn install_hooks(sandbox: &Sandbox) -> Finished {
         let home = Codex::home(sandbox);
         sandbox.hooks(&["install", "codex", "--user"], &[("CODEX_HOME", &home)])
+    }
+
+    /// `hooks install codex --user --trust`: the hooks installed and trusted in the sandbox's
+    /// `config.toml`.
+    pub(crate) fn install_trusted_hooks(sandbox: &Sandbox) -> Finished {
+        let home = Codex::home(sandbox);
+        sandbox.hooks(
+            &["install", "codex", "--user", "--trust"],
+            &[("CODEX_HOME", &home)],
+        )
     }
 
     /// `codex exec FLAGS [ARGS] PROMPT` in the sandbox (`ARGS` such as `resume --last` come
@@ -219,6 +230,142 @@ impl Codex {
             .arg("app-server");
         let input = process::Input::UntilAnswer(requests, answered);
         process::run_bounded_with_input(cmd, &input, sandbox.root(), "app-server", RUN_LIMIT)
+    }
+}
+
+/// One turn through `codex app-server` (the backend of Codex's TUI and app): its JSON-RPC
+/// messages, in order.
+#[derive(Debug)]
+pub(crate) struct AppServerTurn {
+    /// The process's exit and output.
+    pub(crate) finished: Finished,
+    /// Every JSON message it printed.
+    pub(crate) messages: Vec<Value>,
+}
+
+impl AppServerTurn {
+    /// The hook runs reported with `hook/completed` for `event` (`userPromptSubmit`, ...), in
+    /// order: `{eventName, status, entries: [{kind, text}], ...}`.
+    pub(crate) fn hook_runs(&self, event: &str) -> Vec<&Value> {
+        self.messages
+            .iter()
+            .filter(|m| m["method"] == "hook/completed" && m["params"]["run"]["eventName"] == event)
+            .map(|m| &m["params"]["run"])
+            .collect()
+    }
+
+    /// The texts of the entries of kind `kind` in every hook run of `event`.
+    pub(crate) fn entries(&self, event: &str, kind: &str) -> Vec<String> {
+        self.hook_runs(event)
+            .iter()
+            .flat_map(|run| run["entries"].as_array().cloned().unwrap_or_default())
+            .filter(|e| e["kind"] == kind)
+            .filter_map(|e| e["text"].as_str().map(str::to_owned))
+            .collect()
+    }
+
+    /// The time of every hook run, from the `durationMs` Codex reports in `hook/completed`:
+    /// the event is its `eventName` (`preToolUse`), the command the run's `id` (it names the
+    /// handler's place: `pre-tool-use:4:<hooks.json>`), the status 0 for `completed`, 2 for
+    /// `blocked`, else -1.
+    pub(crate) fn hook_times(&self) -> HookTimes {
+        HookTimes(
+            self.messages
+                .iter()
+                .filter(|m| m["method"] == "hook/completed")
+                .map(|m| &m["params"]["run"])
+                .map(|run| HookTime {
+                    event: run["eventName"].as_str().unwrap_or_default().to_owned(),
+                    command: run["id"].as_str().unwrap_or_default().to_owned(),
+                    status: match run["status"].as_str() {
+                        Some("completed") => 0,
+                        Some("blocked") => 2,
+                        _ => -1,
+                    },
+                    ms: run["durationMs"].as_u64().unwrap_or(0),
+                })
+                .collect(),
+        )
+    }
+
+    /// The `turn/completed` notification's turn, if the turn completed.
+    pub(crate) fn completed_turn(&self) -> Option<&Value> {
+        self.messages
+            .iter()
+            .find(|m| m["method"] == "turn/completed")
+            .map(|m| &m["params"]["turn"])
+    }
+
+    /// A summary for assertion messages.
+    pub(crate) fn evidence(&self) -> String {
+        format!(
+            "exit {:?} after {:.1} s\nstderr:\n{}\nmessages:\n{}",
+            self.finished.status,
+            self.finished.elapsed.as_secs_f64(),
+            self.finished.stderr,
+            self.finished.stdout,
+        )
+    }
+}
+
+impl Codex {
+    /// One turn with `prompt` in a new thread of `codex app-server` in the sandbox (configured
+    /// for a model server by [`Codex::configure`]; approvals off, no sandbox): `initialize`,
+    /// `thread/start`, `turn/start`, and the end of input once the turn completed. Hooks run
+    /// only when trusted (the app server has no bypass).
+    pub(crate) fn app_server_turn(&self, sandbox: &Sandbox, prompt: &str) -> AppServerTurn {
+        let mut cmd = base_command(&self.binary, sandbox);
+        cmd.env("CODEX_HOME", Codex::home(sandbox))
+            .env("E2E_API_KEY", "e2e-dummy-key")
+            .arg("app-server")
+            .args(["-c", "approval_policy=\"never\""])
+            .args(["-c", "sandbox_mode=\"danger-full-access\""]);
+        let line = |v: Value| format!("{v}\n");
+        let mut opening = line(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"clientInfo": {"name": "hooks-e2e", "version": "0"}}}));
+        opening.push_str(&line(json!({"jsonrpc": "2.0", "method": "initialized"})));
+        opening.push_str(&line(
+            json!({"jsonrpc": "2.0", "id": 2, "method": "thread/start",
+            "params": {"cwd": sandbox.project}}),
+        ));
+        let conversation = |stdout: &str| -> Option<Vec<u8>> {
+            let messages: Vec<Value> = stdout
+                .lines()
+                .filter_map(|l| serde_json::from_str(l).ok())
+                .collect();
+            if messages
+                .iter()
+                .any(|m| m["method"] == "turn/completed" || m["id"] == 3 && m["error"].is_object())
+            {
+                return None;
+            }
+            let mut input = opening.clone();
+            if let Some(thread) = messages
+                .iter()
+                .find(|m| m["id"] == 2)
+                .and_then(|m| m["result"]["thread"]["id"].as_str())
+            {
+                input.push_str(&line(
+                    json!({"jsonrpc": "2.0", "id": 3, "method": "turn/start",
+                    "params": {"threadId": thread,
+                               "input": [{"type": "text", "text": prompt, "text_elements": []}]}}),
+                ));
+            }
+            Some(input.into_bytes())
+        };
+        let finished = process::run_bounded_with_input(
+            cmd,
+            &process::Input::Conversation(&conversation),
+            sandbox.root(),
+            "app-server-turn",
+            RUN_LIMIT,
+        );
+        let messages = finished
+            .stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        AppServerTurn { finished, messages }
     }
 }
 

@@ -6,14 +6,19 @@ use serde_json::{Value, json};
 
 use crate::agent::Sandbox;
 use crate::agent::claude::{Claude, ClaudeRun};
-use crate::fixtures::{self, REDACTED, SECRET, secret_line};
+use crate::fixtures::{self, REDACTED, Recorder, SECRET, secret_line};
 use crate::model::{ModelServer, Script, Step};
 
 /// Claude Code with the hooks installed in a fresh sandbox, or `None` (skipped).
 fn setup(name: &str) -> Option<(Claude, Sandbox)> {
     let claude = Claude::for_suite()?;
     let sandbox = Sandbox::new(name);
-    Claude::install_hooks(&sandbox);
+    let installed = claude.install_hooks(&sandbox);
+    assert!(
+        installed.stdout.contains("Claude Code 2.1.328 ("),
+        "install did not ask the Claude Code on PATH: {}",
+        installed.stdout
+    );
     Some((claude, sandbox))
 }
 
@@ -93,17 +98,112 @@ fn ls_runs_quietly() {
         run.evidence()
     );
     assert_eq!(run.result(), Some("listed"), "{}", run.evidence());
+    // The hooks answer nothing but what the examples show the user (their status line and
+    // debug note after the tool, as a systemMessage): no decision, no context, no error.
     let hook_outputs: Vec<&Value> = run
         .events
         .iter()
         .filter(|e| e["subtype"] == "hook_response")
-        .filter(|e| e["outcome"] != "success" || e["output"] != "" || e["stderr"] != "")
+        .filter(|e| {
+            let answer: Value =
+                serde_json::from_str(e["output"].as_str().unwrap_or("")).unwrap_or(Value::Null);
+            let only_for_the_user = e["output"] == ""
+                || answer
+                    .as_object()
+                    .is_some_and(|o| o.keys().all(|k| k == "systemMessage"));
+            e["outcome"] != "success" || !only_for_the_user || e["stderr"] != ""
+        })
         .collect();
     assert!(
         hook_outputs.is_empty(),
         "hooks said something: {hook_outputs:?}"
     );
     assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert_eq!(server.received("tools run:"), Vec::<String>::new());
+}
+
+/// What the examples say to the user after a tool (the status line of `status_line`, the
+/// `debug-only` note of `debug_notes` with its renderer) is shown by Claude Code as a system
+/// message, and never reaches the model.
+#[test]
+fn status_line_and_displayed_messages_reach_the_user_and_never_the_model() {
+    let Some((claude, sb)) = setup("claude-shown") else {
+        return;
+    };
+    let server = ModelServer::start(Script::shell_then("echo hi", "done"));
+    let run = claude.run(&sb, &server, "say hi", &[]);
+    let shown = informational(&run);
+    assert!(
+        shown
+            .iter()
+            .any(|t| t.starts_with("PostToolUse:Bash says: ")
+                && t.contains("status: tools run: 1 · last: bash ✓")
+                && t.contains("[debug] bash ")),
+        "{shown:?}\n{}",
+        run.evidence()
+    );
+    for needle in ["tools run:", "[debug]", "bytes of text"] {
+        assert_eq!(server.received(needle), Vec::<String>::new(), "{needle}");
+    }
+}
+
+/// Claude Code sends `SessionStart` with `source: "startup"` at the start, `"resume"` for
+/// `--continue` and `"compact"` after a compaction; only the start runs the examples'
+/// `session_start` hook (its `tools run: 0` status line): a resume is a `session_switch`,
+/// which no example handles, and a compaction is no new session.
+#[test]
+fn session_start_runs_only_for_a_new_session() {
+    let Some((claude, sb)) = setup("claude-sources") else {
+        return;
+    };
+    let tee = fixtures::tee(sb.root());
+    fixtures::edit_handlers(&settings(&sb), |event, handler| {
+        if event == "SessionStart" {
+            let mut args = vec![handler["command"].clone()];
+            args.extend(handler["args"].as_array().cloned().unwrap_or_default());
+            handler["command"] = json!(tee);
+            handler["args"] = Value::Array(args);
+        }
+    });
+    let server = ModelServer::start(Script::new(vec![
+        Step::Text("hello".into()),
+        Step::Text("again".into()),
+    ]));
+    for (prompt, args) in [
+        ("say hello", &[][..]),
+        ("/compact", &["--continue"][..]),
+        ("again", &["--continue"][..]),
+    ] {
+        let run = claude.run(&sb, &server, prompt, args);
+        assert!(run.finished.success(), "{}", run.evidence());
+    }
+    let calls: Vec<(String, String)> = fixtures::teed(sb.root())
+        .into_iter()
+        .map(|(input, output, code)| {
+            assert_eq!(code, 0, "{input} -> {output}");
+            (input["source"].as_str().unwrap_or("").to_owned(), output)
+        })
+        .collect();
+    crate::report(&format!("claude SessionStart answers: {calls:?}"));
+    let sources: Vec<&str> = calls.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(
+        sources,
+        ["startup", "resume", "compact", "resume"],
+        "{calls:?}"
+    );
+    for (source, output) in &calls {
+        let started = output.contains("status: tools run: 0");
+        assert_eq!(started, source == "startup", "{source}: {output:?}");
+    }
+}
+
+/// The `system` / `informational` events of a run: what Claude Code showed the user.
+fn informational(run: &ClaudeRun) -> Vec<String> {
+    run.events
+        .iter()
+        .filter(|e| e["type"] == "system" && e["subtype"] == "informational")
+        .filter_map(|e| e["content"].as_str().map(str::to_owned))
+        .collect()
 }
 
 #[test]
@@ -466,40 +566,58 @@ fn rm_rf_with_broken_hooks(name: &str, how: &Broken, extra: &Value) -> Option<(b
     Some((survived, evidence))
 }
 
-const ISSUE_14_ON_FAILURE: &str = "issue 14: install writes no \"onFailure\": \"block\", so a \
-    broken hook lets rm -rf run";
+/// Install writes `"onFailure": "block"` on every gating entry for Claude Code 2.1.328; without
+/// it a broken hook lets `rm -rf` run.
+const ON_FAILURE: &str = "a broken hook let rm -rf run (is onFailure: block installed?)";
 
 #[test]
-#[ignore = "issue 14: install writes no onFailure: block; a missing binary lets rm -rf run"]
+fn installed_gating_entries_have_on_failure_block() {
+    let Some((_claude, sb)) = setup("claude-on-failure") else {
+        return;
+    };
+    let installed = fixtures::read_settings(&settings(&sb));
+    for (event, groups) in installed["hooks"].as_object().expect("hooks") {
+        let handler = &groups[0]["hooks"][0];
+        let gating = [
+            "PreToolUse",
+            "PostToolUse",
+            "UserPromptSubmit",
+            "PreCompact",
+        ]
+        .contains(&event.as_str());
+        let expected = if gating { json!("block") } else { Value::Null };
+        assert_eq!(handler["onFailure"], expected, "{event}: {handler}");
+    }
+}
+
+#[test]
 fn a_missing_hook_binary_never_lets_rm_rf_run() {
     let Some((survived, evidence)) =
         rm_rf_with_broken_hooks("claude-missing", &Broken::Missing, &json!({}))
     else {
         return;
     };
-    assert!(survived, "{ISSUE_14_ON_FAILURE}:\n{evidence}");
+    assert!(survived, "{ON_FAILURE}:\n{evidence}");
 }
 
 #[test]
-#[ignore = "issue 14: install writes no onFailure: block; a crashing hook lets rm -rf run"]
 fn a_crashing_hook_never_lets_rm_rf_run() {
     let Some((survived, evidence)) =
         rm_rf_with_broken_hooks("claude-crash", &Broken::Crashes, &json!({}))
     else {
         return;
     };
-    assert!(survived, "{ISSUE_14_ON_FAILURE}:\n{evidence}");
+    assert!(survived, "{ON_FAILURE}:\n{evidence}");
 }
 
 #[test]
-#[ignore = "issue 14: install writes no onFailure: block; a hanging hook lets rm -rf run"]
 fn a_hanging_hook_never_lets_rm_rf_run() {
     let Some((survived, evidence)) =
         rm_rf_with_broken_hooks("claude-hang", &Broken::Hangs, &json!({}))
     else {
         return;
     };
-    assert!(survived, "{ISSUE_14_ON_FAILURE}:\n{evidence}");
+    assert!(survived, "{ON_FAILURE}:\n{evidence}");
 }
 
 /// What the fix relies on: Claude Code 2.1.328 blocks the call when a handler with
@@ -527,16 +645,18 @@ fn handoff_prompt_never_reaches_the_model_and_says_why() {
     };
     let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
     let run = claude.run(&sb, &server, "/handoff", &[]);
-    crate::report(&format!("claude /handoff result: {:?}", run.result()));
+    crate::report(&format!("claude /handoff shown: {:?}", informational(&run)));
     assert!(
         server.model_turns().is_empty(),
         "the prompt reached the model:\n{}",
         run.evidence()
     );
+    let expected = "UserPromptSubmit operation blocked by hook:\n/handoff: starting a new session \
+        is not available through the claude hook adapter (the agent owns its sessions); nothing \
+        was done.";
     assert!(
-        run.result()
-            .is_some_and(|r| r.contains("/handoff") && r.contains("not available")),
-        "{}",
+        informational(&run).iter().any(|t| t == expected),
+        "suppressOriginalPrompt keeps the prompt from being echoed:\n{}",
         run.evidence()
     );
 }
@@ -574,9 +694,9 @@ fn system_message_is_shown_to_the_user_and_not_to_the_model() {
     assert!(server.received("e2e-visible-to-the-user").is_empty());
 }
 
+/// The compaction guard's notify goes with the cancelled compaction's reason, which Claude Code
+/// shows as the compaction's error (a PreCompact `systemMessage` is shown nowhere).
 #[test]
-#[ignore = "issue 14: a hook's notify (here the compaction guard's warning) is dropped by the \
-            claude adapter; systemMessage would show it"]
 fn a_notify_from_a_hook_is_shown_to_the_user() {
     let Some((claude, sb)) = setup("claude-notify") else {
         return;
@@ -589,5 +709,94 @@ fn a_notify_from_a_hook_is_shown_to_the_user() {
         compact.finished.stdout.contains("compaction held"),
         "{}",
         compact.evidence()
+    );
+}
+
+// What no hook sees in Claude Code 2.1.328 (the README's table): each of these pins a path on
+// which the secret reaches the model without any hook being asked; when a new version closes
+// one, its test fails and the README's row has to change.
+
+/// Claude Code with the hooks installed and a recorder on the tool and prompt events.
+fn setup_recorded(name: &str) -> Option<(Claude, Sandbox, Recorder)> {
+    let (claude, sb) = setup(name)?;
+    let recorder = Recorder::new(&sb.root().join("recorder"));
+    for event in ["PreToolUse", "PostToolUse", "UserPromptSubmit"] {
+        fixtures::add_handler(
+            &settings(&sb),
+            event,
+            json!({"type": "command", "command": recorder.command(event)}),
+        );
+    }
+    Some((claude, sb, recorder))
+}
+
+/// `CLAUDE.md` is read by Claude Code itself into the first request; no hook is called.
+#[test]
+fn memory_file_content_reaches_the_model_with_no_hook_call() {
+    let Some((claude, sb, recorder)) = setup_recorded("claude-memory") else {
+        return;
+    };
+    sb.write("CLAUDE.md", format!("# notes\n{}\n", secret_line()));
+    let server = ModelServer::start(Script::new(vec![Step::Text("ok".into())]));
+    let run = claude.run(&sb, &server, "hello", &[]);
+    assert!(!server.received(SECRET).is_empty(), "{}", run.evidence());
+    assert_eq!(recorder.events(), ["UserPromptSubmit"], "no tool ran");
+}
+
+/// `@file` in a prompt attaches the file's content without a tool call: only `UserPromptSubmit`
+/// runs, and it sees the file's name, not its content.
+#[test]
+fn an_at_mention_attaches_a_file_that_no_tool_hook_sees() {
+    let Some((claude, sb, recorder)) = setup_recorded("claude-at-mention") else {
+        return;
+    };
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let server = ModelServer::start(Script::new(vec![Step::Text("ok".into())]));
+    let run = claude.run(&sb, &server, "look at @secret.env", &[]);
+    assert!(!server.received(SECRET).is_empty(), "{}", run.evidence());
+    assert_eq!(recorder.events(), ["UserPromptSubmit"]);
+    assert_eq!(
+        recorder.inputs("UserPromptSubmit")[0]["prompt"],
+        "look at @secret.env"
+    );
+}
+
+/// After a compaction Claude Code attaches the files read recently again, read from disk by
+/// itself ("Result of calling the Read tool"): the Read that PostToolUse redacted reaches the
+/// model in full, and no hook is called for it.
+#[test]
+fn after_a_compaction_recent_reads_reach_the_model_again_with_no_hook_call() {
+    let Some((claude, sb, recorder)) = setup_recorded("claude-reread") else {
+        return;
+    };
+    let file = sb.write("config.txt", format!("name=demo\n{}\n", secret_line()));
+    let server = ModelServer::start(Script::new(vec![
+        read(&file),
+        Step::Text("read".into()),
+        Step::Text("after".into()),
+    ]));
+    let first = claude.run(&sb, &server, "read config.txt", &[]);
+    assert_eq!(
+        server.received(SECRET),
+        Vec::<String>::new(),
+        "redacted at first"
+    );
+    claude.run(&sb, &server, "/compact", &["--continue"]);
+    let after = claude.run(&sb, &server, "go on", &["--continue"]);
+    assert!(
+        !server.received(SECRET).is_empty(),
+        "{}\n{}",
+        first.evidence(),
+        after.evidence()
+    );
+    let tool_hooks: Vec<String> = recorder
+        .events()
+        .into_iter()
+        .filter(|e| e != "UserPromptSubmit")
+        .collect();
+    assert_eq!(
+        tool_hooks,
+        ["PreToolUse", "PostToolUse"],
+        "only the one Read"
     );
 }

@@ -123,7 +123,9 @@ fn ls_runs_quietly() {
 
 /// Codex never sends malformed input by itself, so each installed gating entry is run the way
 /// Codex runs it (its command string through the shell, the input on stdin) with broken input:
-/// it must exit 2 with a reason on stderr, which Codex treats as a block.
+/// it must exit 2 with a reason on stderr, which Codex treats as a block; on `PreCompact`, where
+/// Codex compacts after any exit code, exit 0 with `continue: false` and the reason as its
+/// `stopReason`.
 #[test]
 fn installed_gating_entries_fail_closed_on_malformed_input() {
     let server = ModelServer::start(Script::default());
@@ -151,9 +153,7 @@ fn installed_gating_entries_fail_closed_on_malformed_input() {
                 "malformed",
                 Duration::from_secs(30),
             );
-            assert_eq!(
-                done.code(),
-                Some(2),
+            let case = format!(
                 "{event} with {:?}: {done:?}",
                 String::from_utf8_lossy(input)
             );
@@ -161,6 +161,18 @@ fn installed_gating_entries_fail_closed_on_malformed_input() {
                 !done.stderr.trim().is_empty(),
                 "{event}: no reason on stderr"
             );
+            if event == "PreCompact" {
+                // Codex compacts after any exit code: only `continue: false` holds it.
+                assert_eq!(done.code(), Some(0), "{case}");
+                let answer: Value = serde_json::from_str(&done.stdout).expect("a JSON answer");
+                assert_eq!(
+                    answer,
+                    json!({"continue": false, "stopReason": done.stderr.trim_end()}),
+                    "{case}"
+                );
+            } else {
+                assert_eq!(done.code(), Some(2), "{case}");
+            }
         }
     }
 }
@@ -235,14 +247,71 @@ fn hooks_trusted_in_config_toml_run_without_the_bypass() {
     );
 }
 
-/// The trust hash computed here equals `currentHash` in Codex's own `hooks/list` (its
-/// app-server, over JSON-RPC on stdio), for every installed hook.
+/// `hooks install codex` ends by saying that Codex runs the hooks only once trusted, and how
+/// to trust them for unattended runs; `--trust` trusts them in `config.toml` as Codex's review
+/// does, and Codex then runs them without `--dangerously-bypass-hook-trust`.
 #[test]
-fn trust_hash_is_the_one_codex_lists() {
-    let server = ModelServer::start(Script::default());
-    let Some((codex, sb)) = setup("codex-hash", &server, "") else {
+fn hooks_trusted_by_install_run_without_the_bypass() {
+    let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
+    let Some(codex) = Codex::for_suite() else {
         return;
     };
+    let sb = Sandbox::new("codex-install-trust");
+    Codex::configure(&sb, &server, "");
+    let installed = Codex::install_hooks(&sb);
+    for needle in [
+        "only after you trust them",
+        "--trust",
+        "codex exec --dangerously-bypass-hook-trust",
+    ] {
+        assert!(
+            installed.stdout.contains(needle),
+            "{needle}: {}",
+            installed.stdout
+        );
+    }
+    let trusted = Codex::install_trusted_hooks(&sb);
+    assert!(
+        trusted.stdout.contains("Trusted 5 hooks in") && trusted.stdout.contains("up to date"),
+        "{}",
+        trusted.stdout
+    );
+    let run = codex.exec(&sb, &server, Trust::Config, &[], "run it");
+    assert!(
+        !sb.project.join("ran.txt").exists(),
+        "the guard did not run:\n{}",
+        run.evidence()
+    );
+    assert!(
+        server
+            .tool_results()
+            .iter()
+            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
+        "{:?}",
+        server.tool_results()
+    );
+}
+
+/// After `hooks install codex --trust`, Codex's own `hooks/list` lists every installed hook as
+/// trusted.
+#[test]
+fn install_trust_makes_codex_list_every_hook_trusted() {
+    let server = ModelServer::start(Script::default());
+    let Some(codex) = Codex::for_suite() else {
+        return;
+    };
+    let sb = Sandbox::new("codex-listed-trusted");
+    Codex::configure(&sb, &server, "");
+    Codex::install_trusted_hooks(&sb);
+    let hooks = listed_hooks(&codex, &sb);
+    assert_eq!(hooks.len(), 5, "{hooks:?}");
+    for hook in &hooks {
+        assert_eq!(hook["trustStatus"], "trusted", "{hook}");
+    }
+}
+
+/// The hooks Codex's app server lists for the sandbox's project (`hooks/list`).
+fn listed_hooks(codex: &Codex, sb: &Sandbox) -> Vec<Value> {
     let requests = [
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                "params": {"clientInfo": {"name": "hooks-e2e", "version": "0"}}}),
@@ -252,17 +321,29 @@ fn trust_hash_is_the_one_codex_lists() {
     ];
     let input: String = requests.iter().map(|r| format!("{r}\n")).collect();
     let is_answer = |line: &str| serde_json::from_str::<Value>(line).is_ok_and(|m| m["id"] == 2);
-    let listed = codex.app_server(&sb, input.as_bytes(), &is_answer);
+    let listed = codex.app_server(sb, input.as_bytes(), &is_answer);
     let answer = listed
         .stdout
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .find(|m| m["id"] == 2)
         .unwrap_or_else(|| panic!("no hooks/list answer: {listed:?}"));
-    let hooks = answer["result"]["data"][0]["hooks"]
+    answer["result"]["data"][0]["hooks"]
         .as_array()
         .cloned()
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// The trust hash computed here equals `currentHash` in Codex's own `hooks/list` (its
+/// app-server, over JSON-RPC on stdio), for every installed hook.
+#[test]
+fn trust_hash_is_the_one_codex_lists() {
+    let server = ModelServer::start(Script::default());
+    let Some((codex, sb)) = setup("codex-hash", &server, "") else {
+        return;
+    };
+    let hooks = listed_hooks(&codex, &sb);
+    let answer = Value::Array(hooks.clone());
     let installed = fixtures::read_settings(&hooks_json(&sb));
     let events = installed["hooks"].as_object().expect("hooks object");
     assert_eq!(hooks.len(), events.len(), "{answer}");
@@ -309,10 +390,130 @@ fn a_missing_hook_binary_lets_codex_run_the_command() {
     ));
 }
 
+/// Codex 0.169.0 fails open as well when a hook crashes (exits 1 at once) or hangs past its
+/// timeout (2 s here): the guarded command runs (what the README's Codex table says).
 #[test]
-#[ignore = "issue 14: in `codex exec` a blocked /handoff's reason is shown nowhere (the turn \
-            ends with no item, exit 0)"]
-fn handoff_prompt_tells_the_user_why_nothing_happened() {
+fn a_crashing_or_hanging_hook_lets_codex_run_the_command() {
+    for (name, command, timeout) in [
+        ("codex-crash", "exit 1", None),
+        ("codex-hang", "sleep 30", Some(2)),
+    ] {
+        let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
+        let Some((codex, sb)) = setup(name, &server, "") else {
+            return;
+        };
+        fixtures::edit_handlers(&hooks_json(&sb), |_, handler| {
+            handler["command"] = json!(command);
+            if let Some(secs) = timeout {
+                handler["timeout"] = json!(secs);
+            }
+        });
+        let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run it");
+        assert!(
+            sb.project.join("ran.txt").exists(),
+            "{name}: the command did not run: {:?}\n{}",
+            server.tool_results(),
+            run.evidence()
+        );
+        crate::report(&format!(
+            "codex, hook {command:?}: ran after {:.1} s; hook mentions {:?}",
+            run.finished.elapsed.as_secs_f64(),
+            hook_mentions(&run, &sb)
+        ));
+    }
+}
+
+/// Per-hook time inside Codex, from the `durationMs` its app server reports for each hook run,
+/// next to the same turn with every hook `/bin/true` (the agent's own cost of starting a hook).
+/// (`Stop` is left out: the turn is over, and the input closed, before its run is reported.)
+#[test]
+fn hook_times_from_the_app_server() {
+    let count_to_ten = || {
+        let mut steps: Vec<Step> = (0..10).map(|i| Step::Shell(format!("echo {i}"))).collect();
+        steps.push(Step::Text("done".into()));
+        Script::new(steps)
+    };
+    let mut times = Vec::new();
+    for (name, replace) in [("codex-times", false), ("codex-times-true", true)] {
+        let server = ModelServer::start(count_to_ten());
+        let Some((codex, sb)) = setup(name, &server, "") else {
+            return;
+        };
+        if replace {
+            fixtures::edit_handlers(&hooks_json(&sb), |_, handler| {
+                handler["command"] = json!("/bin/true");
+            });
+        }
+        Codex::trust_hooks(&sb);
+        let turn = codex.app_server_turn(&sb, "count to ten");
+        let turn_times = turn.hook_times();
+        assert_eq!(
+            turn_times.count("preToolUse", |_| true),
+            10,
+            "{}",
+            turn.evidence()
+        );
+        assert!(turn_times.failed().is_empty(), "{:?}", turn_times.failed());
+        times.push(turn_times);
+    }
+    for event in [
+        "sessionStart",
+        "userPromptSubmit",
+        "preToolUse",
+        "postToolUse",
+    ] {
+        let (ours, truth) = (
+            times[0].median(event, |_| true),
+            times[1].median(event, |_| true),
+        );
+        crate::report(&format!(
+            "codex hook time {event}: hooks {ours}, /bin/true {truth}"
+        ));
+        assert!(
+            times[0].count(event, |_| true) > 0,
+            "no {event} time reported"
+        );
+    }
+}
+
+/// What `/handoff` answers: the prompt is blocked, and the reason says that a new session
+/// cannot be started from a hook.
+const HANDOFF_REASON: &str = "/handoff: starting a new session is not available through the \
+    codex hook adapter (the agent owns its sessions); nothing was done.";
+
+/// In Codex's TUI and app (their `app-server`), a blocked prompt's reason is the hook run's
+/// `feedback`, shown to the user; the prompt never reaches the model.
+#[test]
+fn handoff_reason_reaches_the_tui_as_hook_feedback() {
+    let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
+    let Some((codex, sb)) = setup("codex-handoff-tui", &server, "") else {
+        return;
+    };
+    Codex::trust_hooks(&sb);
+    let turn = codex.app_server_turn(&sb, "/handoff");
+    assert!(
+        server.model_turns().is_empty(),
+        "the prompt reached the model:\n{}",
+        turn.evidence()
+    );
+    let runs = turn.hook_runs("userPromptSubmit");
+    assert!(
+        runs.iter().any(|r| r["status"] == "blocked"),
+        "{}",
+        turn.evidence()
+    );
+    assert_eq!(
+        turn.entries("userPromptSubmit", "feedback"),
+        [HANDOFF_REASON],
+        "{}",
+        turn.evidence()
+    );
+}
+
+/// `codex exec` shows a blocked prompt's reason nowhere: the turn ends with no item and exit 0
+/// (the README says so). The prompt does not reach the model.
+#[test]
+fn codex_exec_shows_a_blocked_prompts_reason_nowhere() {
     let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
     let Some((codex, sb)) = setup("codex-handoff", &server, "") else {
         return;
@@ -322,12 +523,37 @@ fn handoff_prompt_tells_the_user_why_nothing_happened() {
         server.model_turns().is_empty(),
         "the prompt reached the model"
     );
+    assert!(run.finished.success(), "{}", run.evidence());
     assert!(
-        run.finished.stdout.contains("not available")
-            || run.finished.stderr.contains("not available"),
-        "{}",
+        !run.finished.stdout.contains("not available")
+            && !run.finished.stderr.contains("not available"),
+        "codex exec now shows the reason: update the README\n{}",
         run.evidence()
     );
+}
+
+/// What the examples say to the user after a tool (the status line and the `debug-only` note)
+/// reaches Codex's TUI and app as the `postToolUse` hook run's warning, and never the model.
+#[test]
+fn status_line_and_displayed_messages_reach_the_tui_as_hook_warnings() {
+    let server = ModelServer::start(Script::shell_then("echo hi", "done"));
+    let Some((codex, sb)) = setup("codex-shown", &server, "") else {
+        return;
+    };
+    Codex::trust_hooks(&sb);
+    let turn = codex.app_server_turn(&sb, "say hi");
+    let warnings = turn.entries("postToolUse", "warning");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("status: tools run: 1 · last: bash ✓")
+                && w.contains("[debug] bash ")),
+        "{warnings:?}\n{}",
+        turn.evidence()
+    );
+    for needle in ["tools run:", "[debug]", "bytes of text"] {
+        assert_eq!(server.received(needle), Vec::<String>::new(), "{needle}");
+    }
 }
 
 /// Config that makes Codex compact once the usage of one answer is large.
@@ -377,32 +603,241 @@ fn session_start_source_says_startup_compact_or_resume() {
     );
 }
 
-#[test]
-#[ignore = "issue 14: PreCompact {\"continue\": false} stops the whole turn (exit 1), not only \
-            the compaction, and its reason is shown nowhere"]
-fn a_held_compaction_lets_the_turn_finish_and_says_why() {
+/// What the compaction guard answers while its marker exists.
+const HELD: &str =
+    "Compaction cancelled by a hook: compaction held: remove .hooks/hold-compaction to allow it";
+
+/// A script whose first answer reports a large usage, so that Codex compacts before the next.
+fn compacting_script() -> Script {
     let mut script = Script::new(vec![
         Step::Shell("echo one".into()),
         Step::Text("first done".into()),
     ]);
     script.large_usage_at = Some(0);
-    let server = ModelServer::start(script);
+    script
+}
+
+fn summaries(server: &ModelServer) -> usize {
+    server
+        .requests()
+        .iter()
+        .filter(|r| r.answered == crate::model::Answered::Summary)
+        .count()
+}
+
+/// Codex 0.169.0 holds a compaction only for PreCompact `{"continue": false}`, which also stops
+/// the turn (exit 2 with a reason, `decision: "block"` and exit 1 all let it compact): the
+/// least that holds it. Its TUI and app show the reason as the hook run's `stop` entry, with
+/// what the guard notified; the turn ends `interrupted`.
+#[test]
+fn a_held_compaction_stops_the_turn_and_the_tui_says_why() {
+    let server = ModelServer::start(compacting_script());
+    let Some((codex, sb)) = setup("codex-hold-tui", &server, COMPACT_EARLY) else {
+        return;
+    };
+    sb.write(".hooks/hold-compaction", "");
+    Codex::trust_hooks(&sb);
+    let turn = codex.app_server_turn(&sb, "count");
+    assert_eq!(summaries(&server), 0, "compacted:\n{}", turn.evidence());
+    assert_eq!(
+        turn.entries("preCompact", "stop"),
+        [HELD],
+        "{}",
+        turn.evidence()
+    );
+    assert_eq!(
+        turn.completed_turn().map(|t| t["status"].clone()),
+        Some(json!("interrupted")),
+        "{}",
+        turn.evidence()
+    );
+}
+
+/// `codex exec` ends with exit 1 when a PreCompact hook holds the compaction, and shows the
+/// reason nowhere (the README says so).
+#[test]
+fn codex_exec_stops_at_a_held_compaction_and_shows_the_reason_nowhere() {
+    let server = ModelServer::start(compacting_script());
     let Some((codex, sb)) = setup("codex-hold", &server, COMPACT_EARLY) else {
         return;
     };
     sb.write(".hooks/hold-compaction", "");
     let run = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
-    assert!(run.finished.success(), "{}", run.evidence());
+    assert_eq!(summaries(&server), 0, "compacted:\n{}", run.evidence());
+    assert_eq!(run.finished.code(), Some(1), "{}", run.evidence());
     assert!(
-        run.events
+        !run.finished.stdout.contains("compaction held")
+            && !run.finished.stderr.contains("compaction held"),
+        "codex exec now shows the reason: update the README\n{}",
+        run.evidence()
+    );
+}
+
+/// A failing `PreCompact` hook holds the compaction in Codex too, though Codex compacts after
+/// any exit code: the adapter answers its failure with `continue: false`, whose reason (the
+/// failure line) the app shows as the hook run's `stop` entry. The failure here is a working
+/// directory that does not exist (`--cwd`).
+#[test]
+fn a_failing_pre_compact_hook_holds_the_compaction() {
+    let server = ModelServer::start(compacting_script());
+    let Some((codex, sb)) = setup("codex-compact-fails", &server, COMPACT_EARLY) else {
+        return;
+    };
+    let missing = sb.root().join("no-such-dir");
+    fixtures::edit_handlers(&hooks_json(&sb), |event, handler| {
+        if event == "PreCompact" {
+            let command = handler["command"].as_str().unwrap_or_default().to_owned();
+            handler["command"] = json!(format!("{command} --cwd '{}'", missing.display()));
+        }
+    });
+    Codex::trust_hooks(&sb);
+    let turn = codex.app_server_turn(&sb, "count");
+    assert_eq!(summaries(&server), 0, "compacted:\n{}", turn.evidence());
+    let expected = format!(
+        "hooks codex PreCompact: the working directory {} is not a directory",
+        missing.display()
+    );
+    assert_eq!(
+        turn.entries("preCompact", "stop"),
+        [expected],
+        "{}",
+        turn.evidence()
+    );
+}
+
+/// What the Codex answer to a cancelled compaction relies on: of the PreCompact answers its
+/// schema allows or its exit codes mean, only `{"continue": false}` holds the compaction (and it
+/// ends the run with exit 1); exit 2 with a reason on stderr, exit 1, and `decision: "block"`
+/// (not in its schema) all let it compact.
+#[test]
+fn only_continue_false_holds_a_codex_compaction() {
+    use crate::fixtures::{Answer, Recorder};
+    for (answer, held) in [
+        (
+            Answer::json(&json!({"continue": false, "stopReason": "held"})),
+            true,
+        ),
+        (Answer::exit(2, "held"), false),
+        (Answer::exit(1, "held"), false),
+        (
+            Answer::json(&json!({"decision": "block", "reason": "held"})),
+            false,
+        ),
+    ] {
+        let server = ModelServer::start(compacting_script());
+        let Some(codex) = Codex::for_suite() else {
+            return;
+        };
+        let sb = Sandbox::new("codex-precompact-answers");
+        Codex::configure(&sb, &server, COMPACT_EARLY);
+        let recorder = Recorder::new(&sb.root().join("recorder"));
+        fixtures::add_group(
+            &hooks_json(&sb),
+            "PreCompact",
+            json!({"hooks": [{"type": "command", "command": recorder.command("PreCompact")}]}),
+        );
+        recorder.answer("PreCompact", &answer);
+        let run = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+        assert_eq!(recorder.events(), ["PreCompact"], "{}", run.evidence());
+        assert_eq!(
+            summaries(&server) == 0,
+            held,
+            "{answer:?}\n{}",
+            run.evidence()
+        );
+        assert_eq!(
+            run.finished.code(),
+            Some(if held { 1 } else { 0 }),
+            "{answer:?}"
+        );
+    }
+}
+
+/// Only a new session runs the examples' `session_start` hook (its `tools run: 0` status line):
+/// a resume is a `session_switch`, which no example handles, and a compaction is no new session.
+#[test]
+fn session_start_runs_only_for_a_new_session() {
+    let server = ModelServer::start({
+        let mut script = compacting_script();
+        script.steps.push(Step::Text("second done".into()));
+        script
+    });
+    let Some((codex, sb)) = setup("codex-session-start", &server, COMPACT_EARLY) else {
+        return;
+    };
+    let tee = crate::fixtures::tee(sb.root());
+    fixtures::edit_handlers(&hooks_json(&sb), |event, handler| {
+        if event == "SessionStart" {
+            let command = handler["command"].as_str().unwrap_or_default();
+            handler["command"] = json!(format!("'{}' {command}", tee.display()));
+        }
+    });
+    let first = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+    assert!(first.finished.success(), "{}", first.evidence());
+    let resumed = codex.exec(&sb, &server, Trust::Bypass, &["resume", "--last"], "again");
+    assert!(resumed.finished.success(), "{}", resumed.evidence());
+    let calls: Vec<(String, String)> = fixtures::teed(sb.root())
+        .into_iter()
+        .map(|(input, output, code)| {
+            assert_eq!(code, 0, "{input} -> {output}");
+            (input["source"].as_str().unwrap_or("").to_owned(), output)
+        })
+        .collect();
+    crate::report(&format!("codex SessionStart answers: {calls:?}"));
+    let sources: Vec<&str> = calls.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(sources, ["startup", "compact", "resume"], "{calls:?}");
+    for (source, output) in &calls {
+        let started = output.contains("status: tools run: 0");
+        assert_eq!(started, source == "startup", "{source}: {output:?}");
+    }
+}
+
+// What no hook sees in Codex 0.169.0 (the README's table); see the Claude Code scenarios.
+
+/// `AGENTS.md` is read by Codex itself into the first request; no hook is called for it.
+#[test]
+fn agents_md_content_reaches_the_model_with_no_hook_call() {
+    let server = ModelServer::start(Script::new(vec![Step::Text("ok".into())]));
+    let Some((codex, sb)) = setup("codex-agents-md", &server, "") else {
+        return;
+    };
+    let log = record(&sb, &["PreToolUse", "PostToolUse"]);
+    sb.write("AGENTS.md", format!("# notes\n{}\n", secret_line()));
+    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "hello");
+    assert!(!server.received(SECRET).is_empty(), "{}", run.evidence());
+    assert!(fixtures::recorded(&log).is_empty(), "no tool ran");
+}
+
+/// A command still running when `exec_command` yields (here after 500 ms; 10 s by default)
+/// hands the model its output so far with no `PostToolUse`: Codex runs `PostToolUse` once, when
+/// the process exits, with the last chunk only (seen when the model polls it with
+/// `write_stdin`), and never when nobody polls.
+#[test]
+fn output_before_a_command_yields_reaches_the_model_with_no_post_tool_use() {
+    let server = ModelServer::start(Script::new(vec![
+        Step::Tool {
+            name: "exec_command".into(),
+            input: json!({"cmd": format!("echo {}; sleep 3; echo done", secret_line()), "yield_time_ms": 500}),
+        },
+        Step::Text("ok".into()),
+    ]));
+    let Some((codex, sb)) = setup("codex-yield", &server, "") else {
+        return;
+    };
+    let log = record(&sb, &["PreToolUse", "PostToolUse"]);
+    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run it");
+    assert!(
+        server
+            .tool_results()
             .iter()
-            .any(|e| e["item"]["type"] == "agent_message" && e["item"]["text"] == "first done"),
-        "{}",
-        run.evidence()
+            .any(|(_, t)| t.contains("Process running with session ID")),
+        "{:?}",
+        server.tool_results()
     );
-    assert!(
-        run.finished.stdout.contains("compaction held"),
-        "{}",
-        run.evidence()
-    );
+    assert!(!server.received(SECRET).is_empty(), "{}", run.evidence());
+    let events: Vec<String> = fixtures::recorded(&log)
+        .iter()
+        .map(|i| i["hook_event_name"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(events, ["PreToolUse"], "{}", run.evidence());
 }
