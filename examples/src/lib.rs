@@ -9,7 +9,8 @@
 //! - [`block_rm`]: block `bash` commands that run `rm` with a recursive and a force flag, in
 //!   any spelling (ask first when there is a UI); upstream's `contains("rm -rf")` beside it;
 //! - [`redact`]: redact the values of `API_KEY=...`, `"token": "..."` and the like in the
-//!   output of `read`; upstream's `API_KEY=\S+` beside it;
+//!   output of `read`, `grep` and `bash` (upstream: `read` only), and block the tools whose
+//!   output passes no hook (Claude Code's `Monitor`); upstream's `API_KEY=\S+` beside it;
 //! - [`filter_context`]: drop `debug-only` custom messages from the model context;
 //! - [`handoff`]: `/handoff` starts a new session seeded with a setup message.
 //!

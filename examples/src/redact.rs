@@ -1,4 +1,4 @@
-//! Redact tool output (SPEC.md section 8, example 2).
+//! Redact tool output (SPEC.md section 8, example 2), shell output included.
 //!
 //! Upstream:
 //!
@@ -13,21 +13,29 @@
 //! });
 //! ```
 //!
-//! Two redactions, which differ only in what they find:
+//! Where upstream redacts the output of `read` only, [`redact_tool_output`] covers every tool
+//! that hands a file's contents to the model:
 //!
-//! - [`redact_secrets`], which the registered hook uses and the one to copy: any key ending in
-//!   `api_key` (`api-key`, `apikey`; also `access_key`, `secret_key`, `private_key`),
-//!   `secret`, `token`, `password` or `passwd`, in any case (`API_KEY`, `GITHUB_TOKEN`,
-//!   `client_secret`, `x-api-key`, `AWS_SECRET_ACCESS_KEY`), with `=`, `:` or `=>` and any
-//!   blanks (Unicode spaces too) around it, the key and the value each quoted or not:
-//!   `api_key=v`, `API_KEY = v`, `"API_KEY": "v"`, `password:\u{a0}v`, `'token' => 'v'`. The
-//!   value is replaced, its quotes kept, so JSON stays JSON. A key that only holds a keyword
-//!   inside it (`max_tokens: 1024`, `token_count = 3`, `secret_name: x`) is not a secret and
-//!   keeps its value, so the model is not shown code that differs from the file for nothing.
-//!   It still errs toward redacting: `let token = next()` loses `next()`.
-//! - [`redact_api_keys`] is the port line by line, kept to show fidelity: `API_KEY=` and the
-//!   non-blank run after it, exactly; it misses every other spelling above.
-
+//! - `read` (Claude Code's `Read`, in each of its output shapes: text, a notebook's cells, a
+//!   PDF's pages), `grep` (Claude Code's `Grep`: its matching lines) and `bash`, the shell
+//!   (Claude Code's `Bash`, every Codex shell tool): `cat secret.env` shows the file as much as
+//!   a read does, and Codex has no read tool at all;
+//! - a chunk it cannot read, such as a whole PDF sent as a document, is withheld: it is
+//!   replaced by a notice ([`WITHHELD_DOCUMENT`]), since the secret could be in its bytes;
+//! - images pass as they are (a picture of a secret is not found by a text pattern).
+//!
+//! Other tools are left alone: `edit` and `write` show the model no file contents. What a hook
+//! never sees it cannot redact: a tool whose output reaches the model without passing a hook
+//! is blocked instead ([`block_unhooked_output`]: Claude Code's `Monitor`, whose events, one
+//! per line the command prints, come to the model as notifications). A command sent to the
+//! background with `bash` is fine: the model reads its output file later with `read` or
+//! `bash`, both redacted. Two paths stay open, since no hook answer can change them: in Claude
+//! Code, the output of a command that exits non-zero (only `PostToolUseFailure` fires, and it
+//! takes no new output; a failed result is left alone here, as upstream, since its rewrite is
+//! never applied); in Codex, what a command prints before it yields while still running. See
+//! the README's per-agent table for those paths.
+//!
+//! Two redactions, which differ only in what they find:
 use std::sync::LazyLock;
 
 use hooks_core::prelude::*;
@@ -76,15 +84,24 @@ pub fn redact_secrets(text: &str) -> String {
         .into_owned()
 }
 
-/// Redacts secrets in what the `read` tool returns.
+/// The tools whose output [`redact_tool_output`] redacts: the ones that show the model a
+/// file's contents.
+pub const REDACTED_TOOLS: &[&str] = &["read", "grep", "bash"];
+
+/// What replaces a chunk [`redact_tool_output`] cannot read (a PDF sent whole).
+pub const WITHHELD_DOCUMENT: &str =
+    "[document withheld: the redaction hook cannot look inside it for secrets]";
+
+/// Redacts secrets in what the tools of [`REDACTED_TOOLS`] return.
 ///
-/// For a `read` result that is not an error, every text chunk has each secret's value
-/// replaced with `[REDACTED]` ([`redact_secrets`]; `API_KEY=<non-space run>` becomes
-/// `API_KEY=[REDACTED]`, as upstream); other chunks (images) are kept as they are. The model,
-/// the transcript and the session only ever see the redacted text.
+/// For such a result that is not an error, every text chunk has each secret's value replaced
+/// with `[REDACTED]` ([`redact_secrets`]; `API_KEY=<non-space run>` becomes
+/// `API_KEY=[REDACTED]`, as upstream); images are kept as they are, and any other chunk (a
+/// document) is replaced by [`WITHHELD_DOCUMENT`]. The model, the transcript and the session
+/// only ever see the redacted text.
 #[hook(event = "tool_result")]
-pub fn redact_read_output(event: &ToolResultEvent) -> Option<ToolResultEventResult> {
-    if event.tool_name != "read" || event.failed() {
+pub fn redact_tool_output(event: &ToolResultEvent) -> Option<ToolResultEventResult> {
+    if !REDACTED_TOOLS.contains(&event.tool_name.as_str()) || event.failed() {
         return None;
     }
     let redacted = event
@@ -95,11 +112,31 @@ pub fn redact_read_output(event: &ToolResultEvent) -> Option<ToolResultEventResu
                 text: redact_secrets(&text.text),
                 extra: text.extra.clone(),
             }),
-            other => other.clone(),
+            Content::Image(_) => chunk.clone(),
+            Content::Other(_) => Content::text(WITHHELD_DOCUMENT),
         })
         .collect();
     Some(ToolResultEventResult {
         content: Some(redacted),
         ..ToolResultEventResult::default()
     })
+}
+
+/// The tools whose output reaches the model without passing any hook, which
+/// [`block_unhooked_output`] blocks: Claude Code's `Monitor` (our name `monitor`) streams each
+/// line its command prints to the model as a notification.
+pub const UNHOOKED_OUTPUT_TOOLS: &[&str] = &["monitor"];
+
+/// The reason a call of [`UNHOOKED_OUTPUT_TOOLS`] is blocked with.
+pub const UNHOOKED_OUTPUT_REASON: &str = "blocked by the redaction hook: this tool's output \
+     reaches the model without passing a hook, so secrets in it cannot be redacted; run the \
+     command with bash (in the background if it is long) and read its output instead";
+
+/// Blocks the tools of [`UNHOOKED_OUTPUT_TOOLS`] with [`UNHOOKED_OUTPUT_REASON`]: what they
+/// return never passes [`redact_tool_output`].
+#[hook(event = "tool_call")]
+pub fn block_unhooked_output(event: &ToolCallEvent) -> Option<ToolCallEventResult> {
+    UNHOOKED_OUTPUT_TOOLS
+        .contains(&event.tool_name.as_str())
+        .then(|| ToolCallEventResult::block(UNHOOKED_OUTPUT_REASON))
 }

@@ -236,7 +236,7 @@ fn read_result(text: &str, is_error: bool) -> ToolResultEvent {
 
 #[test]
 fn redact_replaces_every_secret_in_text_chunks() {
-    let result = redact::redact_read_output(&read_result(
+    let result = redact::redact_tool_output(&read_result(
         "API_KEY=abc123 x\napi_key = é!x {\"MY_API_KEY\": \"zz\"}",
         false,
     ))
@@ -246,14 +246,69 @@ fn redact_replaces_every_secret_in_text_chunks() {
         content[0].as_text(),
         Some("API_KEY=[REDACTED] x\napi_key = [REDACTED] {\"MY_API_KEY\": \"[REDACTED]\"}")
     );
-    assert_eq!(content[1], Content::Other(json!({"type": "thinking"})));
     assert_eq!(
-        redact::redact_read_output(&read_result("API_KEY=a", true)),
+        redact::redact_tool_output(&read_result("API_KEY=a", true)),
         None
     );
-    let mut bash = read_result("API_KEY=a", false);
-    bash.tool_name = "bash".into();
-    assert_eq!(redact::redact_read_output(&bash), None);
+}
+
+#[test]
+fn the_example_redactor_covers_shell_and_grep_output_too() {
+    for tool in ["bash", "grep"] {
+        let mut result = read_result("API_KEY=sk-1", false);
+        result.tool_name = tool.into();
+        let content = redact::redact_tool_output(&result)
+            .and_then(|r| r.content)
+            .unwrap_or_else(|| panic!("{tool} output is redacted"));
+        assert_eq!(content[0].as_text(), Some("API_KEY=[REDACTED]"), "{tool}");
+    }
+    let mut edit = read_result("API_KEY=sk-1", false);
+    edit.tool_name = "edit".into();
+    assert_eq!(
+        redact::redact_tool_output(&edit),
+        None,
+        "edit shows no file"
+    );
+}
+
+#[test]
+fn a_tool_whose_output_passes_no_hook_is_blocked_by_the_redactor() {
+    let mut monitor = bash("cat secret.env");
+    monitor.tool_name = "monitor".into();
+    let blocked = redact::block_unhooked_output(&monitor).expect("monitor is blocked");
+    assert!(blocked.is_block());
+    assert_eq!(
+        blocked.reason.as_deref(),
+        Some(redact::UNHOOKED_OUTPUT_REASON)
+    );
+    assert_eq!(
+        redact::block_unhooked_output(&bash("cat secret.env")),
+        None,
+        "bash output passes redact_tool_output"
+    );
+}
+
+#[test]
+fn the_example_redactor_withholds_what_it_cannot_read_and_keeps_images() {
+    let mut result = read_result("API_KEY=sk-1", false);
+    let image = Content::Image(ImageContent {
+        data: "iVBORw0KGgo=".into(),
+        mime_type: "image/png".into(),
+        extra: Default::default(),
+    });
+    result.content[1] = Content::Other(json!({"type": "document", "source": {"data": "JVBERi0="}}));
+    result.content.push(image.clone());
+    let content = redact::redact_tool_output(&result)
+        .and_then(|r| r.content)
+        .expect("redacted");
+    assert_eq!(
+        content,
+        [
+            Content::text("API_KEY=[REDACTED]"),
+            Content::text(redact::WITHHELD_DOCUMENT),
+            image,
+        ]
+    );
 }
 
 #[test]
@@ -439,7 +494,8 @@ fn the_bundle_registers_every_example() {
             ("examples::debug_notes", "render_debug_note"),
             ("examples::filter_context", "drop_debug_only"),
             ("examples::handoff", "handoff"),
-            ("examples::redact", "redact_read_output"),
+            ("examples::redact", "redact_tool_output"),
+            ("examples::redact", "block_unhooked_output"),
             ("examples::status_line", "reset_tool_count"),
             ("examples::status_line", "count_tools"),
         ]

@@ -283,27 +283,6 @@ fn post_tool_use_unchanged_output_prints_nothing() {
 }
 
 #[test]
-fn post_tool_use_unknown_shape_falls_back_to_block_reason() {
-    let dir = workdir();
-    let (opts, _log) = canonical_options();
-    let bytes = input(
-        "PostToolUse",
-        dir.path(),
-        json!({"tool_name": "Write", "tool_input": {"file_path": "/x"}, "tool_response": {"filePath": "/x", "secret": "API_KEY=zzz"}}),
-    );
-    let c = run("PostToolUse", &bytes, &opts);
-    assert_eq!(c.code, 0);
-    let json = c.json();
-    assert_eq!(json["decision"], "block");
-    assert!(
-        json["reason"]
-            .as_str()
-            .unwrap()
-            .contains("API_KEY=[REDACTED]")
-    );
-}
-
-#[test]
 fn post_tool_use_failure_emits_tool_result_with_is_error() {
     let dir = workdir();
     let (opts, log) = canonical_options();

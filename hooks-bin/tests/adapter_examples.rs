@@ -3,7 +3,6 @@
 
 mod common;
 
-use examples as _;
 use serde_json::json;
 
 use common::{Call, call, input, workdir};
@@ -86,7 +85,7 @@ fn codex_shell_commands_reach_the_guard_in_every_shape() {
 }
 
 #[test]
-fn examples_redact_read_output() {
+fn examples_redact_tool_output() {
     let dir = workdir();
     let c = claude_call(
         "PostToolUse",
@@ -118,6 +117,58 @@ fn examples_redact_read_output() {
         ["systemMessage"],
         "unchanged output: no decision, only the examples' status line and debug note for the user"
     );
+}
+
+#[test]
+fn the_example_redactor_redacts_shell_output_in_both_agents() {
+    let dir = workdir();
+    let c = claude_call(
+        "PostToolUse",
+        dir.path(),
+        json!({
+            "tool_name": "Bash",
+            "tool_input": {"command": "cat secret.env"},
+            "tool_response": {"stdout": "API_KEY=sk-live-2", "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false},
+        }),
+    );
+    assert_eq!(
+        c.json()["hookSpecificOutput"]["updatedToolOutput"]["stdout"],
+        "API_KEY=[REDACTED]",
+        "{c:?}"
+    );
+    let c = codex_call(
+        "PostToolUse",
+        dir.path(),
+        json!({
+            "tool_name": "Bash",
+            "tool_input": {"command": "cat secret.env"},
+            "tool_response": "API_KEY=sk-live-3\n",
+            "turn_id": "t",
+        }),
+    );
+    let answer = c.json();
+    assert_eq!(
+        (&answer["decision"], &answer["reason"]),
+        (&json!("block"), &json!("API_KEY=[REDACTED]\n")),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn the_example_redactor_withholds_a_pdf_it_cannot_read() {
+    let dir = workdir();
+    let c = claude_call(
+        "PostToolUse",
+        dir.path(),
+        json!({
+            "tool_name": "Read",
+            "tool_input": {"file_path": "/p/d.pdf"},
+            "tool_response": {"type": "pdf", "file": {"filePath": "/p/d.pdf", "base64": "JVBERi0xLjQK", "originalSize": 9}},
+        }),
+    );
+    let out = &c.json()["hookSpecificOutput"]["updatedToolOutput"];
+    assert_eq!(out["type"], "text", "{c:?}");
+    assert_eq!(out["file"]["content"], examples::redact::WITHHELD_DOCUMENT);
 }
 
 #[test]

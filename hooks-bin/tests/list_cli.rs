@@ -95,12 +95,18 @@ fn list_json_has_the_examples_in_dispatch_order() {
             vec!["examples::compaction_guard hold_compaction"],
         ),
         ("context", vec!["examples::filter_context drop_debug_only"]),
-        ("tool_call", vec!["examples::block_rm block_rm_rf"]),
+        (
+            "tool_call",
+            vec![
+                "examples::block_rm block_rm_rf",
+                "examples::redact block_unhooked_output",
+            ],
+        ),
         (
             "tool_result",
             vec![
                 "examples::debug_notes note_tool_output",
-                "examples::redact redact_read_output",
+                "examples::redact redact_tool_output",
                 "examples::status_line count_tools",
             ],
         ),

@@ -17,9 +17,10 @@
 //! | event | hooks decided | stdout |
 //! | --- | --- | --- |
 //! | `PreToolUse` | a `tool_call` handler blocked | `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":REASON}}` |
-//! | `PostToolUse` | a `tool_result` handler replaced the content, output shape known | `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":OUTPUT}}`, `OUTPUT` in the tool's own shape (Bash: `{stdout, stderr, interrupted, isImage}`; see [`super::tools`]) |
-//! | `PostToolUse` | the same, shape unknown | `{"decision":"block","reason":NEW_TEXT}` (Claude is prompted with the new text) |
-//! | `PostToolUse` | a `tool_result` handler failed (exit 2) | `updatedToolOutput` = `[tool output withheld: ERROR]` in the tool's shape, when known |
+//! | `PostToolUse` | a `tool_result` handler replaced the content, and the tool's output shape carries it | `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":OUTPUT}}`, `OUTPUT` in a shape of the tool's own output schema (Bash: `{stdout, stderr, interrupted, isImage, ...}`; every built-in tool's in [`super::tools`]) |
+//! | `PostToolUse` | the same, but the shape cannot carry it (new text next to an image in a `Read` of an image, a changed PDF, ...) | `updatedToolOutput` = the notice `[tool output withheld: a hook changed it and Claude Code's Read image output cannot carry the change]` in a shape the tool accepts, and the notice as `systemMessage` (shown to the user) |
+//! | `PostToolUse` | a `tool_result` handler failed (exit 2) | the same, with the notice `[tool output withheld: ERROR]` |
+//! | `PostToolUse` | either of the last two, for an output of unknown shape (a tool with no entry in [`super::tools`]: `Edit`, `Write`, ...) | `{"continue":false,"stopReason":NOTICE}`: no `updatedToolOutput` is sure to fit its schema, and a misfit would send the original; the agent stops before the model sees the output (it stays in the session's transcript) |
 //! | `UserPromptSubmit` | `/name args` ran a command | `{"decision":"block","reason":OUTPUT,"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","suppressOriginalPrompt":true}}`: Claude Code shows `UserPromptSubmit operation blocked by hook:` and `OUTPUT` to the user, without echoing the prompt (`suppressOriginalPrompt`), and the prompt does not reach the model |
 //! | `UserPromptSubmit`, `SessionStart` | a message to inject | `{"hookSpecificOutput":{"hookEventName":EVENT,"additionalContext":TEXT}}` |
 //! | `PreCompact` | `session_before_compact` cancelled | `{"decision":"block","reason":"Compaction cancelled by a hook[: NOTIFIED]"}` (shown as the compaction's error) |
@@ -32,17 +33,17 @@
 
 use serde_json::{Value, json};
 
-use hooks_core::events::Content;
 use hooks_core::loader::claude::CLAUDE_TOOL_NAMES;
 use hooks_core::tool_names::ToolNames;
 
 use super::hook_json::{
     self, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END,
-    SESSION_START, STOP, USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
+    SESSION_START, STOP, USER_PROMPT_SUBMIT, block, hook_specific,
 };
 use super::protocol::{
     AgentEvent, Decision, FailClosed, FailValue, Form, InstallShape, Layout, Protocol, Request,
 };
+use super::tools::{ToolOutputView, Unfit};
 use crate::json::InputError;
 
 /// Claude Code's hook protocol.
@@ -106,15 +107,14 @@ impl Protocol for Claude {
                 json!({ "permissionDecision": "deny", "permissionDecisionReason": reason }),
             )),
             Decision::ReplaceOutput { output, content } => Some(match output.rewrite(content) {
-                Some(output) => hook_specific(event, json!({ "updatedToolOutput": output })),
-                None => block(&replacement_text(content)),
+                Ok(output) => hook_specific(event, json!({ "updatedToolOutput": output })),
+                Err(unfit) => withhold(event, output, &cannot_carry(&unfit)),
             }),
-            Decision::WithholdOutput { output, reason } => {
-                let notice = Content::text(format!("[tool output withheld: {reason}]"));
-                output
-                    .rewrite(&[notice])
-                    .map(|output| hook_specific(event, json!({ "updatedToolOutput": output })))
-            }
+            Decision::WithholdOutput { output, reason } => Some(withhold(
+                event,
+                output,
+                &format!("[tool output withheld: {reason}]"),
+            )),
             Decision::Context { text } => {
                 Some(hook_specific(event, json!({ "additionalContext": text })))
             }
@@ -139,5 +139,28 @@ impl Protocol for Claude {
 
     fn install(&self) -> &'static InstallShape {
         &INSTALL
+    }
+}
+
+/// The notice that replaces an output whose shape cannot carry a hook's change.
+fn cannot_carry(unfit: &Unfit) -> String {
+    format!(
+        "[tool output withheld: a hook changed it and Claude Code's {} output cannot carry the change]",
+        unfit.output
+    )
+}
+
+/// `output` replaced by `notice` in its own shape, the user told with a `systemMessage`; for an
+/// output of unknown shape, which no `updatedToolOutput` is sure to fit (Claude Code would send
+/// the original), `{"continue": false}` with `notice` as the reason: the agent stops before the
+/// model sees the output.
+fn withhold(event: AgentEvent, output: &ToolOutputView, notice: &str) -> Value {
+    match output.withheld(notice) {
+        Some(output) => {
+            let mut answer = hook_specific(event, json!({ "updatedToolOutput": output }));
+            answer["systemMessage"] = json!(notice);
+            answer
+        }
+        None => json!({ "continue": false, "stopReason": notice }),
     }
 }

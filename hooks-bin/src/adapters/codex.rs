@@ -20,7 +20,10 @@
 //!   so the adapter never prints `allow`: no opinion is empty stdout.
 //! - `PostToolUse` has no `updatedToolOutput`: new content is sent as
 //!   `{"decision":"block","reason":NEW_TEXT}`, which makes Codex replace the tool result with
-//!   `reason`.
+//!   `reason`, for every tool whose call fires `PostToolUse` (`exec_command`, and a
+//!   `write_stdin` that sees the command end, both as `Bash`; `view_image`). `NEW_TEXT` is the
+//!   text chunks; other chunks (an image) cannot be carried by text and are withheld, with a
+//!   line saying so.
 //! - A cancelled compaction is `{"continue":false,"stopReason":"Compaction cancelled by a hook"}`,
 //!   the only answer that holds a compaction in Codex 0.169.0 (it also ends the turn). A
 //!   failure on `PreCompact` answers the same, with the failure line as `stopReason`, and exits

@@ -242,8 +242,12 @@ fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {
                 .ok_or_else(|| missing("toolResult", event))?;
             let result_type = result.result_type.as_deref().unwrap_or("success");
             let text = result.text_result_for_llm.clone().unwrap_or_default();
-            // The text is the content; the result type rides along for the rewrite.
-            let output = ToolOutputView::new(json!({ "output": text, "resultType": result_type }));
+            // The text is the content (one text block); the result type rides along for the
+            // rewrite.
+            let output = ToolOutputView::new(
+                input.tool_name.as_deref().unwrap_or_default(),
+                json!({ "content": [{ "type": "text", "text": text }], "resultType": result_type }),
+            );
             Call::ToolResult {
                 event: ToolResultEvent {
                     tool_name,

@@ -255,7 +255,7 @@ fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {
                 .ok_or_else(|| missing("content", event))?;
             let mut args = Map::new();
             args.insert("file_path".to_owned(), Value::String(path));
-            let output = ToolOutputView::new(Value::String(text));
+            let output = ToolOutputView::new(event.name, Value::String(text));
             Call::ToolResult {
                 event: ToolResultEvent {
                     tool_name: "read".to_owned(),

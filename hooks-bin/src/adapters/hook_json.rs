@@ -84,8 +84,10 @@ pub fn decode(
             })
         }
         Mapping::ToolResult => {
+            let theirs = input.tool_name.clone().unwrap_or_default();
             let (tool_name, tool_call_id, tool_input) = input.take_tool_call(tool_names);
-            let output = ToolOutputView::new(input.tool_response.take().unwrap_or(Value::Null));
+            let response = input.tool_response.take().unwrap_or(Value::Null);
+            let output = ToolOutputView::new(&theirs, response);
             let event = ToolResultEvent {
                 tool_name,
                 tool_call_id,
@@ -229,11 +231,21 @@ pub fn block(reason: &str) -> Value {
     json!({ "decision": "block", "reason": reason })
 }
 
-/// The text that replaces a tool's output where only text can be sent; never blank (Codex
-/// ignores a block whose reason is blank).
+/// The text that replaces a tool's output where only text can be sent: the text chunks, and a
+/// line for the other chunks (images), which text cannot carry; never blank (Codex ignores a
+/// block whose reason is blank).
 #[must_use]
 pub fn replacement_text(content: &[Content]) -> String {
-    let text = join_text(content);
+    let mut text = join_text(content);
+    let left_out = content.iter().filter(|c| c.as_text().is_none()).count();
+    if left_out > 0 {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "[{left_out} non-text part(s) of the tool output withheld: the answer to the agent carries text only]"
+        ));
+    }
     if text.trim().is_empty() {
         "(tool output removed by a hook)".to_owned()
     } else {

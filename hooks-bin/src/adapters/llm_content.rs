@@ -19,7 +19,7 @@ pub(super) fn read(call: Call) -> Call {
             let Some(llm_content) = output.original().get("llmContent") else {
                 return Call::ToolResult { event, output };
             };
-            let view = ToolOutputView::new(as_blocks(llm_content));
+            let view = ToolOutputView::new(&event.tool_name, as_blocks(llm_content));
             event.content = view.content().to_vec();
             Call::ToolResult {
                 event,
@@ -60,7 +60,7 @@ mod tests {
     use hooks_core::events::Content;
 
     fn content(llm_content: Value) -> Vec<Content> {
-        ToolOutputView::new(as_blocks(&llm_content))
+        ToolOutputView::new("read_file", as_blocks(&llm_content))
             .content()
             .to_vec()
     }

@@ -85,7 +85,8 @@
 //! 2 means something else there (on `Stop` it would make the agent go on, with our error as
 //! the new prompt); both agents report exit 1 as a non-blocking error and show the first
 //! stderr line. On a failing `PostToolUse`, Claude additionally gets the tool output replaced
-//! by a `[tool output withheld: ...]` notice when its shape is known, so a failing redaction
+//! by a `[tool output withheld: ...]` notice in a shape the tool accepts (for a tool
+//! whose shape is not known, `continue: false`: see [`claude`]), so a failing redaction
 //! hook does not leak the output it was meant to redact; Codex replaces the output with the
 //! stderr reason on its own.
 //!

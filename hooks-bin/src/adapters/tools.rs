@@ -35,21 +35,17 @@
 //!
 //! # Outputs
 //!
-//! `tool_response` becomes the event's `content` (and, whole, its `details`), by its shape:
-//!
-//! | shape | content | rewritten as |
-//! | --- | --- | --- |
-//! | a string | one text chunk | a string |
-//! | an array of content blocks (`[{"type": "text", ...}]`) | the blocks | the new blocks |
-//! | an object with string `stdout` (Claude's Bash) | `stdout`, then `stderr` when not empty | the object with `stdout`/`stderr` replaced, other keys kept |
-//! | an object with `file.content` (Claude's Read) | `file.content` | the object with `file.content` replaced |
-//! | an object with a content-block array `content` (an MCP result) | the blocks | the object with `content` replaced |
-//! | an object with string `output` or `content` | that string | the object with it replaced |
-//! | anything else | the compact JSON text | no shape-preserving form |
+//! `tool_response` becomes the event's `content` (and, whole, its `details`), and new content
+//! is written back in the agent's shape or, where that shape cannot carry it, the output is
+//! withheld: [`output`] has the shapes of each agent's tools.
+
+pub mod output;
+
+pub use output::{ToolOutputView, Unfit, join_text};
 
 use serde_json::{Map, Value};
 
-use hooks_core::events::{Content, ToolInput};
+use hooks_core::events::ToolInput;
 
 /// Field names of Claude's tool inputs that we spell differently.
 const INPUT_ALIASES: &[(&str, &str)] = &[
@@ -128,170 +124,6 @@ fn shell_script(argv: &[String]) -> Option<&str> {
     (SHELLS.contains(&name) && runs_script).then_some(script.as_str())
 }
 
-/// How a tool's output was shaped, so that a rewrite can keep the shape.
-#[derive(Debug, Clone, PartialEq)]
-enum Shape {
-    Text,
-    Blocks,
-    Stdio { had_stderr: bool },
-    File,
-    BlocksField,
-    StringField(&'static str),
-    Opaque,
-}
-
-/// A tool's output (`tool_response`) seen as content chunks, with what is needed to write a
-/// replacement in the same shape.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolOutputView {
-    original: Value,
-    shape: Shape,
-    content: Vec<Content>,
-}
-
-impl ToolOutputView {
-    /// Reads `response` (see the [module table](self#outputs)).
-    #[must_use]
-    pub fn new(response: Value) -> Self {
-        let (shape, content) = read_shape(&response);
-        ToolOutputView {
-            original: response,
-            shape,
-            content,
-        }
-    }
-
-    /// The output as content chunks (what `tool_result` handlers see as `content`).
-    #[must_use]
-    pub fn content(&self) -> &[Content] {
-        &self.content
-    }
-
-    /// The output as received.
-    #[must_use]
-    pub fn original(&self) -> &Value {
-        &self.original
-    }
-
-    /// Whether a rewrite can keep the output's shape ([`ToolOutputView::rewrite`] is `Some`).
-    #[must_use]
-    pub fn has_known_shape(&self) -> bool {
-        self.shape != Shape::Opaque
-    }
-
-    /// The output with its content replaced by `content`, in the original shape; `None` when
-    /// the shape is not known.
-    #[must_use]
-    pub fn rewrite(&self, content: &[Content]) -> Option<Value> {
-        let joined = join_text(content);
-        let mut out = self.original.clone();
-        match &self.shape {
-            Shape::Text => Some(Value::String(joined)),
-            Shape::Blocks => Some(blocks(content)),
-            Shape::Stdio { had_stderr } => {
-                let texts: Vec<&str> = content.iter().filter_map(Content::as_text).collect();
-                let expected = if *had_stderr { 2 } else { 1 };
-                let (stdout, stderr) = if texts.len() == expected && *had_stderr {
-                    (texts[0].to_owned(), texts[1].to_owned())
-                } else {
-                    (joined, String::new())
-                };
-                let obj = out.as_object_mut()?;
-                obj.insert("stdout".to_owned(), Value::String(stdout));
-                if obj.contains_key("stderr") || !stderr.is_empty() {
-                    obj.insert("stderr".to_owned(), Value::String(stderr));
-                }
-                Some(out)
-            }
-            Shape::File => {
-                let file = out.get_mut("file")?.as_object_mut()?;
-                file.insert("content".to_owned(), Value::String(joined));
-                Some(out)
-            }
-            Shape::BlocksField => {
-                out.as_object_mut()?
-                    .insert("content".to_owned(), blocks(content));
-                Some(out)
-            }
-            Shape::StringField(key) => {
-                out.as_object_mut()?
-                    .insert((*key).to_owned(), Value::String(joined));
-                Some(out)
-            }
-            Shape::Opaque => None,
-        }
-    }
-}
-
-/// The text chunks of `content` joined with newlines (other chunks dropped).
-#[must_use]
-pub fn join_text(content: &[Content]) -> String {
-    content
-        .iter()
-        .filter_map(Content::as_text)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn blocks(content: &[Content]) -> Value {
-    serde_json::to_value(content).unwrap_or_else(|_| Value::Array(Vec::new()))
-}
-
-fn is_block_array(items: &[Value]) -> bool {
-    items
-        .iter()
-        .all(|v| v.get("type").is_some_and(Value::is_string))
-}
-
-fn parse_blocks(items: &[Value]) -> Vec<Content> {
-    items
-        .iter()
-        .map(|v| serde_json::from_value(v.clone()).unwrap_or_else(|_| Content::Other(v.clone())))
-        .collect()
-}
-
-fn read_shape(response: &Value) -> (Shape, Vec<Content>) {
-    match response {
-        Value::String(s) => (Shape::Text, vec![Content::text(s.clone())]),
-        Value::Array(items) if is_block_array(items) => (Shape::Blocks, parse_blocks(items)),
-        Value::Object(obj) => {
-            if let Some(stdout) = obj.get("stdout").and_then(Value::as_str) {
-                let stderr = obj.get("stderr").and_then(Value::as_str).unwrap_or("");
-                let mut content = vec![Content::text(stdout)];
-                if !stderr.is_empty() {
-                    content.push(Content::text(stderr));
-                }
-                return (
-                    Shape::Stdio {
-                        had_stderr: !stderr.is_empty(),
-                    },
-                    content,
-                );
-            }
-            if let Some(text) = obj
-                .get("file")
-                .and_then(|f| f.get("content"))
-                .and_then(Value::as_str)
-            {
-                return (Shape::File, vec![Content::text(text)]);
-            }
-            if let Some(Value::Array(items)) = obj.get("content")
-                && is_block_array(items)
-            {
-                return (Shape::BlocksField, parse_blocks(items));
-            }
-            for key in ["output", "content"] {
-                if let Some(text) = obj.get(key).and_then(Value::as_str) {
-                    return (Shape::StringField(key), vec![Content::text(text)]);
-                }
-            }
-            (Shape::Opaque, vec![Content::text(response.to_string())])
-        }
-        Value::Null => (Shape::Opaque, Vec::new()),
-        other => (Shape::Opaque, vec![Content::text(other.to_string())]),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,43 +167,5 @@ mod tests {
             json!({"command": ["a"]}).as_object().unwrap().clone(),
         );
         assert_eq!(out["command"], json!(["a"]));
-    }
-
-    #[test]
-    fn bash_shape_round_trips() {
-        let view = ToolOutputView::new(
-            json!({"stdout": "a", "stderr": "b", "interrupted": false, "isImage": false}),
-        );
-        assert_eq!(view.content().len(), 2);
-        let out = view
-            .rewrite(&[Content::text("A"), Content::text("B")])
-            .unwrap();
-        assert_eq!(
-            out,
-            json!({"stdout": "A", "stderr": "B", "interrupted": false, "isImage": false})
-        );
-        let out = view.rewrite(&[Content::text("all")]).unwrap();
-        assert_eq!(out["stdout"], "all");
-        assert_eq!(out["stderr"], "");
-    }
-
-    #[test]
-    fn read_and_mcp_shapes() {
-        let view = ToolOutputView::new(
-            json!({"type": "text", "file": {"filePath": "/x", "content": "k=1"}}),
-        );
-        assert_eq!(join_text(view.content()), "k=1");
-        assert_eq!(
-            view.rewrite(&[Content::text("k=2")]).unwrap()["file"]["content"],
-            "k=2"
-        );
-        let view = ToolOutputView::new(json!([{"type": "text", "text": "t"}]));
-        assert_eq!(
-            view.rewrite(&[Content::text("u")]).unwrap(),
-            json!([{"type": "text", "text": "u"}])
-        );
-        let view = ToolOutputView::new(json!({"weird": 1}));
-        assert!(!view.has_known_shape());
-        assert_eq!(view.rewrite(&[]), None);
     }
 }

@@ -31,6 +31,24 @@ pub(crate) fn notebook() -> String {
     .to_string()
 }
 
+/// A Jupyter notebook with the secret in a code cell's source and a PNG ([`png`]) as the
+/// cell's output.
+pub(crate) fn notebook_with_image() -> String {
+    use base64::Engine as _;
+    let png = base64::engine::general_purpose::STANDARD.encode(png());
+    json!({
+        "cells": [{
+            "cell_type": "code", "execution_count": 1, "id": "c1", "metadata": {},
+            "source": [format!("key = '{}'\n", secret_line())],
+            "outputs": [{"output_type": "display_data", "metadata": {},
+                         "data": {"image/png": png, "text/plain": ["<Figure size 8x8>"]}}],
+        }],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "nbformat": 4, "nbformat_minor": 5,
+    })
+    .to_string()
+}
+
 /// A one-page PDF whose (uncompressed) text is the secret line.
 pub(crate) fn pdf() -> Vec<u8> {
     let text = format!("BT /F1 12 Tf 72 720 Td ({}) Tj ET", secret_line());
@@ -123,6 +141,24 @@ fn crc32(data: &[u8]) -> u32 {
     }
     !crc
 }
+
+/// A stand-in for poppler's `pdftoppm` in `dir` (which Claude Code runs to read a PDF's pages
+/// as images): `-v` answers a version, any other call writes one small JPEG page,
+/// `PREFIX-1.jpg`, for the output prefix it is given last.
+pub(crate) fn pdftoppm_stand_in(dir: &Path) -> PathBuf {
+    fs::create_dir_all(dir).expect("stand-in directory");
+    script(
+        &dir.join("pdftoppm"),
+        &format!(
+            "if [ \"$1\" = -v ]; then echo 'pdftoppm version 22.12.0' >&2; exit 0; fi\n\
+             for last; do :; done\n\
+             echo '{JPEG}' | base64 -d > \"$last-1.jpg\""
+        ),
+    )
+}
+
+/// The page [`pdftoppm_stand_in`] writes: a 1x1 JPEG, base64.
+pub(crate) const JPEG: &str = "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=";
 
 /// Writes an executable `sh` script at `path`.
 pub(crate) fn script(path: &Path, body: &str) -> PathBuf {

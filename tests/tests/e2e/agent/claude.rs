@@ -56,6 +56,18 @@ impl Claude {
         prompt: &str,
         args: &[&str],
     ) -> ClaudeRun {
+        self.run_with_path(sandbox, server, prompt, args, None)
+    }
+
+    /// [`Claude::run`] with `dir` in front of `PATH` (stand-ins for programs Claude Code runs).
+    pub(crate) fn run_with_path(
+        &self,
+        sandbox: &Sandbox,
+        server: &ModelServer,
+        prompt: &str,
+        args: &[&str],
+        dir: Option<&std::path::Path>,
+    ) -> ClaudeRun {
         static RUNS: AtomicU32 = AtomicU32::new(0);
         let n = RUNS.fetch_add(1, Ordering::Relaxed);
         let debug_file = sandbox.root().join(format!("claude-debug-{n}.log"));
@@ -66,8 +78,14 @@ impl Claude {
             .env("DISABLE_TELEMETRY", "1")
             .env("DISABLE_AUTOUPDATER", "1")
             .env("DISABLE_ERROR_REPORTING", "1")
-            .env("IS_SANDBOX", "1")
-            .args(["-p", prompt])
+            .env("IS_SANDBOX", "1");
+        if let Some(dir) = dir {
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            let mut dirs = vec![dir.to_path_buf()];
+            dirs.extend(std::env::split_paths(&path));
+            cmd.env("PATH", std::env::join_paths(dirs).expect("PATH entries"));
+        }
+        cmd.args(["-p", prompt])
             .args(["--output-format", "stream-json", "--verbose"])
             .arg("--dangerously-skip-permissions")
             .arg("--debug-file")

@@ -63,11 +63,40 @@ fn decide(shared: &Shared, body: &Value) -> (Value, Answered) {
                 &format!("e2e: no shell tool among the offered tools {tools:?}"),
             ),
         },
-        Step::Tool { name, input } => function_call(shared, name, input),
+        Step::Tool { name, input } => {
+            function_call(shared, name, &with_session_id(input, &tool_results(body)))
+        }
         Step::Text(t) => message(shared, t),
     };
     (item, Answered::Step(index))
 }
+
+/// Where a scripted call's arguments name [`SESSION_ID`]: the number of the last `session ID N`
+/// in the tool results so far (Codex's `exec_command` names the session of a command still
+/// running that way, and `write_stdin` takes it), else the arguments as they are.
+fn with_session_id(input: &Value, results: &[(String, String)]) -> Value {
+    let last = results.iter().rev().find_map(|(_, text)| {
+        let at = text.rfind("session ID ")? + "session ID ".len();
+        let digits: String = text[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse::<u64>().ok()
+    });
+    let mut input = input.clone();
+    if let (Some(id), Some(args)) = (last, input.as_object_mut()) {
+        for value in args.values_mut() {
+            if value == SESSION_ID {
+                *value = json!(id);
+            }
+        }
+    }
+    input
+}
+
+/// A scripted argument that stands for the session of the last command still running (see
+/// [`with_session_id`]).
+pub(crate) const SESSION_ID: &str = "{{session_id}}";
 
 /// The names of the function tools a request offers.
 fn offered_tools(body: &Value) -> Vec<String> {

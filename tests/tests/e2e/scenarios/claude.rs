@@ -446,9 +446,14 @@ fn redaction_evidence(run: &ClaudeRun, server: &ModelServer, inputs: &[Value]) -
     )
 }
 
+/// The tool result the model got from the one tool call of a scenario.
+fn only_result(server: &ModelServer) -> String {
+    let results = server.tool_results();
+    assert_eq!(results.len(), 1, "{results:?}");
+    results[0].1.clone()
+}
+
 #[test]
-#[ignore = "issue 14: a notebook Read gets the {decision: block} fallback, which Claude Code \
-            ignores: the original cells, secret included, reach the model"]
 fn read_of_a_notebook_is_redacted_before_the_model_sees_it() {
     let Some((run, server, _sb, inputs)) = read_with_recorder(
         "claude-read-notebook",
@@ -457,27 +462,30 @@ fn read_of_a_notebook_is_redacted_before_the_model_sees_it() {
     ) else {
         return;
     };
+    let evidence = redaction_evidence(&run, &server, &inputs);
+    assert!(server.received(SECRET).is_empty(), "{evidence}");
+    let result = only_result(&server);
     assert!(
-        server.received(SECRET).is_empty(),
-        "{}",
-        redaction_evidence(&run, &server, &inputs)
+        result.contains(REDACTED) && result.contains("<cell id=\"c1\">"),
+        "the cells did not reach the model redacted, in their own shape: {evidence}"
     );
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
 }
 
 #[test]
-#[ignore = "issue 14: a PDF Read reaches the model as a base64 document the redactor cannot \
-            see into; the adapter answers nothing and the secret reaches the model"]
 fn read_of_a_pdf_never_shows_the_model_a_secret() {
     let Some((run, server, _sb, inputs)) =
         read_with_recorder("claude-read-pdf", "demo.pdf", &fixtures::pdf())
     else {
         return;
     };
+    let evidence = redaction_evidence(&run, &server, &inputs);
+    assert!(server.received(SECRET).is_empty(), "{evidence}");
     assert!(
-        server.received(SECRET).is_empty(),
-        "{}",
-        redaction_evidence(&run, &server, &inputs)
+        only_result(&server).contains(examples::redact::WITHHELD_DOCUMENT),
+        "the model was not told the PDF was withheld: {evidence}"
     );
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
 }
 
 #[test]
@@ -505,8 +513,6 @@ fn read_of_an_image_reaches_the_model_unchanged() {
 }
 
 #[test]
-#[ignore = "issue 14: the example redactor covers `read` only; `cat` output reaches the model \
-            with the key"]
 fn cat_of_a_secret_file_is_redacted_before_the_model_sees_it() {
     let Some((claude, sb)) = setup("claude-cat") else {
         return;
@@ -514,12 +520,189 @@ fn cat_of_a_secret_file_is_redacted_before_the_model_sees_it() {
     sb.write("secret.env", format!("{}\n", secret_line()));
     let server = ModelServer::start(Script::shell_then("cat secret.env", "read"));
     let run = claude.run(&sb, &server, "show secret.env", &[]);
-    assert!(
-        server.received(SECRET).is_empty(),
+    let evidence = format!(
         "tool results: {:?}\nPostToolUse lines: {:#?}",
         server.tool_results(),
         run.debug_lines("PostToolUse")
     );
+    assert!(server.received(SECRET).is_empty(), "{evidence}");
+    assert!(only_result(&server).contains(REDACTED), "{evidence}");
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+}
+
+/// A user-level hook file the `hooks` binary runs after every read
+/// (`~/.claude/hooks/post/read.sh`), with `body` as its script.
+fn read_post_hook(sb: &Sandbox, body: &str) {
+    let dir = sb.home.join(".claude/hooks/post");
+    std::fs::create_dir_all(&dir).expect("hook file directory");
+    fixtures::script(&dir.join("read.sh"), body);
+}
+
+/// A hook file's answer that replaces the text of a read with a caption: an output with no text
+/// (an image) gets the caption added after it.
+const CAPTION_HOOK: &str = "cat > /dev/null\necho '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"updatedToolOutput\": \"e2e-caption\"}}'";
+
+/// The start of every notice that replaces a withheld output.
+const WITHHELD: &str = "[tool output withheld:";
+
+/// Whether Claude Code showed the user `text` (a `systemMessage`, as a `system` event).
+fn shown_to_user(run: &ClaudeRun, text: &str) -> bool {
+    run.events
+        .iter()
+        .any(|e| e["type"] == "system" && e["content"].as_str().is_some_and(|c| c.contains(text)))
+}
+
+#[test]
+fn a_notebook_image_stays_while_its_text_is_redacted() {
+    use base64::Engine as _;
+    let Some((run, server, _sb, inputs)) = read_with_recorder(
+        "claude-read-notebook-image",
+        "plot.ipynb",
+        fixtures::notebook_with_image().as_bytes(),
+    ) else {
+        return;
+    };
+    let evidence = redaction_evidence(&run, &server, &inputs);
+    assert!(server.received(SECRET).is_empty(), "{evidence}");
+    assert!(only_result(&server).contains(REDACTED), "{evidence}");
+    let png = base64::engine::general_purpose::STANDARD.encode(fixtures::png());
+    assert!(
+        server.received_verbatim(&png),
+        "the notebook's image did not reach the model as it is: {evidence}"
+    );
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+}
+
+#[test]
+fn a_caption_next_to_an_image_read_withholds_it_with_a_notice() {
+    use base64::Engine as _;
+    let Some((claude, sb)) = setup("claude-image-caption") else {
+        return;
+    };
+    read_post_hook(&sb, CAPTION_HOOK);
+    let png = sb.write("demo.png", fixtures::png());
+    let server = ModelServer::start(Script::new(vec![read(&png), Step::Text("seen".into())]));
+    let run = claude.run(&sb, &server, "look at demo.png", &[]);
+    let notice = "[tool output withheld: a hook changed it and Claude Code's Read image output \
+                  cannot carry the change]";
+    let result = only_result(&server);
+    assert!(result.contains(notice), "{result:?}\n{}", run.evidence());
+    let data = base64::engine::general_purpose::STANDARD.encode(fixtures::png());
+    assert!(
+        !server.received_verbatim(&data),
+        "the image reached the model"
+    );
+    assert!(shown_to_user(&run, notice), "{}", run.evidence());
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+}
+
+#[test]
+fn a_failing_hook_withholds_a_notebook_read() {
+    let Some((claude, sb)) = setup("claude-notebook-failing-hook") else {
+        return;
+    };
+    read_post_hook(
+        &sb,
+        "cat > /dev/null\necho 'redaction service down' >&2\nexit 1",
+    );
+    let file = sb.write("demo.ipynb", fixtures::notebook());
+    let server = ModelServer::start(Script::new(vec![read(&file), Step::Text("read".into())]));
+    let run = claude.run(&sb, &server, "read demo.ipynb", &[]);
+    let result = only_result(&server);
+    assert!(
+        server.received(SECRET).is_empty(),
+        "{result:?}\n{}",
+        run.evidence()
+    );
+    assert!(
+        result.contains(WITHHELD) && result.contains("redaction service down"),
+        "{result:?}\n{}",
+        run.evidence()
+    );
+}
+
+#[test]
+fn grep_content_is_redacted_before_the_model_sees_it() {
+    let Some((claude, sb)) = setup("claude-grep") else {
+        return;
+    };
+    sb.write("secret.env", format!("name=demo\n{}\n", secret_line()));
+    let server = ModelServer::start(Script::new(vec![
+        Step::Tool {
+            name: "Grep".into(),
+            input: json!({"pattern": "API_KEY", "output_mode": "content", "path": sb.project}),
+        },
+        Step::Text("found".into()),
+    ]));
+    // Claude Code 2.1.328 offers Grep only when it is named in --tools or --allowedTools.
+    let run = claude.run(&sb, &server, "find the key", &["--allowedTools", "Grep"]);
+    let result = only_result(&server);
+    assert!(
+        server.received(SECRET).is_empty(),
+        "{result:?}\n{}",
+        run.evidence()
+    );
+    assert!(result.contains(REDACTED), "{result:?}\n{}", run.evidence());
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+}
+
+/// Reads `demo.pdf` with `pages` (Claude Code renders the pages with `pdftoppm`, here
+/// [`fixtures::pdftoppm_stand_in`]); returns the run and the server.
+fn read_pdf_pages(name: &str, hook: Option<&str>) -> Option<(ClaudeRun, ModelServer)> {
+    let (claude, sb) = setup(name)?;
+    if let Some(body) = hook {
+        read_post_hook(&sb, body);
+    }
+    let bin = sb.root().join("bin");
+    fixtures::pdftoppm_stand_in(&bin);
+    let pdf = sb.write("demo.pdf", fixtures::pdf());
+    let server = ModelServer::start(Script::new(vec![
+        Step::Tool {
+            name: "Read".into(),
+            input: json!({"file_path": pdf, "pages": "1"}),
+        },
+        Step::Text("read".into()),
+    ]));
+    let run = claude.run_with_path(&sb, &server, "read page 1", &[], Some(&bin));
+    Some((run, server))
+}
+
+#[test]
+fn pdf_pages_reach_the_model_as_the_images_they_are() {
+    let Some((run, server)) = read_pdf_pages("claude-pdf-pages", None) else {
+        return;
+    };
+    let result = only_result(&server);
+    assert!(
+        result.contains("PDF pages extracted: 1 page(s)"),
+        "{result:?}\n{}",
+        run.evidence()
+    );
+    assert!(
+        server.received_verbatim(fixtures::JPEG),
+        "{}",
+        run.evidence()
+    );
+    assert!(server.received(SECRET).is_empty());
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+}
+
+#[test]
+fn a_caption_next_to_pdf_pages_withholds_them_with_a_notice() {
+    let Some((run, server)) = read_pdf_pages("claude-pdf-pages-caption", Some(CAPTION_HOOK)) else {
+        return;
+    };
+    let result = only_result(&server);
+    assert!(
+        result.contains("Claude Code's Read parts output cannot carry the change"),
+        "{result:?}\n{}",
+        run.evidence()
+    );
+    assert!(
+        !server.received_verbatim(fixtures::JPEG),
+        "the page reached the model"
+    );
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
 }
 
 /// How the installed hook entries are broken for a failure scenario.
@@ -798,5 +981,199 @@ fn after_a_compaction_recent_reads_reach_the_model_again_with_no_hook_call() {
         tool_hooks,
         ["PreToolUse", "PostToolUse"],
         "only the one Read"
+    );
+}
+
+/// What the withholding of an output of unknown shape relies on, and what it leaves: a
+/// `{"continue": false}` from `PostToolUse` stops Claude Code before the model is sent the
+/// tool's output, but the output stays in the session, and a `--continue` sends it.
+#[test]
+fn continue_false_on_post_tool_use_stops_claude_before_the_model_sees_the_output() {
+    let Some((claude, sb)) = setup("claude-continue-false") else {
+        return;
+    };
+    let hook = fixtures::script(
+        &sb.root().join("stop.sh"),
+        "cat > /dev/null\necho '{\"continue\": false, \"stopReason\": \"e2e-withheld-notice\"}'",
+    );
+    fixtures::add_handler(
+        &settings(&sb),
+        "PostToolUse",
+        json!({"type": "command", "command": hook}),
+    );
+    let file = sb.write("secret.env", format!("{}\n", secret_line()));
+    let server = ModelServer::start(Script::new(vec![
+        Step::Tool {
+            name: "Edit".into(),
+            input: json!({"file_path": file, "old_string": "API_KEY", "new_string": "MY_API_KEY"}),
+        },
+        Step::Text("unexpected".into()),
+    ]));
+    let run = claude.run(&sb, &server, "edit it", &[]);
+    assert_eq!(server.model_turns().len(), 1, "{}", run.evidence());
+    assert!(
+        server.tool_results().is_empty(),
+        "{:?}",
+        server.tool_results()
+    );
+    let again = claude.run(&sb, &server, "go on", &["--continue"]);
+    let results = server.tool_results();
+    crate::report(&format!(
+        "claude PostToolUse continue:false, then --continue: the model got {results:?}"
+    ));
+    assert!(
+        results
+            .iter()
+            .any(|(_, t)| t.contains("has been updated successfully")),
+        "{results:?}\n{}",
+        again.evidence()
+    );
+}
+
+/// Claude Code's `Monitor` hands the model each line its command prints as a notification,
+/// with no hook in between (measured: its `PostToolUse` carries only the task id, and without
+/// the block `API_KEY=...` reached the model in a `<task-notification>`): the example redactor
+/// blocks it, and the model gets the reason.
+#[test]
+fn monitor_output_never_reaches_the_model_unredacted() {
+    let Some((claude, sb)) = setup("claude-monitor") else {
+        return;
+    };
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let server = ModelServer::start(Script::new(vec![
+        Step::Tool {
+            name: "ToolSearch".into(),
+            input: json!({"query": "select:Monitor", "max_results": 5}),
+        },
+        Step::Tool {
+            name: "Monitor".into(),
+            input: json!({
+                "command": "cat secret.env", "description": "watch",
+                "timeout_ms": 20000, "persistent": false,
+            }),
+        },
+        Step::Shell("sleep 3; echo waited".into()),
+        Step::Text("done".into()),
+    ]));
+    let run = claude.run(&sb, &server, "watch secret.env", &[]);
+    let evidence = format!(
+        "tool results: {:?}\n{}",
+        server.tool_results(),
+        run.evidence()
+    );
+    assert_eq!(server.received(SECRET), Vec::<String>::new(), "{evidence}");
+    assert!(
+        server
+            .tool_results()
+            .iter()
+            .any(|(_, t)| t.contains(examples::redact::UNHOOKED_OUTPUT_REASON)),
+        "the model did not get the reason: {evidence}"
+    );
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+}
+
+/// A `Bash` command printing an image data URL: Claude Code hands the hook `isImage: true`
+/// with the URL as `stdout`, and the model gets it as an image, which the redactor keeps.
+#[test]
+fn an_image_printed_by_bash_reaches_the_model_as_the_image_it_is() {
+    use base64::Engine as _;
+    let Some((claude, sb)) = setup("claude-bash-image") else {
+        return;
+    };
+    let png = fixtures::png();
+    sb.write("demo.png", &png);
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let server = ModelServer::start(Script::shell_then(
+        "printf 'data:image/png;base64,%s' \"$(base64 -w0 demo.png)\"; cat secret.env >&2",
+        "seen",
+    ));
+    let run = claude.run(&sb, &server, "show demo.png", &[]);
+    let evidence = format!(
+        "tool results: {:?}\n{}",
+        server.tool_results(),
+        run.evidence()
+    );
+    let data = base64::engine::general_purpose::STANDARD.encode(&png);
+    assert!(server.received_verbatim(&data), "no image: {evidence}");
+    assert_eq!(server.received(SECRET), Vec::<String>::new(), "{evidence}");
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+}
+
+/// A `Bash` command sent to the background: its `PostToolUse` carries an empty `stdout` and
+/// the task id, the completion notice names only the output file, and the model reads that
+/// file with a tool the redactor covers (here `cat`), so the secret never reaches it.
+#[test]
+fn a_background_command_s_output_never_reaches_the_model_unredacted() {
+    let Some((claude, sb)) = setup("claude-background") else {
+        return;
+    };
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let server = ModelServer::start(Script::new(vec![
+        Step::Tool {
+            name: "Bash".into(),
+            input: json!({
+                "command": "cat secret.env", "description": "bg", "run_in_background": true,
+            }),
+        },
+        Step::Shell(
+            "sleep 2; cat $(grep -l API_KEY ../claude-0/*/*/tasks/*.output 2>/dev/null)".into(),
+        ),
+        Step::Text("done".into()),
+    ]));
+    let run = claude.run(&sb, &server, "show secret.env in the background", &[]);
+    let evidence = format!(
+        "tool results: {:?}\n{}",
+        server.tool_results(),
+        run.evidence()
+    );
+    assert_eq!(server.received(SECRET), Vec::<String>::new(), "{evidence}");
+    assert!(
+        server
+            .tool_results()
+            .iter()
+            .any(|(_, t)| t.contains(REDACTED)),
+        "the model never read the output: {evidence}"
+    );
+    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+}
+
+/// What a hook cannot change in Claude Code 2.1.328: a `Bash` command that exits non-zero
+/// fires only `PostToolUseFailure`, whose `error` is `Exit code N` and the command's output,
+/// and whose answer takes only `additionalContext` (measured besides: `continue: false` and
+/// exit 2 there leave what the model gets unchanged), so the secret reaches the model.
+#[test]
+fn a_failing_command_s_output_reaches_the_model_with_no_rewrite() {
+    let Some((claude, sb)) = setup("claude-bash-fails") else {
+        return;
+    };
+    let log = sb.root().join("post-tool-use-failure.jsonl");
+    let recorder = fixtures::recorder(sb.root(), &log);
+    fixtures::add_handler(
+        &settings(&sb),
+        "PostToolUseFailure",
+        json!({"type": "command", "command": recorder}),
+    );
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let server = ModelServer::start(Script::shell_then("cat secret.env; exit 1", "failed"));
+    let run = claude.run(&sb, &server, "show secret.env, then fail", &[]);
+    let recorded = fixtures::recorded(&log);
+    let evidence = format!(
+        "tool results: {:?}\nPostToolUseFailure saw: {recorded:?}\n{}",
+        server.tool_results(),
+        run.evidence()
+    );
+    crate::report(&format!(
+        "claude failing Bash: the model got {:?}",
+        server.tool_results()
+    ));
+    assert!(
+        recorded
+            .iter()
+            .any(|i| i["error"].as_str().is_some_and(|e| e.contains(SECRET))),
+        "{evidence}"
+    );
+    assert!(
+        only_result(&server).contains(SECRET),
+        "the output is redacted now: {evidence}"
     );
 }

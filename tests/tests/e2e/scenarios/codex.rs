@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 
 use crate::agent::Sandbox;
 use crate::agent::codex::{Codex, CodexRun, Trust, snake_case, trust_hash};
-use crate::fixtures::{self, SECRET, secret_line};
+use crate::fixtures::{self, REDACTED, SECRET, secret_line};
+use crate::model::responses::SESSION_ID;
 use crate::model::{ModelServer, Script, Step};
 use crate::process;
 
@@ -178,8 +179,6 @@ fn installed_gating_entries_fail_closed_on_malformed_input() {
 }
 
 #[test]
-#[ignore = "issue 14: the example redactor covers `read` only (Codex has no read tool); \
-            `cat` output reaches the model with the key"]
 fn cat_of_a_secret_file_is_redacted_before_the_model_sees_it() {
     let server = ModelServer::start(Script::shell_then("cat secret.env", "read"));
     let Some((codex, sb)) = setup("codex-cat", &server, "") else {
@@ -187,12 +186,181 @@ fn cat_of_a_secret_file_is_redacted_before_the_model_sees_it() {
     };
     sb.write("secret.env", format!("{}\n", secret_line()));
     let run = codex.exec(&sb, &server, Trust::Bypass, &[], "show secret.env");
+    let results = server.tool_results();
     assert!(
         server.received(SECRET).is_empty(),
-        "tool results: {:?}\n{}",
-        server.tool_results(),
+        "tool results: {results:?}\n{}",
         run.evidence()
     );
+    assert!(
+        results.len() == 1 && results[0].1.contains(REDACTED),
+        "the redacted output did not reach the model: {results:?}"
+    );
+}
+
+/// Codex runs `PostToolUse` after a failing command too, so its output is redacted as well.
+#[test]
+fn a_failing_command_s_output_is_redacted_too() {
+    let server = ModelServer::start(Script::shell_then("cat secret.env; exit 1", "failed"));
+    let Some((codex, sb)) = setup("codex-cat-fails", &server, "") else {
+        return;
+    };
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let run = codex.exec(
+        &sb,
+        &server,
+        Trust::Bypass,
+        &[],
+        "show secret.env, then fail",
+    );
+    let results = server.tool_results();
+    assert!(
+        server.received(SECRET).is_empty(),
+        "tool results: {results:?}\n{}",
+        run.evidence()
+    );
+    assert!(
+        results.len() == 1 && results[0].1.contains(REDACTED),
+        "the redacted output did not reach the model: {results:?}"
+    );
+}
+
+/// `exec_command` with a command that is still running after `yield_ms`, then `write_stdin`
+/// waiting for the rest of its output (the session id taken from the first result).
+fn exec_then_wait(cmd: &str, yield_ms: u64, text: &str) -> Script {
+    Script::new(vec![
+        Step::Tool {
+            name: "exec_command".into(),
+            input: json!({"cmd": cmd, "yield_time_ms": yield_ms}),
+        },
+        Step::Tool {
+            name: "write_stdin".into(),
+            input: json!({"session_id": SESSION_ID, "chars": "", "yield_time_ms": 10_000}),
+        },
+        Step::Text(text.into()),
+    ])
+}
+
+#[test]
+fn a_command_that_ends_while_write_stdin_waits_is_redacted() {
+    let server = ModelServer::start(exec_then_wait("sleep 2; cat secret.env", 250, "read"));
+    let Some((codex, sb)) = setup("codex-write-stdin", &server, "") else {
+        return;
+    };
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "show secret.env slowly");
+    let results = server.tool_results();
+    assert!(
+        results
+            .first()
+            .is_some_and(|(_, t)| t.contains("Process running with session ID")),
+        "the command did not yield: {results:?}\n{}",
+        run.evidence()
+    );
+    assert!(server.received(SECRET).is_empty(), "{results:?}");
+    assert!(
+        results.len() == 2 && results[1].1.contains(REDACTED),
+        "{results:?}\n{}",
+        run.evidence()
+    );
+}
+
+/// What a hook cannot see in Codex 0.169.0: what a command prints before `exec_command` yields
+/// while it still runs reaches the model at once, and `PostToolUse` fires only when a later
+/// `write_stdin` sees the command end.
+#[test]
+fn output_printed_before_exec_command_yields_reaches_the_model_without_a_hook() {
+    let server = ModelServer::start(exec_then_wait("cat secret.env; sleep 2", 1_000, "read"));
+    let Some((codex, sb)) = setup("codex-yield", &server, "") else {
+        return;
+    };
+    sb.write("secret.env", format!("{}\n", secret_line()));
+    let log = record(&sb, &["PostToolUse"]);
+    let run = codex.exec(
+        &sb,
+        &server,
+        Trust::Bypass,
+        &[],
+        "show secret.env, then wait",
+    );
+    let results = server.tool_results();
+    let recorded = fixtures::recorded(&log);
+    crate::report(&format!(
+        "codex exec_command yielding: the model got {results:?}; PostToolUse saw {:?}",
+        recorded
+            .iter()
+            .map(|i| &i["tool_response"])
+            .collect::<Vec<_>>()
+    ));
+    assert!(
+        results
+            .first()
+            .is_some_and(|(_, t)| t.contains(SECRET) && t.contains("Process running")),
+        "{results:?}\n{}",
+        run.evidence()
+    );
+    assert_eq!(
+        recorded.len(),
+        1,
+        "one PostToolUse, at the end: {recorded:?}"
+    );
+}
+
+/// Codex 0.169.0 replaces what the model gets with a `PostToolUse` block's reason for each
+/// tool whose call fires `PostToolUse`: `exec_command` (as `Bash`), `write_stdin` once the
+/// command ended (as `Bash`), `view_image`.
+#[test]
+fn post_tool_use_block_replaces_the_output_of_every_tool_that_fires_it() {
+    let server = ModelServer::start(Script::new(vec![
+        Step::Shell("echo plain".into()),
+        Step::Tool {
+            name: "exec_command".into(),
+            input: json!({"cmd": "sleep 2; echo late", "yield_time_ms": 250}),
+        },
+        Step::Tool {
+            name: "write_stdin".into(),
+            input: json!({"session_id": SESSION_ID, "chars": "", "yield_time_ms": 10_000}),
+        },
+        Step::Tool {
+            name: "view_image".into(),
+            input: json!({"path": "demo.png"}),
+        },
+        Step::Text("done".into()),
+    ]));
+    let Some((codex, sb)) = setup("codex-block-every-tool", &server, "") else {
+        return;
+    };
+    sb.write("demo.png", fixtures::png());
+    let hook = fixtures::script(
+        &sb.root().join("replace.sh"),
+        "cat >> \"$(dirname \"$0\")/seen.jsonl\"\necho >> \"$(dirname \"$0\")/seen.jsonl\"\n\
+         echo '{\"decision\": \"block\", \"reason\": \"e2e-replaced\"}'",
+    );
+    fixtures::add_handler(
+        &hooks_json(&sb),
+        "PostToolUse",
+        json!({"type": "command", "command": hook}),
+    );
+    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run them");
+    let seen: Vec<Value> = fixtures::recorded(&sb.root().join("seen.jsonl"));
+    let tools: Vec<&str> = seen
+        .iter()
+        .filter_map(|i| i["tool_name"].as_str())
+        .collect();
+    assert_eq!(tools, ["Bash", "Bash", "view_image"], "{}", run.evidence());
+    let results = server.tool_results();
+    let texts: Vec<&str> = results.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(texts.len(), 4, "{texts:?}");
+    assert!(texts[1].contains("Process running"), "{texts:?}");
+    for i in [0, 2, 3] {
+        assert!(texts[i].contains("e2e-replaced"), "result {i}: {texts:?}");
+        assert!(
+            !texts[i].contains("plain")
+                && !texts[i].contains("late")
+                && !texts[i].contains("base64"),
+            "result {i}: {texts:?}"
+        );
+    }
 }
 
 /// A command the `rm -rf` guard blocks but Codex's own policy lets through (Codex 0.169.0
