@@ -272,13 +272,19 @@ pub fn with_system_message(event: AgentEvent, answer: Option<Value>, text: &str)
     if text.is_empty() {
         return answer;
     }
+    let mut answer = answer.unwrap_or_else(|| json!({}));
+    let Some(object) = answer.as_object_mut() else {
+        return Some(answer);
+    };
+    // A message the answer already has (a withheld output's notice) comes first.
+    let text = match object.get("systemMessage").and_then(Value::as_str) {
+        Some(first) if !first.is_empty() => format!("{first}\n{text}"),
+        _ => text.to_owned(),
+    };
     let text: String = match text.char_indices().nth(MAX_SYSTEM_MESSAGE_CHARS - 1) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
+        None => text,
     };
-    let mut answer = answer.unwrap_or_else(|| json!({}));
-    if let Some(object) = answer.as_object_mut() {
-        object.insert("systemMessage".to_owned(), Value::String(text));
-    }
+    object.insert("systemMessage".to_owned(), Value::String(text));
     Some(answer)
 }
