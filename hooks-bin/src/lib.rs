@@ -18,6 +18,7 @@
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
 //! | `hooks install claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks serve [--status\|--stop\|--detach] [--port N] [--idle-timeout S] [--max-sessions N] [--call-timeout S]` | serve the hooks over HTTP on 127.0.0.1, one runner per agent session ([`serve`]) | 0; 1 not running (`--status`) or cannot serve |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
@@ -39,6 +40,7 @@ pub mod list;
 pub mod load;
 pub mod run;
 pub mod sanitize;
+pub mod serve;
 mod text;
 pub mod tools;
 pub mod trust;
@@ -154,6 +156,11 @@ pub enum Command {
     /// discovered for the working directory), so that they run; `--list` shows the store.
     #[command(after_help = trust::TRUST_HELP)]
     Trust(trust::TrustArgs),
+    /// Serve the hooks to agents over HTTP on 127.0.0.1 with one runner per agent session,
+    /// until SIGTERM; or say whether it runs (`--status`), stop it (`--stop`), start it in
+    /// the background (`--detach`).
+    #[command(after_help = serve::SERVE_HELP)]
+    Serve(serve::ServeArgs),
     /// Remove hook files from the trust store, so that they no longer run.
     #[command(after_help = trust::UNTRUST_HELP)]
     Untrust(trust::UntrustArgs),
@@ -181,6 +188,11 @@ pub struct AdapterArgs {
     /// `--trust-all`.
     #[command(flatten)]
     pub trust: TrustAllArgs,
+    /// Hand the call to this user's `hooks serve` (started in the background when it does
+    /// not run) instead of running the hooks in this process: what `install --http` writes
+    /// for `SessionStart`, which Claude Code does not send over HTTP.
+    #[arg(long)]
+    pub via_server: bool,
 }
 
 /// Options of `hooks install`.
@@ -213,6 +225,11 @@ pub struct InstallArgs {
     /// `--dangerously-bypass-hook-trust`.
     #[arg(long)]
     pub trust: bool,
+    /// Claude only: HTTP hooks to `hooks serve` (one runner per session, no process per
+    /// call), `SessionStart` a command that starts the server; written with the secret into
+    /// `.claude/settings.local.json` (project) or `~/.claude/settings.json` (user), mode 0600.
+    #[arg(long)]
+    pub http: bool,
 }
 
 /// Runs the `hooks` command line (`std::env::args`).
@@ -234,10 +251,11 @@ pub fn main() -> ExitCode {
         | Command::Qwen(args)
         | Command::Droid(args)
         | Command::Cursor(args) => args.trust.trust_all,
+        Command::Serve(args) => args.trust_all,
         Command::Install(_) | Command::Trust(_) | Command::Untrust(_) => {
             if cli.trust_all {
                 eprintln!(
-                    "hooks: --trust-all is an option of list, run and the agent adapters only"
+                    "hooks: --trust-all is an option of list, run, serve and the agent adapters only"
                 );
                 return ExitCode::from(2);
             }
@@ -263,6 +281,7 @@ pub fn main() -> ExitCode {
         Command::Install(args) => install_cmd(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
+        Command::Serve(args) => serve::cli::run(&args, trust),
     }
 }
 
@@ -290,6 +309,9 @@ fn usage_error() -> u8 {
 /// `hooks claude|codex EVENT`: stdin in, one answer out ([`adapters::command::serve`]).
 fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) -> ExitCode {
     let protocol = agent.protocol();
+    if args.via_server {
+        return ExitCode::from(serve::forward::run(agent, &args.event));
+    }
     // Claude Code runs hook commands with the project root in `CLAUDE_PROJECT_DIR`; the
     // input's `cwd` follows the session's `cd`.
     let project_dir = protocol
@@ -336,11 +358,33 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
     };
     // No absolute home: an empty path, which a user-level install refuses (`NoHome`).
     let home = home::home_dir().unwrap_or_default();
+    let http = if args.http {
+        if target != install::Target::Claude {
+            eprintln!("hooks install: --http is for claude only (codex has command hooks only)");
+            return ExitCode::from(2);
+        }
+        let secret = trust::config_dir()
+            .map_err(|e| e.to_string())
+            .and_then(|dir| serve::Secret::load_or_create(&dir));
+        match secret {
+            Ok(secret) => Some(install::HttpHooks {
+                url: serve::Endpoint::of(&binary, None).url(),
+                secret: secret.as_str().to_owned(),
+            }),
+            Err(e) => {
+                eprintln!("hooks install: no secret for hooks serve: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        None
+    };
     let mut out = std::io::stdout().lock();
     let options = install::Options {
         dry_run: args.dry_run,
         agent_version: args.claude_version.clone(),
         trust: args.trust,
+        http,
     };
     match install::run(target, scope, &options, &binary, &cwd, &home, &mut out) {
         Ok(()) => ExitCode::SUCCESS,

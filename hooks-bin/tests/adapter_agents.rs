@@ -657,17 +657,3 @@ proptest::proptest! {
         }
     }
 }
-
-#[test]
-fn a_withheld_outputs_notice_stays_in_the_system_message_next_to_what_hooks_said() {
-    use hooks_bin::adapters::hook_json::{POST_TOOL_USE, with_system_message};
-    let answer = json!({"systemMessage": "[tool output withheld: x]", "decision": "block"});
-    assert_eq!(
-        with_system_message(POST_TOOL_USE, Some(answer), "status: 1"),
-        Some(json!({"systemMessage": "[tool output withheld: x]\nstatus: 1", "decision": "block"}))
-    );
-    assert_eq!(
-        with_system_message(POST_TOOL_USE, None, "status: 1"),
-        Some(json!({"systemMessage": "status: 1"}))
-    );
-}

@@ -31,6 +31,7 @@ fn plan(target: Target, path: &Path, dry_run: bool) -> Install {
         binary: PathBuf::from(BINARY),
         dry_run,
         on_failure_block: false,
+        http: None,
     }
 }
 
@@ -363,6 +364,7 @@ fn install_codex_uses_a_quoted_shell_command() {
         binary: PathBuf::from("/opt/my tools/hooks"),
         dry_run: false,
         on_failure_block: true,
+        http: None,
     };
     let events = [PRE_TOOL_USE, POST_TOOL_USE];
     let (result, out) = apply(&install, &events);

@@ -21,6 +21,7 @@ fn plan(target: Target, path: &Path, dry_run: bool) -> Install {
         binary: PathBuf::from(BINARY),
         dry_run,
         on_failure_block: target == Target::Cursor,
+        http: None,
     }
 }
 

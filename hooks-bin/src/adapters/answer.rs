@@ -86,6 +86,18 @@ pub fn answer(
             let message = hooks_core::HandlerError::from_panic(&*payload);
             Reply::failure(format!("internal error: the adapter panicked: {message}"))
         });
+    outcome(protocol, event, event_name, reply)
+}
+
+/// The outcome of a call of `event` whose hooks gave `reply`: the decision encoded in the
+/// agent's schema (with what the hooks told the user), the failure as the stderr line and
+/// exit code.
+pub(super) fn outcome(
+    protocol: &dyn Protocol,
+    event: AgentEvent,
+    event_name: &str,
+    reply: Reply,
+) -> Outcome {
     // A failure without a decision encodes nothing: never the agent's "no opinion" (Cursor's
     // `{}`), which would let the action run.
     let encoded = if reply.failure.is_some() && reply.decision.is_none() {
@@ -118,7 +130,7 @@ pub fn answer(
     }
 }
 
-fn unknown_event(protocol: &dyn Protocol, name: &str) -> String {
+pub(super) fn unknown_event(protocol: &dyn Protocol, name: &str) -> String {
     let known: Vec<&str> = protocol.events().iter().map(|e| e.name).collect();
     format!(
         "unknown event `{}` (expected one of: {})",
@@ -170,7 +182,7 @@ fn handle(
 /// The directory the hooks are loaded for: `--cwd`, else the project directory, else the
 /// input's `cwd`, else the process's (a relative one is taken from the process's). It must be
 /// a directory: hooks loaded for a missing one would silently lack the project's hook files.
-fn working_dir(opts: &AdapterOptions, request: &Request) -> Result<PathBuf, String> {
+pub(super) fn working_dir(opts: &AdapterOptions, request: &Request) -> Result<PathBuf, String> {
     let given = opts
         .cwd
         .clone()

@@ -57,7 +57,19 @@ impl Reply {
 
 /// Emits `call` on the runner of `s`.
 pub(super) async fn emit(call: Call, s: &Session) -> Reply {
-    let mut reply = emit_call(call, s).await;
+    let reply = emit_call(call, s).await;
+    with_notice(reply, s)
+}
+
+/// The reply to the agent's session start once `session_start` was emitted on `s` (by a
+/// resident host, when the call built the session): as [`emit`] answers a new session's
+/// `SessionStart`.
+pub(super) fn started(s: &Session) -> Reply {
+    with_notice(start_reply(s), s)
+}
+
+/// `reply` with what the hooks told the user in the call.
+fn with_notice(mut reply: Reply, s: &Session) -> Reply {
     reply.notice.extend(s.take_notes());
     reply
         .notice
@@ -131,6 +143,11 @@ async fn session_started(source: StartSource, s: &Session) -> Reply {
         }
         StartSource::Compact => return Reply::default(),
     }
+    start_reply(s)
+}
+
+/// The messages sent at a session start as context, the errors as the failure.
+fn start_reply(s: &Session) -> Reply {
     let mut reply = context(Vec::new(), s.take_messages());
     reply.failure = s.take_errors();
     reply

@@ -259,9 +259,10 @@ pub const MAX_SYSTEM_MESSAGE_CHARS: usize = 4000;
 
 /// `answer` with `text` as its top-level `systemMessage`, which Claude Code and Codex show to
 /// the user and never send to the model; `{"systemMessage": TEXT}` when there is no answer.
-/// `text` is cleaned of escape sequences and control characters (newlines kept) and cut to
-/// [`MAX_SYSTEM_MESSAGE_CHARS`]. Not on `SessionEnd`, where neither agent shows it (and
-/// Codex has no output schema).
+/// A `systemMessage` the answer already has (a withheld output's notice) comes first, `text`
+/// on the lines after it. `text` is cleaned of escape sequences and control characters
+/// (newlines kept) and the whole cut to [`MAX_SYSTEM_MESSAGE_CHARS`]. Not on `SessionEnd`,
+/// where neither agent shows it (and Codex has no output schema).
 #[must_use]
 pub fn with_system_message(event: AgentEvent, answer: Option<Value>, text: &str) -> Option<Value> {
     if event.mapping == Mapping::SessionEnd {
@@ -273,18 +274,32 @@ pub fn with_system_message(event: AgentEvent, answer: Option<Value>, text: &str)
         return answer;
     }
     let mut answer = answer.unwrap_or_else(|| json!({}));
-    let Some(object) = answer.as_object_mut() else {
-        return Some(answer);
-    };
-    // A message the answer already has (a withheld output's notice) comes first.
-    let text = match object.get("systemMessage").and_then(Value::as_str) {
-        Some(first) if !first.is_empty() => format!("{first}\n{text}"),
-        _ => text.to_owned(),
-    };
-    let text: String = match text.char_indices().nth(MAX_SYSTEM_MESSAGE_CHARS - 1) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text,
-    };
-    object.insert("systemMessage".to_owned(), Value::String(text));
+    if let Some(object) = answer.as_object_mut() {
+        let text = match object.get("systemMessage").and_then(Value::as_str) {
+            Some(already) if !already.is_empty() => format!("{already}\n{text}"),
+            _ => text.to_owned(),
+        };
+        let text: String = match text.char_indices().nth(MAX_SYSTEM_MESSAGE_CHARS - 1) {
+            Some((cut, _)) => format!("{}…", &text[..cut]),
+            None => text,
+        };
+        object.insert("systemMessage".to_owned(), Value::String(text));
+    }
     Some(answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_hooks_say_is_added_after_a_system_message_the_answer_already_has() {
+        let event = POST_TOOL_USE;
+        let answer = json!({"systemMessage": "[tool output withheld: x]", "continue": false});
+        let told = with_system_message(event, Some(answer), "status: 2 tools").unwrap();
+        assert_eq!(
+            told,
+            json!({"systemMessage": "[tool output withheld: x]\nstatus: 2 tools", "continue": false})
+        );
+    }
 }

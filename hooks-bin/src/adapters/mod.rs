@@ -105,6 +105,7 @@ pub mod hook_json;
 mod llm_content;
 mod protocol;
 pub mod qwen;
+pub mod resident;
 mod session;
 pub mod tools;
 
@@ -216,7 +217,7 @@ pub fn load_bundle_for(
     }
 }
 
-fn bundle_or_error(loaded: crate::load::Loaded) -> Result<Vec<LoadedHook>, String> {
+pub(super) fn bundle_or_error(loaded: crate::load::Loaded) -> Result<Vec<LoadedHook>, String> {
     if loaded.errors.is_empty() {
         Ok(loaded.hooks)
     } else {

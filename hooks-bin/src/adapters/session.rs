@@ -18,7 +18,7 @@ const STATUS_WIDTH: usize = 200;
 
 /// A runner with collectors for what hooks report or send.
 pub(super) struct Session {
-    pub(super) runner: HookRunner,
+    pub(super) runner: Arc<HookRunner>,
     /// The agent's name, as `hooks` spells it (`claude`).
     pub(super) agent: &'static str,
     errors: Arc<Mutex<Vec<HookError>>>,
@@ -56,7 +56,7 @@ impl Session {
             Some(id) => JsonlSessionStore::in_memory_with_id(cwd, id),
             None => JsonlSessionStore::in_memory(cwd),
         });
-        let runner = HookRunner::new(hooks, cwd, store).with_default_timeout(timeout);
+        let runner = Arc::new(HookRunner::new(hooks, cwd, store).with_default_timeout(timeout));
         let errors: Arc<Mutex<Vec<HookError>>> = Arc::default();
         let notes: Arc<Mutex<Vec<String>>> = Arc::default();
         let status: Arc<Mutex<Status>> = Arc::default();
@@ -132,6 +132,17 @@ impl Session {
         std::mem::take(&mut status.changed)
             .then(|| status.line.render(STATUS_WIDTH))
             .flatten()
+    }
+
+    /// Forgets what hooks reported, sent, notified or asked for so far (in a resident
+    /// session: what its earlier calls left); the status line keeps its segments, but counts
+    /// as not set in the next call.
+    pub(super) fn clear(&self) {
+        lock(&self.errors).clear();
+        lock(&self.notes).clear();
+        lock(&self.messages).clear();
+        lock(&self.unavailable).clear();
+        lock(&self.status).changed = false;
     }
 
     /// The session actions hooks asked for that the agent's sessions cannot do from here.

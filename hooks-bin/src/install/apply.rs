@@ -8,7 +8,7 @@ use similar::TextDiff;
 
 use super::file::{read_settings, write_settings};
 use super::merge::{merge, parse_settings};
-use super::shape::Ours;
+use super::shape::{HttpHooks, Ours};
 use super::{InstallError, Target};
 use crate::adapters::AgentEvent;
 
@@ -30,6 +30,8 @@ pub struct Install {
     /// Claude Code's `"onFailure": "block"`) on every gating entry of ours, adding it to the
     /// entries already there; for an agent without one this changes nothing.
     pub on_failure_block: bool,
+    /// `--http`: HTTP hooks to `hooks serve` instead of command hooks (Claude Code only).
+    pub http: Option<HttpHooks>,
 }
 
 /// An entry this tool had installed from another binary path, found by [`Install::apply`]
@@ -97,7 +99,9 @@ impl Install {
         };
         let blank = body.bytes().all(|b| b.is_ascii_whitespace());
         let root = parse_settings(if blank { "" } else { body }, &shown)?;
-        let ours = Ours::new(self.target, binary).with_fail_closed(self.on_failure_block);
+        let ours = Ours::new(self.target, binary)
+            .with_fail_closed(self.on_failure_block)
+            .with_http(self.http.as_ref());
         let merged = merge(&root.object_value_or_set(), &ours, events).map_err(|message| {
             InstallError::Shape {
                 path: self.path.clone(),
@@ -153,7 +157,20 @@ impl Install {
         }
         report.backup = write_settings(&self.path, old_text.as_deref(), &new_text)?;
         report.written = true;
+        if self.http.is_some() {
+            private(&self.path).map_err(|source| InstallError::Write {
+                path: self.path.clone(),
+                source,
+            })?;
+        }
         o(self.summary(&report, false, out))?;
+        if self.http.is_some() {
+            o(writeln!(
+                out,
+                "The HTTP hooks carry the secret of `hooks serve`: {shown} is now mode 0600. \
+                 The server starts on the next session start."
+            ))?;
+        }
         if let Some(backup) = &report.backup {
             o(writeln!(
                 out,
@@ -229,4 +246,22 @@ impl Install {
         }
         Ok(())
     }
+}
+
+/// Makes `path` (and its backup) readable by its owner only: it holds the secret.
+fn private(path: &std::path::Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let target = std::fs::canonicalize(path)?;
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600))?;
+        let mut backup = target.into_os_string();
+        backup.push(".bak");
+        if std::path::Path::new(&backup).exists() {
+            std::fs::set_permissions(&backup, std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
 }

@@ -143,11 +143,11 @@ pub(super) fn merge(
                 group.remove();
             }
         }
-        if present
-            && entry_lists
-                .iter()
-                .any(|entries| set_fail_closed(entries, ours, event))
-        {
+        let mut set = false;
+        for entries in &entry_lists {
+            set |= present && set_fail_closed(entries, ours, event);
+        }
+        if set {
             upgraded.push(event);
         }
         if !present {
@@ -192,12 +192,14 @@ fn repoint(
         let Some((old_binary, form)) = ours.installed_by_us(&entry, event) else {
             continue;
         };
+        // With `--http`, a command entry of ours goes: the event's entry is another.
+        let remove = *present || ours.http.is_some();
         replaced.push(Replaced {
             event,
             old_binary,
-            removed: *present,
+            removed: remove,
         });
-        if *present {
+        if remove {
             h.remove();
             removed_any = true;
             continue;

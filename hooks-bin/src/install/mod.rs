@@ -123,10 +123,15 @@ use crate::adapters::{self, AgentEvent};
 pub use apply::{Install, InstallReport, Replaced};
 pub use codex_trust::{Trusted, snake_case, trust_hash};
 pub use error::InstallError;
+pub use shape::{HTTP_TIMEOUT_SECS, HttpHooks, VIA_SERVER};
 pub use version::{AgentVersion, decide as decide_fail_closed, parse_version};
 
 /// The agent CLI to install into (the adapter's [`adapters::Agent`]).
 pub use crate::adapters::Agent as Target;
+
+/// The project's personal Claude Code settings file (not committed: Claude Code has git
+/// ignore it), where `--http` installs a project's entries.
+pub const LOCAL_SETTINGS: &str = "settings.local.json";
 
 /// Where to install.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -244,6 +249,10 @@ pub struct Options {
     /// Codex: trust the entries installed in the user's `config.toml`, as Codex's own review
     /// does (`--trust`; see [`codex_trust`](self#trusting-codex-hooks)).
     pub trust: bool,
+    /// `--http` (Claude Code): HTTP hooks to `hooks serve` (see [`HttpHooks`]). They hold
+    /// the secret, so they go into a file that is not committed: the user's settings, or the
+    /// project's personal `.claude/settings.local.json`; the file is made mode 0600.
+    pub http: Option<HttpHooks>,
 }
 
 /// Installs `binary` as the hook of `target` in `scope` for the events the linked bundle
@@ -297,6 +306,9 @@ pub fn run(
         .dir_env
         .and_then(std::env::var_os);
     let path = match scope {
+        Scope::Project if options.http.is_some() => {
+            settings_path(target, scope, &cwd, home).with_file_name(LOCAL_SETTINGS)
+        }
         Scope::Project => settings_path(target, scope, &cwd, home),
         Scope::User => user_settings_path(target, dir_env_value.as_deref(), home)?,
     };
@@ -334,6 +346,7 @@ pub fn run(
         },
         dry_run: options.dry_run,
         on_failure_block,
+        http: options.http.clone(),
     };
     let report = plan.apply(&events, out)?;
     if let Some(config) = config {

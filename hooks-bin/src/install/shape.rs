@@ -10,10 +10,67 @@ use super::Target;
 use crate::adapters::{AgentEvent, FailClosed, FailValue, Form};
 use crate::text::shell_quote;
 
+/// The entries of `hooks install claude --http`: HTTP hooks to the server of `hooks serve`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpHooks {
+    /// The server's base URL: `http://127.0.0.1:PORT`.
+    pub url: String,
+    /// The secret every request carries (`Authorization: Bearer SECRET`).
+    pub secret: String,
+}
+
+/// The `timeout` of an HTTP hook entry, in seconds: above the server's call timeout (50 s),
+/// so that a call that takes too long is answered by the server (blocked, with the reason).
+pub const HTTP_TIMEOUT_SECS: u64 = 60;
+
+/// The flag of a command entry that hands its call to the running server (starting it when
+/// it does not run): `hooks claude SessionStart --via-server`.
+pub const VIA_SERVER: &str = "--via-server";
+
+impl HttpHooks {
+    /// Whether `event` is sent over HTTP: every event but `SessionStart`, which Claude Code
+    /// does not send to HTTP hooks (a command entry with [`VIA_SERVER`] instead).
+    #[must_use]
+    pub fn over_http(event: AgentEvent) -> bool {
+        event.mapping != crate::adapters::Mapping::SessionStart
+    }
+
+    /// The URL of `event`'s route: `http://127.0.0.1:PORT/claude/EVENT`.
+    #[must_use]
+    pub fn event_url(&self, target: Target, event: AgentEvent) -> String {
+        format!("{}/{}/{}", self.url, target.as_str(), event.as_str())
+    }
+
+    /// The entry for `event`: an HTTP hook (`"onFailure": "block"` on a gating event), or for
+    /// `SessionStart` a command entry running `binary` with [`VIA_SERVER`].
+    fn entry(&self, target: Target, binary: &str, event: AgentEvent) -> Value {
+        if !HttpHooks::over_http(event) {
+            return json!({
+                "type": "command",
+                "command": binary,
+                "args": [target.as_str(), event.as_str(), VIA_SERVER],
+            });
+        }
+        let mut entry = json!({
+            "type": "http",
+            "url": self.event_url(target, event),
+            "headers": {"Authorization": format!("Bearer {}", self.secret)},
+            "timeout": HTTP_TIMEOUT_SECS,
+        });
+        if event.mapping.is_gating() {
+            entry["onFailure"] = json!("block");
+        }
+        entry
+    }
+}
+
 /// The handler entry that `ours` adds for `event`, in the agent's form, with the fail-closed
-/// key when `ours` writes it and the event gates.
+/// key when `ours` writes it and the event gates; with `--http`, [`HttpHooks`]'s entry.
 pub(super) fn handler(ours: &Ours<'_>, event: AgentEvent) -> Value {
     let (target, binary) = (ours.target, ours.binary);
+    if let Some(http) = ours.http {
+        return http.entry(target, binary, event);
+    }
     let mut entry = match target.protocol().install().form {
         Form::Exec => json!({
             "type": "command",
@@ -60,6 +117,8 @@ pub(super) struct Ours<'a> {
     file_name: &'a OsStr,
     /// The fail-closed key written on gating entries, when it is.
     fail_closed: Option<FailClosed>,
+    /// `--http`: the server's entries.
+    pub(super) http: Option<&'a HttpHooks>,
 }
 
 impl<'a> Ours<'a> {
@@ -70,7 +129,14 @@ impl<'a> Ours<'a> {
             binary,
             file_name: Path::new(binary).file_name().unwrap_or_default(),
             fail_closed: None,
+            http: None,
         }
+    }
+
+    /// These entries, for `--http`.
+    pub(super) fn with_http(mut self, http: Option<&'a HttpHooks>) -> Self {
+        self.http = http;
+        self
     }
 
     /// These entries, with the agent's fail-closed key ([`FailClosed`]) on every gating one
@@ -101,6 +167,25 @@ impl<'a> Ours<'a> {
     /// Whether `entry` already runs this binary for `event`, in exec or shell form.
     pub(super) fn runs_us(&self, entry: &Value, event: AgentEvent) -> bool {
         let (target, binary) = (self.target, self.binary);
+        if let Some(http) = self.http {
+            return if HttpHooks::over_http(event) {
+                entry.get("type").and_then(Value::as_str) == Some("http")
+                    && entry.get("url").and_then(Value::as_str)
+                        == Some(http.event_url(target, event).as_str())
+            } else {
+                entry.get("command").and_then(Value::as_str) == Some(binary)
+                    && entry
+                        .get("args")
+                        .and_then(Value::as_array)
+                        .is_some_and(|a| {
+                            a.iter().filter_map(Value::as_str).eq([
+                                target.as_str(),
+                                event.as_str(),
+                                VIA_SERVER,
+                            ])
+                        })
+            };
+        }
         let Some(command) = entry.get(self.command_key()).and_then(Value::as_str) else {
             return false;
         };

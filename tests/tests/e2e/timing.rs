@@ -2,7 +2,10 @@
 //! app server ([`crate::agent::codex::AppServerTurn::hook_times`]).
 //!
 //! Claude Code logs each command hook it ran as
-//! `Hooks: PreToolUse:Bash [/path/to/hooks claude PreToolUse] finished with status 0 (8ms)`.
+//! `Hooks: PreToolUse:Bash [/path/to/hooks claude PreToolUse] finished with status 0 (8ms)`,
+//! and each HTTP hook as `Hooks: HTTP hook POST to URL` and then `Hooks: HTTP hook response
+//! status 200, ...`, with no duration: [`http_hook_times`] takes it from the two lines'
+//! timestamps (milliseconds).
 
 use std::fmt;
 use std::sync::LazyLock;
@@ -13,6 +16,44 @@ static FINISHED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"Hooks: (\w+)(?::\S*)? \[(.+?)\] finished with status (-?\d+) \((\d+)ms\)")
         .expect("the pattern is valid")
 });
+
+static HTTP_POST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"T(\d\d):(\d\d):(\d\d)\.(\d{3})Z .*Hooks: HTTP hook POST to \S*/(\w+)$")
+        .expect("the pattern is valid")
+});
+
+static HTTP_DONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"T(\d\d):(\d\d):(\d\d)\.(\d{3})Z .*Hooks: HTTP hook (response status|error)")
+        .expect("the pattern is valid")
+});
+
+fn millis(c: &regex::Captures<'_>) -> u64 {
+    let n = |i: usize| c[i].parse::<u64>().unwrap_or(0);
+    ((n(1) * 60 + n(2)) * 60 + n(3)) * 1000 + n(4)
+}
+
+/// The time of each HTTP hook call in `debug_log`, by the route's event (the URL's last
+/// segment): from its POST line to the next answer or error line (one HTTP hook in flight at
+/// a time).
+pub(crate) fn http_hook_times(debug_log: &str) -> HookTimes {
+    let mut times = Vec::new();
+    let mut open: Option<(String, u64)> = None;
+    for line in debug_log.lines() {
+        if let Some(c) = HTTP_POST.captures(line) {
+            open = Some((c[5].to_owned(), millis(&c)));
+        } else if let Some(c) = HTTP_DONE.captures(line)
+            && let Some((event, began)) = open.take()
+        {
+            times.push(HookTime {
+                event,
+                command: "http".to_owned(),
+                status: i32::from(&c[5] != "response status"),
+                ms: millis(&c).saturating_sub(began),
+            });
+        }
+    }
+    HookTimes(times)
+}
 
 /// One hook run.
 #[derive(Debug, Clone)]

@@ -34,6 +34,19 @@ impl Claude {
         CLAUDE.for_suite().map(|binary| Claude { binary })
     }
 
+    /// `PATH` with the directory of Claude Code's binary first (for `hooks install`, which asks
+    /// it for its version).
+    pub(crate) fn path_with_binary(&self) -> std::path::PathBuf {
+        let dir = self.binary.parent().expect("the binary's directory");
+        std::env::join_paths(
+            std::iter::once(dir.to_path_buf()).chain(std::env::split_paths(
+                &std::env::var_os("PATH").unwrap_or_default(),
+            )),
+        )
+        .map(std::path::PathBuf::from)
+        .expect("PATH")
+    }
+
     /// `hooks install claude --project` in the sandbox's project, with this Claude Code first
     /// on `PATH` (install asks it for its version).
     pub(crate) fn install_hooks(&self, sandbox: &Sandbox) -> Finished {

@@ -2,6 +2,7 @@
 
 mod bundle;
 mod claude;
+mod claude_http;
 mod codex;
 mod copilot;
 mod copilot_bundle;

@@ -1,0 +1,348 @@
+//! `hooks serve [--status | --stop | --detach] [OPTIONS]`: runs the resident host on
+//! 127.0.0.1 (see [`super::http`]) until `SIGTERM` or `SIGINT`, then ends every live session
+//! (`session_shutdown` on each) and exits 0.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::lock::{self, Lock, State};
+use super::{OnEnd, Secret, ServeOptions, Server, SessionKey, SessionsConfig};
+use crate::adapters::AdapterOptions;
+use crate::trust::TrustMode;
+
+/// What `hooks serve --help` adds.
+pub const SERVE_HELP: &str = "One server per user and binary: the lock file serve-<BINARY>.lock \
+in the runtime directory ($XDG_RUNTIME_DIR/hooks, else <tmp>/hooks-<uid>) holds its pid and \
+port. Every request must carry `Authorization: Bearer SECRET` (the secret is \
+<config dir>/serve-secret, mode 0600, made on first use).\n\nExit status: 0 served until \
+SIGTERM/SIGINT, stopped, started (--detach) or running (--status); 1 not running (--status), \
+another server holds the lock, or the port, secret or lock cannot be had; 2 invalid usage.";
+
+/// Options of `hooks serve`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    /// Say whether the server runs (pid, port), and exit.
+    #[arg(long, conflicts_with_all = ["stop", "detach"])]
+    pub status: bool,
+    /// Stop the running server (SIGTERM: every live session ends cleanly), and exit.
+    #[arg(long, conflicts_with = "detach")]
+    pub stop: bool,
+    /// Start the server in the background unless it runs; return once it listens.
+    #[arg(long)]
+    pub detach: bool,
+    /// The loopback port [default: derived from the user id and the binary's path].
+    #[arg(long, value_name = "PORT")]
+    pub port: Option<u16>,
+    /// End a session after this many seconds without a call.
+    #[arg(long, value_name = "SECS", default_value_t = 3600)]
+    pub idle_timeout: u64,
+    /// The most sessions alive at once (the least recently used one is ended first).
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    pub max_sessions: usize,
+    /// Fail a call that takes longer than this many seconds (on a gating event: blocked).
+    #[arg(long, value_name = "SECS", default_value_t = 50)]
+    pub call_timeout: u64,
+    /// Run project-level hook files without checking that they are trusted.
+    #[arg(long)]
+    pub trust_all: bool,
+}
+
+/// Where this binary's server lives: its lock file and port.
+#[derive(Debug, Clone)]
+pub struct Endpoint {
+    /// The binary.
+    pub binary: PathBuf,
+    /// The lock file.
+    pub lock: PathBuf,
+    /// The port.
+    pub port: u16,
+}
+
+impl Endpoint {
+    /// The endpoint of `binary`'s server on `port` (default: [`lock::default_port`]).
+    #[must_use]
+    pub fn of(binary: &Path, port: Option<u16>) -> Endpoint {
+        Endpoint {
+            binary: binary.to_path_buf(),
+            lock: lock::lock_path(&lock::runtime_dir(), binary),
+            port: port.unwrap_or_else(|| lock::default_port(binary)),
+        }
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    #[must_use]
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+/// `hooks serve`.
+#[must_use]
+pub fn run(args: &ServeArgs, trust: TrustMode) -> ExitCode {
+    let binary = match std::env::current_exe() {
+        Ok(binary) => binary,
+        Err(e) => return fail(&format!("cannot find this binary's path: {e}")),
+    };
+    let endpoint = Endpoint::of(&binary, args.port);
+    if args.status {
+        status(&endpoint)
+    } else if args.stop {
+        stop(&endpoint)
+    } else if args.detach {
+        detach(&endpoint, args)
+    } else {
+        serve(&endpoint, args, trust)
+    }
+}
+
+fn fail(why: &str) -> ExitCode {
+    eprintln!("hooks serve: {why}");
+    ExitCode::FAILURE
+}
+
+fn status(endpoint: &Endpoint) -> ExitCode {
+    match lock::state(&endpoint.lock) {
+        Ok(State::Held(Some(r))) => {
+            println!("running: pid {}, http://127.0.0.1:{}", r.pid, r.port);
+            ExitCode::SUCCESS
+        }
+        Ok(State::Held(None)) => {
+            println!("running (lock file {} unreadable)", endpoint.lock.display());
+            ExitCode::SUCCESS
+        }
+        Ok(State::Free) => {
+            println!("not running");
+            ExitCode::FAILURE
+        }
+        Err(e) => fail(&format!("{}: {e}", endpoint.lock.display())),
+    }
+}
+
+fn stop(endpoint: &Endpoint) -> ExitCode {
+    let running = match lock::state(&endpoint.lock) {
+        Ok(State::Held(Some(r))) => r,
+        Ok(State::Held(None)) => {
+            return fail(&format!(
+                "a server holds {} but its pid cannot be read",
+                endpoint.lock.display()
+            ));
+        }
+        Ok(State::Free) => {
+            println!("not running");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => return fail(&format!("{}: {e}", endpoint.lock.display())),
+    };
+    if let Err(e) = terminate(running.pid) {
+        return fail(&format!("cannot signal pid {}: {e}", running.pid));
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if matches!(lock::state(&endpoint.lock), Ok(State::Free)) {
+            println!("stopped (pid {})", running.pid);
+            return ExitCode::SUCCESS;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    fail(&format!("pid {} did not stop within 30 s", running.pid))
+}
+
+#[cfg(unix)]
+fn terminate(pid: u32) -> std::io::Result<()> {
+    let pid = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+        .ok_or_else(|| std::io::Error::other("not a process id"))?;
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).map_err(Into::into)
+}
+
+#[cfg(not(unix))]
+fn terminate(_pid: u32) -> std::io::Result<()> {
+    Err(std::io::Error::other("--stop needs a unix system"))
+}
+
+/// Starts `hooks serve` (the same options) in its own process group, its output to
+/// `serve-<BINARY>.log` next to the lock file, unless a server runs; returns once the server
+/// holds the lock.
+fn detach(endpoint: &Endpoint, args: &ServeArgs) -> ExitCode {
+    match ensure_running(endpoint, args) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => fail(&e),
+    }
+}
+
+impl Default for ServeArgs {
+    fn default() -> Self {
+        #[derive(clap::Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            args: ServeArgs,
+        }
+        <Defaults as clap::Parser>::parse_from(["serve"]).args
+    }
+}
+
+/// Starts `hooks serve` with `args` in the background (see [`ServeArgs::detach`]) unless
+/// `endpoint`'s server runs; returns the port the running server listens on.
+///
+/// # Errors
+/// The server could not be started, or did not listen within 10 s (the message names its
+/// log file).
+pub fn ensure_running(endpoint: &Endpoint, args: &ServeArgs) -> Result<u16, String> {
+    let listening = || match lock::state(&endpoint.lock) {
+        Ok(State::Held(Some(r))) => std::net::TcpStream::connect(("127.0.0.1", r.port))
+            .is_ok()
+            .then_some(r.port),
+        _ => None,
+    };
+    if let Some(port) = listening() {
+        return Ok(port);
+    }
+    let log = endpoint.lock.with_extension("log");
+    let opened =
+        lock::make_private_dir(endpoint.lock.parent().unwrap_or(Path::new("."))).and_then(|()| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&log)
+        });
+    let out = opened.map_err(|e| format!("cannot open {}: {e}", log.display()))?;
+    let err = out
+        .try_clone()
+        .map_err(|e| format!("cannot open {}: {e}", log.display()))?;
+    let mut command = std::process::Command::new(&endpoint.binary);
+    command.arg("serve").args([
+        format!("--port={}", endpoint.port),
+        format!("--idle-timeout={}", args.idle_timeout),
+        format!("--max-sessions={}", args.max_sessions),
+        format!("--call-timeout={}", args.call_timeout),
+    ]);
+    if args.trust_all {
+        command.arg("--trust-all");
+    }
+    // The server serves every project of the user: it holds none of their directories.
+    command
+        .current_dir("/")
+        .stdin(std::process::Stdio::null())
+        .stdout(out)
+        .stderr(err);
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", endpoint.binary.display()))?;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        if let Some(port) = listening() {
+            return Ok(port);
+        }
+        if let Ok(Some(exit)) = child.try_wait() {
+            // Lost a race to another start, which now holds the lock: wait for that one.
+            if matches!(lock::state(&endpoint.lock), Ok(State::Held(_))) {
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            }
+            return Err(format!("the server exited ({exit}); see {}", log.display()));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Err(format!(
+        "the server did not start within 10 s; see {}",
+        log.display()
+    ))
+}
+
+fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
+    let secret = match crate::trust::config_dir()
+        .map_err(|e| e.to_string())
+        .and_then(|dir| Secret::load_or_create(&dir))
+    {
+        Ok(secret) => secret,
+        Err(e) => return fail(&format!("no secret: {e}")),
+    };
+    let lock = match Lock::acquire(&endpoint.lock, endpoint.port) {
+        Ok(lock) => lock,
+        Err(e) => return fail(&e.to_string()),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => return fail(&format!("cannot start the runtime: {e}")),
+    };
+    let on_end: OnEnd = Arc::new(|key: &SessionKey, ending| {
+        let clean = if ending.clean { "" } else { ", not cleanly" };
+        eprintln!(
+            "hooks serve: session {key} ended ({}{clean})",
+            ending.reason
+        );
+    });
+    let options = ServeOptions {
+        adapter: AdapterOptions {
+            trust,
+            ..AdapterOptions::default()
+        },
+        sessions: SessionsConfig {
+            idle_timeout: Duration::from_secs(args.idle_timeout),
+            max_sessions: args.max_sessions,
+            on_end: Some(on_end),
+            ..SessionsConfig::default()
+        },
+        call_timeout: Duration::from_secs(args.call_timeout),
+        secret,
+    };
+    let code = runtime.block_on(async {
+        let listener = match tokio::net::TcpListener::bind(("127.0.0.1", endpoint.port)).await {
+            Ok(listener) => listener,
+            Err(e) => {
+                return fail(&format!(
+                    "cannot listen on 127.0.0.1:{}: {e}",
+                    endpoint.port
+                ));
+            }
+        };
+        eprintln!(
+            "hooks serve: listening on {} (pid {}, lock {})",
+            endpoint.url(),
+            std::process::id(),
+            lock.path().display()
+        );
+        let server = Server::new(options);
+        match server.serve(listener, terminated()).await {
+            Ok(()) => {
+                eprintln!("hooks serve: stopped");
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&format!("the listener failed: {e}")),
+        }
+    });
+    drop(lock);
+    code
+}
+
+/// Resolves on `SIGTERM` or `SIGINT`.
+async fn terminated() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) {
+            (Ok(mut term), Ok(mut int)) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
+                }
+            }
+            _ => std::future::pending::<()>().await,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,353 @@
+//! The HTTP transport of `hooks serve`: HTTP/1.1 on 127.0.0.1, one route per agent and event
+//! (`POST /claude/PreToolUse`), the body the input JSON a command hook gets on stdin, the
+//! answer in that agent's schema, from the same [`Protocol`](crate::adapters::Protocol) as the
+//! command adapter ([`crate::adapters::resident`]), with one runner per agent session
+//! ([`Sessions`]).
+//!
+//! # Refusals (nothing is run, no session is touched)
+//!
+//! | request | status |
+//! | --- | --- |
+//! | a `Host` header other than `127.0.0.1:PORT` or `localhost:PORT` (DNS rebinding) | 421 |
+//! | no `Authorization: Bearer SECRET` with the user's [`Secret`] | 401 |
+//! | a body larger than stdin's limit ([`MAX_INPUT_BYTES`], 16 MiB) | 413 |
+//! | another path or method | 404 / 405 |
+//!
+//! A body that is not what the agent sends (malformed, not UTF-8, nested deeper than
+//! [`MAX_DEPTH`](crate::json::MAX_DEPTH)) fails the call as on stdin: see below.
+//!
+//! # Answers ([`HttpAnswer::from_outcome`])
+//!
+//! Claude Code reads a 2xx answer's JSON body as it reads a command hook's stdout (an empty
+//! body is `{}`), and takes a non-2xx status as a failure of the hook (blocking with
+//! `"onFailure": "block"`, else non-blocking). The command adapter's [`Outcome`] maps so:
+//!
+//! | outcome | HTTP answer |
+//! | --- | --- |
+//! | exit 0 | 200, the body is the stdout, byte for byte (empty: no opinion) |
+//! | exit 2 (a failure on a gating event) | 200, the stdout's JSON object (or `{}`) with `"decision": "block"` and the stderr line as `"reason"`: Claude Code's JSON for what exit 2 does (it blocks with that reason) |
+//! | exit 1 (a failure on an observational event) | 500, the stderr line as the body: a non-blocking error |
+//!
+//! A call that does not answer within the call timeout, or whose adapter panics, fails by
+//! the same rules (on a gating event: blocked with the reason); a call that hung is
+//! cancelled and ends its session ([`Sessions::abandon`]), and the server keeps serving.
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use futures::FutureExt as _;
+use serde_json::{Map, Value};
+use tokio::net::TcpListener;
+
+use super::secret::Secret;
+use super::sessions::{Session, SessionKey, Sessions, SessionsConfig};
+use crate::adapters::resident::{self, Prepared, Resident};
+use crate::adapters::{AdapterOptions, Agent, EXIT_BLOCK, EXIT_OK, Outcome, Protocol};
+use crate::json::MAX_INPUT_BYTES;
+
+/// What a [`Server`] is told.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// Where the hooks come from, the handler timeout, the trust mode (as for the command
+    /// adapter; `cwd` and `project_dir` apply to every call).
+    pub adapter: AdapterOptions,
+    /// The limits of the sessions (idle timeout, bound, shutdown timeout).
+    pub sessions: SessionsConfig,
+    /// How long one call may take before it fails (default 50 s; Claude Code's `timeout`,
+    /// which `hooks install` writes, is 60 s).
+    pub call_timeout: Duration,
+    /// The secret every request must carry.
+    pub secret: Secret,
+}
+
+impl ServeOptions {
+    /// The default limits, the linked bundle, and `secret`.
+    #[must_use]
+    pub fn new(secret: Secret) -> Self {
+        ServeOptions {
+            adapter: AdapterOptions::default(),
+            sessions: SessionsConfig::default(),
+            call_timeout: Duration::from_secs(50),
+            secret,
+        }
+    }
+}
+
+/// The answer an HTTP hook gets: a status and a body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpAnswer {
+    /// The status code.
+    pub status: u16,
+    /// The body (JSON for 200).
+    pub body: String,
+}
+
+impl HttpAnswer {
+    /// The HTTP answer of the command adapter's `outcome` (see the [module docs](self)).
+    #[must_use]
+    pub fn from_outcome(outcome: &Outcome) -> HttpAnswer {
+        match outcome.code {
+            EXIT_OK => HttpAnswer {
+                status: 200,
+                body: outcome.stdout.clone(),
+            },
+            EXIT_BLOCK => {
+                let mut answer = match serde_json::from_str::<Value>(&outcome.stdout) {
+                    Ok(Value::Object(map)) => map,
+                    _ => Map::new(),
+                };
+                answer.insert("decision".into(), Value::from("block"));
+                answer.insert("reason".into(), Value::from(outcome.stderr.trim_end()));
+                let mut body = Value::Object(answer).to_string();
+                body.push('\n');
+                HttpAnswer { status: 200, body }
+            }
+            _ => HttpAnswer {
+                status: 500,
+                body: outcome.stderr.clone(),
+            },
+        }
+    }
+
+    fn refusal(status: StatusCode, why: &str) -> Response {
+        (status, format!("hooks serve: {why}\n")).into_response()
+    }
+}
+
+impl IntoResponse for HttpAnswer {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let kind = if status == StatusCode::OK {
+            "application/json"
+        } else {
+            "text/plain; charset=utf-8"
+        };
+        (status, [(header::CONTENT_TYPE, kind)], self.body).into_response()
+    }
+}
+
+struct State {
+    options: ServeOptions,
+    sessions: Sessions<Resident>,
+}
+
+/// The resident host behind the HTTP transport: the sessions and how a call runs; cheap to
+/// clone.
+#[derive(Clone)]
+pub struct Server {
+    state: Arc<State>,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("options", &self.state.options)
+            .field("sessions", &self.state.sessions)
+            .finish()
+    }
+}
+
+impl Server {
+    /// A server with no session yet.
+    ///
+    /// # Panics
+    /// Outside a tokio runtime ([`Sessions::new`]).
+    #[must_use]
+    pub fn new(options: ServeOptions) -> Server {
+        let sessions = Sessions::new(options.sessions.clone());
+        Server {
+            state: Arc::new(State { options, sessions }),
+        }
+    }
+
+    /// The live sessions.
+    #[must_use]
+    pub fn sessions(&self) -> &Sessions<Resident> {
+        &self.state.sessions
+    }
+
+    /// The routes: `POST /AGENT/EVENT` for every agent and event, for requests whose `Host`
+    /// names `port` on the loopback.
+    pub fn router(&self, port: u16) -> Router {
+        let hosts: Arc<[String]> = [format!("127.0.0.1:{port}"), format!("localhost:{port}")]
+            .into_iter()
+            .collect();
+        let mut router = Router::new();
+        for &agent in Agent::ALL {
+            for event in agent.protocol().events() {
+                let (server, hosts) = (self.clone(), Arc::clone(&hosts));
+                let name = event.name;
+                router = router.route(
+                    &format!("/{agent}/{name}"),
+                    post(move |headers: HeaderMap, body: Body| async move {
+                        server.handle(&hosts, agent, name, &headers, body).await
+                    }),
+                );
+            }
+        }
+        router
+    }
+
+    /// Serves `listener` until `shutdown` resolves, then ends every live session
+    /// (`session_shutdown` on each) and returns.
+    ///
+    /// # Errors
+    /// The listener fails.
+    pub async fn serve(
+        &self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let port = listener.local_addr()?.port();
+        let served = axum::serve(listener, self.router(port))
+            .with_graceful_shutdown(shutdown)
+            .await;
+        self.state.sessions.shutdown_all().await;
+        served
+    }
+
+    async fn handle(
+        &self,
+        hosts: &[String],
+        agent: Agent,
+        event: &'static str,
+        headers: &HeaderMap,
+        body: Body,
+    ) -> Response {
+        let host = headers.get(header::HOST).map(|h| h.as_bytes());
+        if !host.is_some_and(|h| hosts.iter().any(|ok| ok.as_bytes() == h)) {
+            return HttpAnswer::refusal(
+                StatusCode::MISDIRECTED_REQUEST,
+                &format!("the Host header must be {}", hosts.join(" or ")),
+            );
+        }
+        let secret = &self.state.options.secret;
+        if !headers
+            .get(header::AUTHORIZATION)
+            .is_some_and(|v| secret.authorizes(v.as_bytes()))
+        {
+            return HttpAnswer::refusal(
+                StatusCode::UNAUTHORIZED,
+                "no valid `Authorization: Bearer SECRET` (the secret is in the config \
+                 directory's serve-secret; `hooks install claude --http` writes it)",
+            );
+        }
+        let too_large = || {
+            HttpAnswer::refusal(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &format!("the body is larger than {MAX_INPUT_BYTES} bytes"),
+            )
+        };
+        let declared = headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > MAX_INPUT_BYTES as u64) {
+            return too_large();
+        }
+        let input = match axum::body::to_bytes(body, MAX_INPUT_BYTES).await {
+            Ok(input) => input,
+            Err(e) => {
+                let limit = std::error::Error::source(&e)
+                    .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
+                if limit {
+                    return too_large();
+                }
+                return HttpAnswer::refusal(
+                    StatusCode::BAD_REQUEST,
+                    &format!("cannot read the body: {e}"),
+                );
+            }
+        };
+        HttpAnswer::from_outcome(&self.answer(agent, event, &input).await).into_response()
+    }
+
+    /// One call of `agent`'s event `event_name` with the input `input`, on its session: the
+    /// [`Outcome`] the command adapter would give (see [`crate::adapters::resident`]).
+    pub async fn answer(&self, agent: Agent, event_name: &str, input: &[u8]) -> Outcome {
+        let protocol = agent.protocol();
+        let call = match resident::prepare(protocol, event_name, input, &self.state.options.adapter)
+        {
+            Ok(call) => call,
+            Err(outcome) => return outcome,
+        };
+        let name = call.event().name;
+        let key = call
+            .session_id()
+            .map(|id| SessionKey::new(agent.as_str(), id));
+        // Run in place (no task of its own: no hand-over to another worker thread), a panic
+        // caught, and dropped (cancelled) at the call timeout.
+        let run = AssertUnwindSafe(self.run(protocol, call, key.clone())).catch_unwind();
+        let bound = self.state.options.call_timeout;
+        match tokio::time::timeout(bound, run).await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(payload)) => {
+                let why = format!(
+                    "internal error: the adapter panicked: {}",
+                    hooks_core::HandlerError::from_panic(&*payload)
+                );
+                Outcome::failure(protocol, name, &blocked(protocol, name, &why))
+            }
+            Err(_) => {
+                if let Some(key) = &key {
+                    self.state.sessions.abandon(key);
+                }
+                let why = format!(
+                    "the hooks did not answer within {} s (the session was ended)",
+                    bound.as_secs_f64()
+                );
+                Outcome::failure(protocol, name, &blocked(protocol, name, &why))
+            }
+        }
+    }
+
+    async fn run(
+        &self,
+        protocol: &'static dyn Protocol,
+        call: Prepared,
+        key: Option<SessionKey>,
+    ) -> Outcome {
+        let name = call.event().name;
+        let adapter = &self.state.options.adapter;
+        let Some(key) = key else {
+            return match resident::open(protocol, &call, adapter) {
+                Ok((_runner, alone)) => resident::run_alone(protocol, call, &alone).await,
+                Err(e) => Outcome::failure(protocol, name, &e),
+            };
+        };
+        let entered = self
+            .state
+            .sessions
+            .enter(key, || {
+                let (runner, data) = resident::open(protocol, &call, adapter)?;
+                Ok(Session { runner, data })
+            })
+            .await;
+        let entered = match entered {
+            Ok(entered) => entered,
+            Err(e) => return Outcome::failure(protocol, name, &e.to_string()),
+        };
+        let ends = call.ends_session();
+        let started = entered.started();
+        let outcome = resident::run(protocol, call, &entered.data, started).await;
+        if ends {
+            entered.close();
+        }
+        outcome
+    }
+}
+
+/// `blocked: why` on a gating event (as the adapter words a hook failure there), else `why`.
+fn blocked(protocol: &dyn Protocol, event_name: &str, why: &str) -> String {
+    if protocol.is_gating(event_name) {
+        format!("blocked: {why}")
+    } else {
+        why.to_owned()
+    }
+}

@@ -1,0 +1,17 @@
+//! `hooks serve`: a resident host that keeps one [`HookRunner`](hooks_core::HookRunner) per
+//! agent session ([`Sessions`]), so that what a hook keeps lasts as long as the agent's
+//! session, and a call costs no process start.
+pub mod cli;
+pub mod forward;
+pub mod http;
+pub mod lock;
+pub mod secret;
+mod sessions;
+
+pub use cli::{Endpoint, SERVE_HELP, ServeArgs};
+pub use http::{HttpAnswer, ServeOptions, Server};
+pub use secret::Secret;
+
+pub use sessions::{
+    EndReason, Ending, Entered, OnEnd, Session, SessionError, SessionKey, Sessions, SessionsConfig,
+};

@@ -1,0 +1,254 @@
+//! `hooks install claude --http`: HTTP hook entries to `hooks serve` (with `onFailure: block`
+//! on the gating events), `SessionStart` a command that starts the server and hands it the
+//! call, the secret only in a file that is not committed (mode 0600).
+
+mod common;
+
+use std::fs;
+use std::io::Write as _;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use hooks_bin::adapters::hook_json::{
+    POST_TOOL_USE, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP, USER_PROMPT_SUBMIT,
+};
+use hooks_bin::install::{HttpHooks, Install, Target};
+
+const BIN: &str = env!("CARGO_BIN_EXE_hooks");
+
+fn http() -> HttpHooks {
+    HttpHooks {
+        url: "http://127.0.0.1:4242".into(),
+        secret: "ab".repeat(32),
+    }
+}
+
+fn plan(path: &Path, http: Option<HttpHooks>) -> Install {
+    Install {
+        target: Target::Claude,
+        path: path.to_path_buf(),
+        binary: PathBuf::from("/opt/hooks/bin/hooks"),
+        dry_run: false,
+        on_failure_block: false,
+        http,
+    }
+}
+
+fn entries(path: &Path, event: &str) -> Vec<Value> {
+    let settings: Value = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+    settings["hooks"][event]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["hooks"].as_array().unwrap().clone())
+        .collect()
+}
+
+#[test]
+fn http_install_writes_http_hooks_blocking_on_failure_where_they_gate_and_a_command_session_start()
+{
+    let dir = common::workdir();
+    let path = dir.path().join(".claude").join("settings.local.json");
+    let events = [
+        PRE_TOOL_USE,
+        POST_TOOL_USE,
+        USER_PROMPT_SUBMIT,
+        SESSION_START,
+        SESSION_END,
+        STOP,
+    ];
+    plan(&path, Some(http()))
+        .apply(&events, &mut Vec::new())
+        .unwrap();
+    let auth = json!({"Authorization": format!("Bearer {}", "ab".repeat(32))});
+    for event in ["PreToolUse", "PostToolUse", "UserPromptSubmit"] {
+        assert_eq!(
+            entries(&path, event),
+            [
+                json!({"type": "http", "url": format!("http://127.0.0.1:4242/claude/{event}"),
+                    "headers": auth, "timeout": 60, "onFailure": "block"})
+            ],
+            "{event}"
+        );
+    }
+    for event in ["SessionEnd", "Stop"] {
+        assert_eq!(
+            entries(&path, event),
+            [
+                json!({"type": "http", "url": format!("http://127.0.0.1:4242/claude/{event}"),
+                    "headers": auth, "timeout": 60})
+            ],
+            "{event}: observational, no onFailure"
+        );
+    }
+    assert_eq!(
+        entries(&path, "SessionStart"),
+        [json!({"type": "command", "command": "/opt/hooks/bin/hooks",
+                "args": ["claude", "SessionStart", "--via-server"]})]
+    );
+    let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the file holds the secret");
+    // Idempotent.
+    let mut out = Vec::new();
+    let report = plan(&path, Some(http())).apply(&events, &mut out).unwrap();
+    assert!(!report.written, "{}", String::from_utf8_lossy(&out));
+}
+
+#[test]
+fn http_install_replaces_this_binarys_command_hooks_instead_of_running_both() {
+    let dir = common::workdir();
+    let path = dir.path().join("settings.json");
+    let events = [PRE_TOOL_USE, SESSION_START];
+    plan(&path, None).apply(&events, &mut Vec::new()).unwrap();
+    plan(&path, Some(http()))
+        .apply(&events, &mut Vec::new())
+        .unwrap();
+    let pre = entries(&path, "PreToolUse");
+    assert_eq!(pre.len(), 1, "{pre:?}");
+    assert_eq!(pre[0]["type"], "http");
+    let start = entries(&path, "SessionStart");
+    assert_eq!(start.len(), 1, "{start:?}");
+    assert_eq!(
+        start[0]["args"],
+        json!(["claude", "SessionStart", "--via-server"])
+    );
+}
+
+/// A scratch user for the built binary.
+struct User {
+    dir: tempfile::TempDir,
+}
+
+impl User {
+    fn new() -> User {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["config", "run", "home", "project"] {
+            fs::create_dir(dir.path().join(sub)).unwrap();
+        }
+        User { dir }
+    }
+
+    fn path(&self, sub: &str) -> PathBuf {
+        self.dir.path().join(sub)
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(BIN);
+        c.args(args)
+            .env("HOOKS_CONFIG_DIR", self.path("config"))
+            .env("XDG_RUNTIME_DIR", self.path("run"))
+            .env("HOME", self.path("home"))
+            .current_dir(self.path("project"));
+        c
+    }
+
+    fn hooks(&self, args: &[&str]) -> Output {
+        self.command(args).output().unwrap()
+    }
+
+    fn hooks_with(&self, args: &[&str], stdin: &[u8]) -> Output {
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(stdin).unwrap();
+        child.wait_with_output().unwrap()
+    }
+
+    fn input(&self, event: &str, extra: Value) -> Vec<u8> {
+        common::input(event, &self.path("project"), extra)
+    }
+
+    fn running_pid(&self) -> Option<i32> {
+        let out = self.hooks(&["serve", "--status"]);
+        let said = String::from_utf8_lossy(&out.stdout).into_owned();
+        let pid = said.strip_prefix("running: pid ")?.split(',').next()?;
+        pid.parse().ok()
+    }
+}
+
+impl Drop for User {
+    fn drop(&mut self) {
+        let _ = self.hooks(&["serve", "--stop"]);
+    }
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn install_http_keeps_the_secret_out_of_the_committed_project_settings() {
+    let user = User::new();
+    let out = user.hooks(&["install", "claude", "--http"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let claude = user.path("project").join(".claude");
+    assert!(
+        !claude.join("settings.json").exists(),
+        "the committed file is not written"
+    );
+    let local = fs::read_to_string(claude.join("settings.local.json")).unwrap();
+    let secret = fs::read_to_string(user.path("config").join("serve-secret")).unwrap();
+    assert!(local.contains(&format!("Bearer {secret}")), "{local}");
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&user.path("config").join("serve-secret")), 0o600);
+    assert_eq!(mode(&claude.join("settings.local.json")), 0o600);
+    let out = user.hooks(&["install", "codex", "--http"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}
+
+#[test]
+fn session_start_via_server_starts_the_server_which_a_kill_9_loses_and_the_next_start_brings_back()
+{
+    let user = User::new();
+    assert_eq!(user.running_pid(), None);
+    let start = user.input("SessionStart", json!({"source": "startup"}));
+    let out = user.hooks_with(&["claude", "SessionStart", "--via-server"], &start);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let pid = user
+        .running_pid()
+        .expect("the session start started the server");
+    // The server has the session: a PreToolUse over HTTP goes to it (the examples' guard).
+    let deny = user.input(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
+    );
+    let out = user.hooks_with(&["claude", "PreToolUse", "--via-server"], &deny);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("\"deny\""),
+        "{}",
+        text(&out)
+    );
+    // kill -9: the lock goes with the process.
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while user.running_pid().is_some() {
+        assert!(
+            Instant::now() < deadline,
+            "the killed server still holds the lock"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = user.hooks_with(&["claude", "SessionStart", "--via-server"], &start);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let again = user
+        .running_pid()
+        .expect("the next session start brought it back");
+    assert_ne!(again, pid);
+}

@@ -1,0 +1,411 @@
+//! `hooks serve` as a process: one server per user and binary (the lock file), `--status`,
+//! `--stop`, `--detach`, SIGTERM ending every live session cleanly, the idle timeout.
+
+use std::io::{Read as _, Write as _};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+const BIN: &str = env!("CARGO_BIN_EXE_hooks");
+
+/// A scratch user: config, runtime and home directories, and a project.
+struct User {
+    dir: tempfile::TempDir,
+    port: u16,
+}
+
+impl User {
+    fn new() -> User {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["config", "run", "home", "project"] {
+            std::fs::create_dir(dir.path().join(sub)).unwrap();
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        User { dir, port }
+    }
+
+    fn path(&self, sub: &str) -> PathBuf {
+        self.dir.path().join(sub)
+    }
+
+    fn command(&self) -> Command {
+        let mut c = Command::new(BIN);
+        c.env("HOOKS_CONFIG_DIR", self.path("config"))
+            .env("XDG_RUNTIME_DIR", self.path("run"))
+            .env("HOME", self.path("home"))
+            .current_dir(self.path("project"));
+        c
+    }
+
+    fn hooks(&self, args: &[&str]) -> Output {
+        self.command().args(args).output().unwrap()
+    }
+
+    /// `hooks serve --port P ARGS...` in the foreground, its stderr to `serve.log`.
+    fn serve(&self, args: &[&str]) -> Child {
+        let log = std::fs::File::create(self.path("serve.log")).unwrap();
+        let child = self
+            .command()
+            .arg("serve")
+            .arg(format!("--port={}", self.port))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        self.eventually("the server listens", || self.log().contains("listening"));
+        child
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.path("serve.log")).unwrap_or_default()
+    }
+
+    fn eventually(&self, what: &str, mut cond: impl FnMut() -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !cond() {
+            assert!(
+                Instant::now() < deadline,
+                "timed out: {what}; log: {}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn secret(&self) -> String {
+        std::fs::read_to_string(self.path("config").join("serve-secret")).unwrap()
+    }
+
+    /// `POST /claude/EVENT` for the session `session`: the status and body.
+    fn call(&self, event: &str, session: &str, extra: serde_json::Value) -> (u16, String) {
+        let mut body = json!({
+            "session_id": session, "transcript_path": "/tmp/t.jsonl",
+            "cwd": self.path("project"), "permission_mode": "default", "hook_event_name": event,
+        });
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        let body = body.to_string();
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        write!(
+            stream,
+            "POST /claude/{event} HTTP/1.1\r\nhost: 127.0.0.1:{}\r\nauthorization: Bearer {}\r\n\
+             content-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            self.port,
+            self.secret(),
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let status = answer.split(' ').nth(1).unwrap().parse().unwrap();
+        let body = answer.split_once("\r\n\r\n").unwrap().1.to_owned();
+        (status, body)
+    }
+}
+
+fn terminate(child: &Child) {
+    let pid = nix_pid(child);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+}
+
+fn nix_pid(child: &Child) -> nix::unistd::Pid {
+    nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap())
+}
+
+fn wait(child: &mut Child) -> std::process::ExitStatus {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "the server did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn bash(command: &str) -> serde_json::Value {
+    json!({"tool_name": "Bash", "tool_input": {"command": command}})
+}
+
+#[test]
+fn sigterm_ends_every_live_session_cleanly_and_the_server_exits_0() {
+    let user = User::new();
+    let mut server = user.serve(&[]);
+    for session in ["s1", "s2", "s3"] {
+        let (status, body) = user.call("PreToolUse", session, bash("rm -rf /"));
+        assert_eq!(status, 200);
+        assert!(body.contains("\"deny\""), "{body}");
+    }
+    terminate(&server);
+    assert!(wait(&mut server).success());
+    let log = user.log();
+    for session in ["s1", "s2", "s3"] {
+        assert!(
+            log.contains(&format!("session claude/{session} ended (shutdown)\n")),
+            "{log}"
+        );
+    }
+    assert!(!log.contains("not cleanly"), "{log}");
+}
+
+#[test]
+fn one_server_per_user_and_binary_holds_the_lock_and_status_and_stop_see_it() {
+    let user = User::new();
+    let out = user.hooks(&["serve", "--status"]);
+    assert_eq!(
+        (out.status.code(), text(&out).as_str()),
+        (Some(1), "not running\n")
+    );
+    let mut server = user.serve(&[]);
+    let out = user.hooks(&["serve", "--status"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains(&format!("pid {}", server.id()))
+            && said.contains(&format!("127.0.0.1:{}", user.port)),
+        "{said}"
+    );
+    // A second server (another port even) is refused by the lock.
+    let other = user.hooks(&["serve", "--port=1"]);
+    assert_eq!(other.status.code(), Some(1));
+    assert!(text(&other).contains("already running"), "{}", text(&other));
+    // --detach with a server running starts nothing.
+    let out = user.hooks(&["serve", "--detach"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let (status, _) = user.call("PreToolUse", "s1", bash("ls"));
+    assert_eq!(status, 200);
+    let out = user.hooks(&["serve", "--stop"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).starts_with("stopped"), "{}", text(&out));
+    assert!(wait(&mut server).success());
+    assert!(
+        user.log().contains("session claude/s1 ended (shutdown)\n"),
+        "{}",
+        user.log()
+    );
+    let out = user.hooks(&["serve", "--status"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+}
+
+#[test]
+fn detach_starts_the_server_in_the_background_once() {
+    let user = User::new();
+    let port = format!("--port={}", user.port);
+    let out = user.hooks(&["serve", "--detach", &port]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let (status, body) = user.call("PreToolUse", "s1", bash("rm -rf /"));
+    assert_eq!(status, 200);
+    assert!(body.contains("\"deny\""), "{body}");
+    let out = user.hooks(&["serve", "--detach", &port]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = user.hooks(&["serve", "--stop"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let log_file = std::fs::read_dir(user.path("run").join("hooks"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "log"))
+        .unwrap();
+    let log = std::fs::read_to_string(&log_file).unwrap();
+    assert_eq!(log.matches("listening on").count(), 1, "{log}");
+    assert!(log.contains("session claude/s1 ended (shutdown)"), "{log}");
+    assert!(Path::new(&log_file).exists());
+}
+
+#[test]
+fn a_session_idle_past_the_idle_timeout_is_ended() {
+    let user = User::new();
+    let mut server = user.serve(&["--idle-timeout=1"]);
+    let (status, _) = user.call("PreToolUse", "idle", bash("ls"));
+    assert_eq!(status, 200);
+    user.eventually("the idle session ends", || {
+        user.log().contains("session claude/idle ended (idle)\n")
+    });
+    terminate(&server);
+    assert!(wait(&mut server).success());
+}
+
+impl User {
+    /// `POST /claude/EVENT` with `body` as is.
+    fn post(&self, event: &str, body: &[u8]) -> (u16, String) {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        write!(
+            stream,
+            "POST /claude/{event} HTTP/1.1\r\nhost: 127.0.0.1:{}\r\nauthorization: Bearer {}\r\n\
+             content-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+            self.port,
+            self.secret(),
+            body.len()
+        )
+        .unwrap();
+        stream.write_all(body).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let status = answer.split(' ').nth(1).unwrap().parse().unwrap();
+        let body = answer.split_once("\r\n\r\n").unwrap().1.to_owned();
+        (status, body)
+    }
+
+    /// `hooks claude EVENT` (the command adapter, a process per call) with `body` on stdin.
+    fn adapter(&self, event: &str, body: &[u8]) -> Output {
+        let mut child = self
+            .command()
+            .args(["claude", event])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(body).unwrap();
+        child.wait_with_output().unwrap()
+    }
+
+    /// A Claude Code input of `event` for the session `session`, with `extra` fields.
+    fn input(&self, event: &str, session: &str, extra: serde_json::Value) -> Vec<u8> {
+        let mut body = json!({
+            "session_id": session, "transcript_path": "/tmp/t.jsonl",
+            "cwd": self.path("project"), "permission_mode": "default", "hook_event_name": event,
+        });
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        serde_json::to_vec(&body).unwrap()
+    }
+}
+
+/// What the server answers for an [`Output`] of the command adapter: the body of a 200 is
+/// the stdout; a gating failure (exit 2) is the stdout's object with `decision: block` and the
+/// stderr line as `reason`; an observational failure (exit 1) a 500 with the stderr line.
+fn http_of(out: &Output) -> (u16, String) {
+    let outcome = hooks_bin::adapters::Outcome {
+        code: u8::try_from(out.status.code().unwrap()).unwrap(),
+        stdout: String::from_utf8(out.stdout.clone()).unwrap(),
+        stderr: String::from_utf8(out.stderr.clone()).unwrap(),
+    };
+    let answer = hooks_bin::serve::HttpAnswer::from_outcome(&outcome);
+    (answer.status, answer.body)
+}
+
+/// Recorded Claude Code inputs for the examples bundle, each the first call of its session.
+fn recorded(user: &User) -> Vec<(&'static str, Vec<u8>)> {
+    let project = user.path("project");
+    let env_file = project.join(".env");
+    let calls: Vec<(&'static str, serde_json::Value)> = vec![
+        ("SessionStart", json!({"source": "startup"})),
+        ("UserPromptSubmit", json!({"prompt": "list the files"})),
+        ("PreToolUse", bash("ls -la")),
+        ("PreToolUse", bash("rm -rf target")),
+        (
+            "PostToolUse",
+            json!({
+                "tool_name": "Read", "tool_input": {"file_path": env_file},
+                "tool_response": {"type": "text", "file": {
+                    "filePath": env_file, "content": "API_KEY=sk-live-1234567890abcdef\n",
+                    "numLines": 1, "startLine": 1, "totalLines": 1}}
+            }),
+        ),
+        (
+            "PostToolUse",
+            json!({
+                "tool_name": "Bash", "tool_input": {"command": "ls"},
+                "tool_response": {"stdout": "a\nb\n", "stderr": "", "interrupted": false,
+                                  "isImage": false}
+            }),
+        ),
+        ("PreToolUse", json!({"tool_name": 7})),
+        (
+            "Stop",
+            json!({"last_assistant_message": "done", "stop_hook_active": false}),
+        ),
+        ("SessionEnd", json!({"reason": "other"})),
+    ];
+    let mut inputs: Vec<(&'static str, Vec<u8>)> = calls
+        .into_iter()
+        .enumerate()
+        .map(|(i, (event, extra))| (event, user.input(event, &format!("rec-{i}"), extra)))
+        .collect();
+    // Input the decoder refuses: malformed, too deep, not an object.
+    let deep = format!(
+        "{{\"session_id\": \"rec-deep\", \"x\": {}{}}}",
+        "[".repeat(100),
+        "]".repeat(100)
+    );
+    inputs.push((
+        "PreToolUse",
+        b"{\"session_id\": \"rec-cut\", \"tool_name\": ".to_vec(),
+    ));
+    inputs.push(("PreToolUse", deep.into_bytes()));
+    inputs.push(("Stop", b"[1]".to_vec()));
+    inputs
+}
+
+#[test]
+fn the_server_answers_each_recorded_input_as_the_command_adapter_does() {
+    let user = User::new();
+    let mut server = user.serve(&[]);
+    let mut blocked = 0;
+    for (event, body) in recorded(&user) {
+        let out = user.adapter(event, &body);
+        let got = user.post(event, &body);
+        assert_eq!(
+            got,
+            http_of(&out),
+            "{event} {}",
+            String::from_utf8_lossy(&body)
+        );
+        match out.status.code() {
+            Some(0) => assert_eq!(got.1.as_bytes(), out.stdout, "byte for byte"),
+            Some(2) => blocked += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(blocked, 3, "the three broken gating inputs block");
+    terminate(&server);
+    assert!(wait(&mut server).success());
+}
+
+#[test]
+fn a_session_keeps_what_its_hooks_count_where_a_process_per_call_starts_again() {
+    // The examples' status line counts the tools run in the session.
+    let user = User::new();
+    let mut server = user.serve(&[]);
+    let ran = json!({
+        "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "tool_response": {"stdout": "a\n", "stderr": "", "interrupted": false, "isImage": false}
+    });
+    let start = user.input("SessionStart", "counted", json!({"source": "startup"}));
+    assert_eq!(user.post("SessionStart", &start).0, 200);
+    let body = user.input("PostToolUse", "counted", ran);
+    for n in 1..=3 {
+        let (status, answer) = user.post("PostToolUse", &body);
+        assert_eq!(status, 200);
+        assert!(
+            answer.contains(&format!("tools run: {n} ")),
+            "call {n}: {answer}"
+        );
+        let fresh = String::from_utf8(user.adapter("PostToolUse", &body).stdout).unwrap();
+        assert!(
+            fresh.contains("tools run: 1 "),
+            "a process per call: {fresh}"
+        );
+    }
+    terminate(&server);
+    assert!(wait(&mut server).success());
+}

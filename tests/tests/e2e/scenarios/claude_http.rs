@@ -1,0 +1,125 @@
+//! Claude Code 2.1.328 on HTTP hooks: `hooks install claude --http --project`, the server
+//! started by the session's `SessionStart` command (`--via-server`), and killed mid-session.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::agent::Sandbox;
+use crate::agent::claude::Claude;
+use crate::fixtures::{REDACTED, SECRET, secret_line};
+use crate::model::{ModelServer, Script, Step};
+
+/// `hooks serve ARGS` as the session's hooks see it (`TMPDIR` is the sandbox's, so the lock
+/// file is there).
+fn serve(sb: &Sandbox, args: &[&str]) -> String {
+    let mut all = vec!["serve"];
+    all.extend_from_slice(args);
+    let done = std::process::Command::new(crate::hooks_bin::path())
+        .args(&all)
+        .current_dir(&sb.project)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", &sb.home)
+        .env("TMPDIR", sb.root())
+        .output()
+        .expect("hooks serve runs");
+    String::from_utf8_lossy(&done.stdout).into_owned()
+}
+
+/// Stops the server when the scenario ends, however it ends.
+struct StopServer<'a>(&'a Sandbox);
+
+impl Drop for StopServer<'_> {
+    fn drop(&mut self) {
+        let _ = serve(self.0, &["--stop"]);
+    }
+}
+
+fn read(path: &Path) -> Step {
+    Step::Tool {
+        name: "Read".to_owned(),
+        input: json!({ "file_path": path }),
+    }
+}
+
+#[test]
+fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_killed() {
+    let Some(claude) = Claude::for_suite() else {
+        return;
+    };
+    let sb = Sandbox::new("claude-http");
+    let _stop = StopServer(&sb);
+    let path = claude.path_with_binary();
+    sb.hooks(
+        &["install", "claude", "--http", "--project"],
+        &[("PATH", path.as_path())],
+    );
+    assert!(
+        !sb.project.join(".claude/settings.json").exists(),
+        "the secret stays out of the committed settings"
+    );
+    // A command hook beside the HTTP one, for the agent's own cost of a command hook in the
+    // same run.
+    crate::fixtures::add_handler(
+        &sb.project.join(".claude/settings.local.json"),
+        "PreToolUse",
+        json!({"type": "command", "command": "/bin/true"}),
+    );
+    sb.write("victim/keep.txt", "precious\n");
+    sb.write("late/keep.txt", "precious too\n");
+    let file = sb.write("config.txt", format!("name=demo\n{}\n", secret_line()));
+    // The lock file holds the server's pid: the model's own shell call kills it.
+    let kill = "kill -9 $(sed 's/.*\"pid\":\\([0-9]*\\).*/\\1/' \"$TMPDIR\"/hooks-*/serve-*.lock)";
+    let server = ModelServer::start(Script::new(vec![
+        Step::Shell("rm -rf victim".into()),
+        read(&file),
+        Step::Shell("echo one".into()),
+        Step::Shell("echo two".into()),
+        Step::Shell(kill.into()),
+        Step::Shell("rm -rf late".into()),
+        Step::Text("done".into()),
+    ]));
+    let run = claude.run(&sb, &server, "tidy up", &[]);
+    let evidence = run.evidence();
+    let results = server.tool_results();
+    // Gate.
+    assert!(
+        sb.project.join("victim/keep.txt").exists(),
+        "rm -rf ran:\n{evidence}"
+    );
+    assert!(
+        results
+            .iter()
+            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
+        "the model did not get the reason: {results:?}\n{evidence}"
+    );
+    // Redaction.
+    assert!(
+        results.iter().any(|(_, t)| t.contains(REDACTED)),
+        "no redacted text reached the model: {results:?}\n{evidence}"
+    );
+    assert_eq!(server.received(SECRET), Vec::<String>::new(), "{evidence}");
+    // A count kept across tool calls: the examples' status line, shown to the user.
+    let counted: Vec<&str> = run.debug_lines("tools run: ");
+    assert!(
+        counted.iter().any(|l| l.contains("tools run: 3 ")),
+        "the session's count did not reach 3: {counted:?}\n{evidence}"
+    );
+    // The server killed mid-session: the next gating call blocks.
+    assert!(
+        sb.project.join("late/keep.txt").exists(),
+        "rm -rf ran with the server dead:\n{evidence}"
+    );
+    assert_eq!(serve(&sb, &["--status"]), "not running\n", "{evidence}");
+    let times = crate::timing::hook_times(&run.debug_log);
+    let http = crate::timing::http_hook_times(&run.debug_log);
+    assert!(http.count("PreToolUse", |_| true) >= 5, "{evidence}");
+    crate::report(&format!(
+        "claude hook time PreToolUse: HTTP (hooks serve) {}, command /bin/true {}; \
+         SessionStart (command, starting the server) {}",
+        http.median("PreToolUse", |_| true),
+        times.median("PreToolUse", |c| c == "/bin/true"),
+        times.median("SessionStart", |_| true),
+    ));
+}
