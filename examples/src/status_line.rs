@@ -1,4 +1,6 @@
-//! A status line: how many tools ran in this session, and the last one.
+//! A status line: how many tools ran in this session, and the last one. The count is kept in
+//! the runner's state ([`HookContext::state`]), so it lasts as long as the session: in
+//! `hooks serve`, one count per agent session.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -7,12 +9,14 @@ use hooks_core::prelude::*;
 /// The status-line key of this hook (segments are shown sorted by key).
 pub const STATUS_KEY: &str = "tools";
 
-static TOOLS_RUN: AtomicUsize = AtomicUsize::new(0);
+/// How many tools ran in this session.
+#[derive(Debug, Default)]
+pub struct ToolsRun(AtomicUsize);
 
-/// Resets the count and shows `tools run: 0` when a session starts.
+/// Shows `tools run: 0` when a session starts.
 #[hook(event = "session_start")]
 pub fn reset_tool_count(_event: &SessionStartEvent, ctx: &HookContext) {
-    TOOLS_RUN.store(0, Ordering::Relaxed);
+    ctx.state::<ToolsRun>().0.store(0, Ordering::Relaxed);
     ctx.ui().set_status(STATUS_KEY, Some("tools run: 0"));
 }
 
@@ -20,7 +24,7 @@ pub fn reset_tool_count(_event: &SessionStartEvent, ctx: &HookContext) {
 /// Blocked calls never run, so they are not counted.
 #[hook(event = "tool_result")]
 pub fn count_tools(event: &ToolResultEvent, ctx: &HookContext) {
-    let n = TOOLS_RUN.fetch_add(1, Ordering::Relaxed) + 1;
+    let n = ctx.state::<ToolsRun>().0.fetch_add(1, Ordering::Relaxed) + 1;
     let mark = if event.failed() { "✗" } else { "✓" };
     let text = format!("tools run: {n} · last: {} {mark}", event.tool_name);
     ctx.ui().set_status(STATUS_KEY, Some(&text));

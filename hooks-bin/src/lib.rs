@@ -17,13 +17,14 @@
 //! | `hooks list [--json] [--cwd DIR]` | the hooks that load, in dispatch order ([`list`]) | 0; 1 when a hook failed to load |
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
-//! | `hooks install claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks install claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor\|pi\|omp [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]; pi and oh-my-pi get the bridge extension, [`install::extension`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks serve [--status\|--stop\|--detach] [--port N] [--idle-timeout S] [--max-sessions N] [--call-timeout S]` | serve the hooks over HTTP on 127.0.0.1, one runner per agent session ([`serve`]) | 0; 1 not running (`--status`) or cannot serve |
+//! | `hooks serve --stdio` | serve the hooks over JSON-RPC 2.0 on stdin and stdout, one session per client session id ([`stdio`]) | 0 at the end of input or on SIGTERM; 1 it could not start |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
 //! ([`trust`]); `--trust-all` (an option of `list`, `run`, `claude`, `codex`, also accepted
-//! before them: `hooks --trust-all run ...`) skips that check, e.g. in CI. Usage errors (an
+//! before them: `hooks --trust-all run ...`; and of `serve`) skips that check, e.g. in CI. Usage errors (an
 //! unknown option, a missing argument) exit with 2, except for `hooks claude|codex EVENT` on an
 //! observational event, where every failure exits 1 ([`adapters::Protocol::failure_code`]).
 
@@ -41,6 +42,7 @@ pub mod load;
 pub mod run;
 pub mod sanitize;
 pub mod serve;
+pub mod stdio;
 mod text;
 pub mod tools;
 pub mod trust;
@@ -116,9 +118,10 @@ pub enum Command {
     /// Serve one Copilot CLI hook call (its own format): read its JSON from stdin, answer on
     /// stdout.
     #[command(after_help = "EVENT is preToolUse, postToolUse, userPromptSubmitted, \
-        sessionStart, sessionEnd or agentStop.\n\nExit status: 0 (answer on stdout, or none); 2 \
-        a failure on a gating event (Copilot CLI denies the tool call, and reads the answer on \
-        stdout); 1 a failure on an observational event.")]
+        sessionStart, sessionEnd or agentStop.\n\nExit status: 0 (answer on stdout, or none; also a \
+        failing preToolUse or postToolUse, whose answer denies the call or withholds the output, \
+        since Copilot CLI drops stderr and lets a failed postToolUse through); 2 a failure on \
+        another gating event; 1 a failure on an observational event.")]
     Copilot(AdapterArgs),
     /// Serve one Qwen Code hook call: read its JSON from stdin, answer on stdout.
     #[command(after_help = "EVENT is PreToolUse, PostToolUse, PostToolUseFailure, \
@@ -130,9 +133,10 @@ pub enum Command {
     /// Serve one Factory Droid hook call: read its JSON from stdin, answer on stdout.
     #[command(
         after_help = "EVENT is PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, \
-        SessionEnd or Stop.\n\nExit status: 0 (answer on stdout, or none); 2 blocks (reason on \
-        stderr), also when the adapter fails on a gating event; 1 a failure on an observational \
-        event."
+        SessionEnd or Stop.\n\nExit status: 0 (answer on stdout, or none; also a failing PostToolUse, \
+        whose answer ends the run before the model sees the output); 2 blocks (reason on \
+        stderr), when the adapter fails on another gating event; 1 a failure on an \
+        observational event."
     )]
     Droid(AdapterArgs),
     /// Serve one Cursor hook call: read its JSON from stdin, answer on stdout (from Cursor's
@@ -145,7 +149,8 @@ pub enum Command {
     )]
     Cursor(AdapterArgs),
     /// Register this binary in an agent's hook settings for the events the hooks handle
-    /// (merging; a backup is kept; idempotent).
+    /// (merging; a backup is kept; idempotent), or put the bridge extension where pi or
+    /// oh-my-pi loads it (`pi`, `omp`).
     #[command(
         after_help = "Exit status: 0 installed (or nothing to do); 1 the settings \
         file could not be read, parsed or written, or no home directory for --user (nothing \
@@ -158,7 +163,8 @@ pub enum Command {
     Trust(trust::TrustArgs),
     /// Serve the hooks to agents over HTTP on 127.0.0.1 with one runner per agent session,
     /// until SIGTERM; or say whether it runs (`--status`), stop it (`--stop`), start it in
-    /// the background (`--detach`).
+    /// the background (`--detach`); or, with `--stdio`, to one resident client over JSON-RPC
+    /// 2.0 on stdin and stdout (the pi and oh-my-pi bridge starts it).
     #[command(after_help = serve::SERVE_HELP)]
     Serve(serve::ServeArgs),
     /// Remove hook files from the trust store, so that they no longer run.
@@ -201,8 +207,11 @@ pub struct InstallArgs {
     /// `claude` (`.claude/settings.json`), `codex` (`.codex/hooks.json`), `gemini`
     /// (`.gemini/settings.json`), `copilot` (`.github/hooks/hooks.json`, user
     /// `~/.copilot/hooks/hooks.json`), `qwen` (`.qwen/settings.json`), `droid`
-    /// (`.factory/settings.json`) or `cursor` (`.cursor/hooks.json`).
-    #[arg(value_parser = ["claude", "codex", "gemini", "copilot", "qwen", "droid", "cursor"])]
+    /// (`.factory/settings.json`), `cursor` (`.cursor/hooks.json`), or `pi` / `omp` (the
+    /// bridge extension, `.pi/extensions/hooks.ts` / `.omp/extensions/hooks.ts`).
+    #[arg(value_parser = [
+        "claude", "codex", "gemini", "copilot", "qwen", "droid", "cursor", "pi", "omp",
+    ])]
     pub target: String,
     /// Install into the project in the working directory (the default).
     #[arg(long, conflicts_with = "user")]
@@ -281,6 +290,10 @@ pub fn main() -> ExitCode {
         Command::Install(args) => install_cmd(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
+        Command::Serve(args) if args.stdio => stdio::serve(stdio::StdioOptions {
+            trust,
+            ..stdio::StdioOptions::default()
+        }),
         Command::Serve(args) => serve::cli::run(&args, trust),
     }
 }
@@ -330,6 +343,9 @@ fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) ->
 
 /// `hooks install`.
 fn install_cmd(args: &InstallArgs) -> ExitCode {
+    if let Ok(agent) = args.target.parse::<install::extension::ExtensionAgent>() {
+        return install_bridge_cmd(agent, args);
+    }
     let target: install::Target = match args.target.parse() {
         Ok(t) => t,
         Err(e) => {
@@ -388,6 +404,44 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
     };
     match install::run(target, scope, &options, &binary, &cwd, &home, &mut out) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hooks install: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// `hooks install pi|omp`.
+fn install_bridge_cmd(agent: install::extension::ExtensionAgent, args: &InstallArgs) -> ExitCode {
+    if args.claude_version.is_some() || args.trust {
+        eprintln!(
+            "hooks install: --claude-version and --trust are options of claude and codex only"
+        );
+        return ExitCode::from(2);
+    }
+    let scope = if args.user {
+        install::Scope::User
+    } else {
+        install::Scope::Project
+    };
+    let cwd = match args.cwd.clone().map_or_else(std::env::current_dir, Ok) {
+        Ok(cwd) => cwd,
+        Err(e) => {
+            eprintln!("hooks install: no current directory: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let binary = match std::env::current_exe() {
+        Ok(binary) => binary,
+        Err(e) => {
+            eprintln!("hooks install: cannot find this binary's path: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let home = home::home_dir().unwrap_or_default();
+    let mut out = std::io::stdout().lock();
+    match install::extension::run(agent, scope, args.dry_run, &binary, &cwd, &home, &mut out) {
+        Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("hooks install: {e}");
             ExitCode::from(e.exit_code())

@@ -392,7 +392,7 @@ fn a_session_keeps_what_its_hooks_count_where_a_process_per_call_starts_again() 
     });
     let start = user.input("SessionStart", "counted", json!({"source": "startup"}));
     assert_eq!(user.post("SessionStart", &start).0, 200);
-    let body = user.input("PostToolUse", "counted", ran);
+    let body = user.input("PostToolUse", "counted", ran.clone());
     for n in 1..=3 {
         let (status, answer) = user.post("PostToolUse", &body);
         assert_eq!(status, 200);
@@ -406,6 +406,18 @@ fn a_session_keeps_what_its_hooks_count_where_a_process_per_call_starts_again() 
             "a process per call: {fresh}"
         );
     }
+    // Another session of the same server counts its own tools, from the start.
+    let other = user.input("PostToolUse", "other", ran);
+    let (_, answer) = user.post("PostToolUse", &other);
+    assert!(
+        answer.contains("tools run: 1 "),
+        "another session: {answer}"
+    );
+    let (_, answer) = user.post("PostToolUse", &body);
+    assert!(
+        answer.contains("tools run: 4 "),
+        "the first session: {answer}"
+    );
     terminate(&server);
     assert!(wait(&mut server).success());
 }

@@ -125,6 +125,31 @@ impl HookContext {
         &self.shared.cwd
     }
 
+    /// The value of type `T` that the runner keeps for its whole life, made with
+    /// `T::default()` on first use: the place for what a hook remembers across calls (a
+    /// counter, the files it has seen). A host builds one runner per agent session (`hooks
+    /// serve` does), so such a value lives exactly as long as the session, as a hook module's
+    /// variables do upstream; a `static` would be shared by every session the process serves.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use hooks_core::prelude::*;
+    ///
+    /// #[derive(Default)]
+    /// struct ToolsRun(AtomicUsize);
+    ///
+    /// #[hook(event = "tool_result")]
+    /// fn count(_event: &ToolResultEvent, ctx: &HookContext) {
+    ///     let n = ctx.state::<ToolsRun>().0.fetch_add(1, Ordering::Relaxed) + 1;
+    ///     ctx.ui().set_status("tools", Some(&format!("tools run: {n}")));
+    /// }
+    /// # fn main() {}
+    /// ```
+    #[must_use]
+    pub fn state<T: Default + Send + Sync + 'static>(&self) -> Arc<T> {
+        self.shared.state.get()
+    }
+
     /// The session (read-only; writes go through [`HookContext::send_message`] and
     /// [`HookContext::append_entry`]).
     #[must_use]

@@ -192,6 +192,8 @@ pub(crate) struct Shared {
     current: AtomicUsize,
     /// Held while a host is installed: installs happen one at a time.
     install: Mutex<()>,
+    /// What hooks keep for the life of the runner.
+    pub(crate) state: crate::state::RunnerState,
 }
 
 impl Shared {
@@ -213,6 +215,7 @@ impl Shared {
             hosts,
             current: AtomicUsize::new(0),
             install: Mutex::new(()),
+            state: crate::state::RunnerState::default(),
         }
     }
 

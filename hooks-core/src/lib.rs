@@ -26,6 +26,7 @@ pub mod loader;
 pub mod registry;
 pub mod runner;
 pub mod session;
+mod state;
 pub mod tool;
 pub mod tool_names;
 pub mod ui;

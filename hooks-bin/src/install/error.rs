@@ -50,6 +50,21 @@ pub enum InstallError {
         /// Its value.
         value: PathBuf,
     },
+    /// A user-level install of a bridge without a usable home directory.
+    #[error(
+        "cannot find the user's {agent} agent directory (no absolute HOME): set HOME or \
+         PI_CODING_AGENT_DIR to an absolute path, or install with --project"
+    )]
+    NoExtensionHome {
+        /// The agent.
+        agent: super::extension::ExtensionAgent,
+    },
+    /// The extension file exists and is not a bridge this tool installed for this binary.
+    #[error(
+        "{} exists and is not a hooks bridge this binary installed; move it away and try again",
+        .0.display()
+    )]
+    NotOurs(PathBuf),
     /// The settings path (or a directory on the way to it) is a symlink whose target does not
     /// exist.
     #[error(

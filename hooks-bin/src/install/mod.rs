@@ -1,5 +1,6 @@
 //! `hooks install AGENT [--project|--user] [--dry-run] [--claude-version V]`: registers this
-//! binary as a command hook of an agent CLI, for the events the linked bundle handles.
+//! binary as a command hook of an agent CLI, for the events the linked bundle handles. (`hooks
+//! install pi|omp` puts the bridge extension in place instead: [`extension`].)
 //!
 //! | target | scope | file | entry added per event |
 //! | --- | --- | --- | --- |
@@ -104,6 +105,7 @@
 mod apply;
 mod codex_trust;
 mod error;
+pub mod extension;
 mod file;
 mod merge;
 mod shape;

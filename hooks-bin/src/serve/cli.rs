@@ -18,11 +18,18 @@ in the runtime directory ($XDG_RUNTIME_DIR/hooks, else <tmp>/hooks-<uid>) holds 
 port. Every request must carry `Authorization: Bearer SECRET` (the secret is \
 <config dir>/serve-secret, mode 0600, made on first use).\n\nExit status: 0 served until \
 SIGTERM/SIGINT, stopped, started (--detach) or running (--status); 1 not running (--status), \
-another server holds the lock, or the port, secret or lock cannot be had; 2 invalid usage.";
+another server holds the lock, or the port, secret or lock cannot be had; 2 invalid usage.\n\n\
+With --stdio: the client's methods are describe, emit, command and end; the server's requests \
+are ui/* and host/*. Exit status 0 at the end of input or on SIGTERM, after every live session \
+ended (session_shutdown); 1 it could not start.";
 
 /// Options of `hooks serve`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
+    /// Serve one resident client over JSON-RPC 2.0 on stdin and stdout, one message per
+    /// line, until the end of input (hooks-bin/bridges/PROTOCOL.md), instead of HTTP.
+    #[arg(long, conflicts_with_all = ["status", "stop", "detach", "port", "idle_timeout", "max_sessions", "call_timeout"])]
+    pub stdio: bool,
     /// Say whether the server runs (pid, port), and exit.
     #[arg(long, conflicts_with_all = ["stop", "detach"])]
     pub status: bool,

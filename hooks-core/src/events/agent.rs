@@ -190,7 +190,7 @@ hook_event!(
     super::combine::Ignore
 );
 
-/// Why an automatic compaction started.
+/// Why an automatic compaction started (xcsh's three, and oh-my-pi 18's `incomplete`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AutoCompactionReason {
@@ -200,9 +200,12 @@ pub enum AutoCompactionReason {
     Overflow,
     /// The session was idle.
     Idle,
+    /// The last turn ended incomplete (oh-my-pi 18).
+    Incomplete,
 }
 
-/// What an automatic compaction does.
+/// What an automatic compaction does (xcsh's two, and oh-my-pi 18's `remote`, `shake` and
+/// `snapcompact`, which it tries in turn).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AutoCompactionAction {
@@ -210,6 +213,12 @@ pub enum AutoCompactionAction {
     ContextFull,
     /// Hand off to a new session.
     Handoff,
+    /// Compact on the provider's side (oh-my-pi 18).
+    Remote,
+    /// Drop old tool output that is no longer needed (oh-my-pi 18).
+    Shake,
+    /// A snapshot compaction (oh-my-pi 18).
+    Snapcompact,
 }
 
 /// `auto_compaction_start`.

@@ -730,3 +730,27 @@ async fn initialize_keeps_each_session_action_the_new_host_does_not_carry_out() 
         ]
     );
 }
+
+#[derive(Default)]
+struct Seen(std::sync::atomic::AtomicUsize);
+
+#[tokio::test]
+async fn state_lives_as_long_as_its_runner_and_no_runner_sees_another_s() {
+    use std::sync::atomic::Ordering;
+    let build = || {
+        runner(vec![hook("counter", |api| {
+            api.on(|_event: &AgentStartEvent, ctx: &HookContext| {
+                ctx.state::<Seen>().0.fetch_add(1, Ordering::SeqCst);
+            });
+        })])
+    };
+    let (first, second) = (build(), build());
+    for _ in 0..3 {
+        let _ = first.emit(&AgentStartEvent::default()).await;
+    }
+    let _ = second.emit(&AgentStartEvent::default()).await;
+    let count =
+        |r: &hooks_core::HookRunner| r.create_context().state::<Seen>().0.load(Ordering::SeqCst);
+    assert_eq!((count(&first), count(&second)), (3, 1));
+    assert_eq!(count(&build()), 0, "a new runner starts from the default");
+}

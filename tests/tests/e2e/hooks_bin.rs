@@ -27,11 +27,35 @@ pub(crate) fn path() -> &'static Path {
             assert!(bin.is_file(), "HOOKS_E2E_BIN={} is no file", bin.display());
             return bin;
         }
-        build().unwrap_or_else(|e| panic!("cannot build the hooks binary: {e}"))
+        build("hooks-bin", "hooks").unwrap_or_else(|e| panic!("cannot build the hooks binary: {e}"))
     })
 }
 
-fn build() -> Result<PathBuf, String> {
+/// `hooks-e2e` (tests/bundles/e2e-bundle): an author's own binary, the examples bundle and a
+/// `before_agent_start` hook; built the same way. `HOOKS_E2E_BUNDLE_BIN` names a binary to use
+/// instead.
+///
+/// # Panics
+///
+/// When it cannot be built.
+pub(crate) fn e2e_bundle() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        if let Some(bin) = std::env::var_os("HOOKS_E2E_BUNDLE_BIN").filter(|b| !b.is_empty()) {
+            let bin = PathBuf::from(bin);
+            assert!(
+                bin.is_file(),
+                "HOOKS_E2E_BUNDLE_BIN={} is no file",
+                bin.display()
+            );
+            return bin;
+        }
+        build("e2e-bundle", "hooks-e2e")
+            .unwrap_or_else(|e| panic!("cannot build the hooks-e2e binary: {e}"))
+    })
+}
+
+fn build(package: &str, bin: &str) -> Result<PathBuf, String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -41,9 +65,9 @@ fn build() -> Result<PathBuf, String> {
         .args([
             "build",
             "-p",
-            "hooks-bin",
+            package,
             "--bin",
-            "hooks",
+            bin,
             "--message-format=json-render-diagnostics",
         ])
         .stdin(Stdio::null())
@@ -52,14 +76,14 @@ fn build() -> Result<PathBuf, String> {
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !output.status.success() {
         return Err(format!(
-            "cargo build -p hooks-bin failed ({})",
+            "cargo build -p {package} failed ({})",
             output.status
         ));
     }
     String::from_utf8_lossy(&output.stdout)
         .lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "hooks")
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == bin)
         .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .ok_or_else(|| "cargo built no `hooks` executable".to_owned())
+        .ok_or_else(|| format!("cargo built no `{bin}` executable"))
 }

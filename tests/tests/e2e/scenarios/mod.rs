@@ -11,5 +11,6 @@ mod droid_bundle;
 mod gemini;
 mod gemini_bundle;
 mod pi;
+mod pi_bridge;
 mod qwen;
 mod qwen_bundle;

@@ -1,0 +1,271 @@
+//! `hooks install pi|omp`: puts the bridge extension (`hooks-bin/bridges/pi/hooks.ts`) where
+//! pi or oh-my-pi loads extensions from, pointed at this binary.
+//!
+//! | target | scope | file |
+//! | --- | --- | --- |
+//! | `pi` | project | `<cwd>/.pi/extensions/NAME.ts` |
+//! | `pi` | user | `$PI_CODING_AGENT_DIR/extensions/NAME.ts`, else `$HOME/.pi/agent/extensions/NAME.ts` |
+//! | `omp` | project | `<cwd>/.omp/extensions/NAME.ts` |
+//! | `omp` | user | `$PI_CODING_AGENT_DIR/extensions/NAME.ts`, else `$HOME/.omp/agent/extensions/NAME.ts` |
+//!
+//! `NAME` is this binary's file name (`hooks`). The file is the bridge's source with this
+//! binary's absolute path in `INSTALLED_BINARY`; the bridge starts `BINARY serve --stdio`.
+//!
+//! **Which file is this tool's** (the ownership rule of every install): a file at that path is
+//! replaced only when it is a bridge this tool wrote: its first line is the bridge's, and its
+//! `INSTALLED_BINARY` is an absolute path whose file name is this binary's. Anything else is
+//! another tool's (or the user's own edit of a bridge for another binary) and is never changed:
+//! the install fails and writes nothing. A bridge for this binary that is up to date is left
+//! alone (idempotent: nothing written, no backup); one from an older `hooks` or for a moved
+//! binary is rewritten, with the old one kept as `NAME.ts.bak` (outside the `*.ts` that the
+//! agents load). `--dry-run` prints the diff and writes nothing.
+
+use std::ffi::OsStr;
+use std::fmt;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use similar::TextDiff;
+
+use super::file::{read_settings, write_settings};
+use super::{InstallError, Scope};
+
+/// The bridge's source, as shipped.
+pub const BRIDGE_SOURCE: &str = include_str!("../../bridges/pi/hooks.ts");
+
+/// The line of the source that `install` fills in.
+const BINARY_LINE: &str = "const INSTALLED_BINARY = \"\";";
+
+/// The variable both agents read their user-level directory from.
+pub const AGENT_DIR_ENV: &str = "PI_CODING_AGENT_DIR";
+
+/// An agent that loads TypeScript extensions in-process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ExtensionAgent {
+    /// pi (`@mariozechner/pi-coding-agent`), under node.
+    Pi,
+    /// oh-my-pi (`@oh-my-pi/pi-coding-agent`), under bun.
+    Omp,
+}
+
+impl ExtensionAgent {
+    /// `pi` or `omp`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ExtensionAgent::Pi => "pi",
+            ExtensionAgent::Omp => "omp",
+        }
+    }
+
+    /// The agent's configuration directory, in a project and in `HOME`.
+    const fn config_dir(self) -> &'static str {
+        match self {
+            ExtensionAgent::Pi => ".pi",
+            ExtensionAgent::Omp => ".omp",
+        }
+    }
+}
+
+impl fmt::Display for ExtensionAgent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ExtensionAgent {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "pi" => Ok(ExtensionAgent::Pi),
+            "omp" => Ok(ExtensionAgent::Omp),
+            other => Err(format!("unknown agent `{other}` (expected pi or omp)")),
+        }
+    }
+}
+
+/// The extensions directory of `agent` in `scope`: under `cwd` for a project, else the
+/// agent's user directory (`agent_dir_env`, the value of `PI_CODING_AGENT_DIR`, when it is
+/// set; else under `home`).
+///
+/// # Errors
+/// [`InstallError::RelativeDir`] for a relative `agent_dir_env`; [`InstallError::NoHome`]
+/// when `home` is needed and is not absolute.
+pub fn extensions_dir(
+    agent: ExtensionAgent,
+    scope: Scope,
+    cwd: &Path,
+    home: &Path,
+    agent_dir_env: Option<&OsStr>,
+) -> Result<PathBuf, InstallError> {
+    if scope == Scope::Project {
+        return Ok(cwd.join(agent.config_dir()).join("extensions"));
+    }
+    if let Some(dir) = agent_dir_env.filter(|d| !d.is_empty()).map(Path::new) {
+        if !dir.is_absolute() {
+            return Err(InstallError::RelativeDir {
+                var: AGENT_DIR_ENV,
+                value: dir.to_path_buf(),
+            });
+        }
+        return Ok(dir.join("extensions"));
+    }
+    if !home.is_absolute() {
+        return Err(InstallError::NoExtensionHome { agent });
+    }
+    Ok(home
+        .join(agent.config_dir())
+        .join("agent")
+        .join("extensions"))
+}
+
+/// The bridge's source pointed at `binary` (an absolute UTF-8 path).
+#[must_use]
+pub fn bridge_for(binary: &str) -> String {
+    let quoted = serde_json::Value::from(binary).to_string();
+    BRIDGE_SOURCE.replacen(
+        BINARY_LINE,
+        &format!("const INSTALLED_BINARY = {quoted};"),
+        1,
+    )
+}
+
+/// The binary a bridge this tool wrote runs; `None` when `text` is no such bridge.
+#[must_use]
+pub fn installed_binary(text: &str) -> Option<String> {
+    let first = BRIDGE_SOURCE.lines().next()?;
+    if text.lines().next() != Some(first) {
+        return None;
+    }
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("const INSTALLED_BINARY = "))?;
+    let value = line
+        .strip_prefix("const INSTALLED_BINARY = ")?
+        .strip_suffix(';')?;
+    serde_json::from_str::<String>(value).ok()
+}
+
+/// What an install of the bridge did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BridgeInstall {
+    /// The file was written (or would be, on a dry run); `replaced` is the binary of the
+    /// bridge it replaced, if any.
+    Written {
+        /// The binary of the old bridge.
+        replaced: Option<String>,
+    },
+    /// The bridge was there and up to date.
+    UpToDate,
+}
+
+/// Installs the bridge for `binary` at `path` (see the [module docs](self)), reporting to
+/// `out`.
+///
+/// # Errors
+/// See [`InstallError`]; nothing is written on error.
+pub fn install_bridge(
+    agent: ExtensionAgent,
+    path: &Path,
+    binary: &Path,
+    dry_run: bool,
+    out: &mut dyn Write,
+) -> Result<BridgeInstall, InstallError> {
+    let binary_str = binary
+        .to_str()
+        .ok_or_else(|| InstallError::BinaryPath(binary.to_path_buf()))?;
+    let new_text = bridge_for(binary_str);
+    let old_text = read_settings(path)?;
+    let o = |r: io::Result<()>| r.map_err(InstallError::Output);
+    let shown = path.display();
+    let replaced = match old_text.as_deref() {
+        None => None,
+        Some(old) if old == new_text => {
+            o(writeln!(
+                out,
+                "{shown} is up to date (the {agent} bridge for {binary_str}); nothing changed."
+            ))?;
+            return Ok(BridgeInstall::UpToDate);
+        }
+        Some(old) => {
+            let ours = installed_binary(old).filter(|b| {
+                let b = Path::new(b);
+                b.is_absolute() && b.file_name() == binary.file_name()
+            });
+            match ours {
+                Some(b) => Some(b),
+                None => return Err(InstallError::NotOurs(path.to_path_buf())),
+            }
+        }
+    };
+    if dry_run {
+        let name = shown.to_string();
+        let name = name.trim_start_matches('/');
+        let diff = TextDiff::from_lines(old_text.as_deref().unwrap_or(""), &new_text)
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("a/{name}"), &format!("b/{name}"))
+            .to_string();
+        o(write!(out, "{diff}"))?;
+        o(writeln!(out, "Dry run: nothing written."))?;
+        return Ok(BridgeInstall::Written { replaced });
+    }
+    let backup = write_settings(path, old_text.as_deref(), &new_text)?;
+    match &replaced {
+        Some(old) if old != binary_str => o(writeln!(
+            out,
+            "Replaced the {agent} bridge for {old} with one for {binary_str} in {shown}."
+        ))?,
+        Some(_) => o(writeln!(
+            out,
+            "Updated the {agent} bridge for {binary_str} in {shown}."
+        ))?,
+        None => o(writeln!(
+            out,
+            "Added the {agent} bridge to {shown}: {agent} starts `{binary_str} serve --stdio` \
+             and runs the hooks in it."
+        ))?,
+    }
+    if let Some(backup) = backup {
+        o(writeln!(
+            out,
+            "Backup of the previous file: {}",
+            backup.display()
+        ))?;
+    }
+    Ok(BridgeInstall::Written { replaced })
+}
+
+/// `hooks install pi|omp`: the bridge for `binary` into `agent`'s extensions directory in
+/// `scope` (`PI_CODING_AGENT_DIR` is read from the environment for a user-level install).
+///
+/// # Errors
+/// See [`InstallError`]; nothing is written on error.
+pub fn run(
+    agent: ExtensionAgent,
+    scope: Scope,
+    dry_run: bool,
+    binary: &Path,
+    cwd: &Path,
+    home: &Path,
+    out: &mut dyn Write,
+) -> Result<BridgeInstall, InstallError> {
+    let cwd = cwd
+        .canonicalize()
+        .map_err(|source| InstallError::WorkingDir {
+            path: cwd.to_path_buf(),
+            source,
+        })?;
+    let env = std::env::var_os(AGENT_DIR_ENV);
+    let dir = extensions_dir(agent, scope, &cwd, home, env.as_deref())?;
+    let name = binary.file_name().unwrap_or(OsStr::new("hooks"));
+    let mut file = name.to_os_string();
+    file.push(".ts");
+    let binary = if binary.is_absolute() {
+        binary.to_path_buf()
+    } else {
+        cwd.join(binary)
+    };
+    install_bridge(agent, &dir.join(file), &binary, dry_run, out)
+}

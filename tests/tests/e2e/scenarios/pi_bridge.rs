@@ -1,0 +1,522 @@
+//! The bridge (`hooks-bin/bridges/pi/hooks.ts`) in the real pi 0.73.1 and oh-my-pi 18.2.3:
+//! `hooks-e2e install pi|omp` puts it in the project, and a print run of the agent runs the
+//! bundle of `hooks-e2e` (an author's own binary: the examples and a `before_agent_start`
+//! hook, tests/bundles/e2e-bundle) through `hooks-e2e serve --stdio`, against the scripted
+//! model server. Each scenario checks what the model got, the session files and the agent's
+//! stderr (where the bridge prints notifications and the status line: print mode has no UI),
+//! and that nothing is left running.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use std::process::Command;
+
+use crate::agent::pi::{Flavor, PiAgent, PiRun, Probe};
+use crate::agent::{RUN_LIMIT, Sandbox};
+use crate::hooks_bin;
+use crate::model::{ModelServer, Script, Step};
+use crate::process;
+
+/// The examples guard's reason without a UI.
+const GUARD_REASON: &str = "rm -rf blocked (no UI)";
+
+/// The agent, a sandbox with the bridge installed in its project, and a model server for
+/// `script`; `None` when the agent is not installed (the suite is skipped).
+fn setup(flavor: Flavor, name: &str, script: Script) -> Option<(PiAgent, Sandbox, ModelServer)> {
+    let agent = PiAgent::for_suite(flavor)?;
+    let sandbox = Sandbox::new(&format!("bridge-{}-{name}", flavor.name()));
+    let server = ModelServer::start(script);
+    agent.configure(&sandbox, &server, "");
+    let mut install = Command::new(hooks_bin::e2e_bundle());
+    install
+        .args(["install", flavor.name(), "--project"])
+        .current_dir(&sandbox.project)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", &sandbox.home);
+    let installed = process::run_bounded(install, sandbox.root(), "install", RUN_LIMIT);
+    assert!(
+        installed.success() && installed.stdout.contains("Added the"),
+        "{installed:?}"
+    );
+    Some((agent, sandbox, server))
+}
+
+/// A print run with `args` and `prompts`, with more environment.
+fn run(
+    agent: &PiAgent,
+    sb: &Sandbox,
+    args: &[&str],
+    prompts: &[&str],
+    env: &[(&str, &str)],
+) -> PiRun {
+    // No probe is installed; its variables are harmless.
+    let probe = Probe::new(sb, &json!({}));
+    agent.run_with_env(sb, &probe, args, prompts, env, RUN_LIMIT)
+}
+
+fn finish(run: &PiRun, server: &ModelServer, sb: &Sandbox) {
+    server.save_log(sb.root());
+    assert!(
+        run.finished.leftovers.is_empty(),
+        "the agent left processes running: {:?}\n{}",
+        run.finished.leftovers,
+        run.evidence()
+    );
+}
+
+/// The status lines the bridge printed, in order.
+fn status_lines(run: &PiRun) -> Vec<&str> {
+    run.finished
+        .stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("hooks: [status] "))
+        .collect()
+}
+
+fn session_files(dir: &Path) -> Vec<(PathBuf, Vec<Value>)> {
+    let mut files: Vec<(PathBuf, Vec<Value>)> = walk(dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .map(|p| {
+            let lines = fs::read_to_string(&p)
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| serde_json::from_str(l).ok())
+                .collect();
+            (p, lines)
+        })
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    files
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .flat_map(|e| {
+            let p = e.path();
+            if p.is_dir() { walk(&p) } else { vec![p] }
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Tools: the guard, the redactor, the context filter, the status line's counter
+
+fn tools_run_through_the_bundle(flavor: Flavor) {
+    let read = match flavor {
+        Flavor::Pi => Step::Tool {
+            name: "read".into(),
+            input: json!({"path": "secrets.env"}),
+        },
+        Flavor::Omp => Step::Tool {
+            name: "_read".into(),
+            input: json!({"path": "secrets.env", "i": "e2e"}),
+        },
+    };
+    let script = Script::new(vec![
+        flavor.shell("rm -rf victim"),
+        read,
+        flavor.shell("echo E2E-AFTER"),
+        Step::Text("done".into()),
+    ]);
+    let Some((agent, sb, server)) = setup(flavor, "tools", script) else {
+        return;
+    };
+    sb.write("victim/keep.txt", "precious\n");
+    sb.write("secrets.env", "API_KEY=sk-e2e-secret-0123456789\n");
+    let sessions = sb.root().join("sessions");
+    let dir = sessions.display().to_string();
+    let run = run(&agent, &sb, &["--session-dir", &dir], &["go"], &[]);
+    finish(&run, &server, &sb);
+    assert!(run.finished.success(), "{}", run.evidence());
+    // The guard: the victim survives, the model gets the reason.
+    assert!(
+        sb.project.join("victim/keep.txt").exists(),
+        "rm -rf ran\n{}",
+        run.evidence()
+    );
+    let results = server.tool_results();
+    let texts: Vec<&str> = results.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(texts.len(), 3, "{texts:?}\n{}", run.evidence());
+    assert_eq!(texts[0], GUARD_REASON, "{}", run.evidence());
+    // The redactor: what the model gets of the file is redacted, everywhere.
+    assert!(
+        texts[1].contains("API_KEY=[REDACTED]"),
+        "{texts:?}\n{}",
+        run.evidence()
+    );
+    assert!(
+        server.received("sk-e2e-secret").is_empty(),
+        "the secret reached the model"
+    );
+    assert!(texts[2].contains("E2E-AFTER"), "{texts:?}");
+    // The context filter: the debug notes sent after each tool are in the session, not in
+    // any request.
+    let notes = "bytes of text";
+    let kept = session_files(&sessions)
+        .iter()
+        .any(|(_, lines)| lines.iter().any(|l| l.to_string().contains(notes)));
+    assert!(
+        kept,
+        "no debug note in the session files\n{}",
+        run.evidence()
+    );
+    assert!(
+        server.received(notes).is_empty(),
+        "a debug note reached the model"
+    );
+    // An event the bundle handles and the agent cannot deliver is named once, at start.
+    let named = run
+        .finished
+        .stderr
+        .matches("cannot deliver ttsr_triggered")
+        .count();
+    let expected = match flavor {
+        Flavor::Pi => 1,
+        Flavor::Omp => 0,
+    };
+    assert_eq!(named, expected, "{}", run.evidence());
+    // The message of before_agent_start is in the request, after the prompt.
+    let first = server.model_turns()[0].body["messages"].to_string();
+    assert!(
+        first.contains("E2E-BEFORE-AGENT-START"),
+        "the injected message is not in the first request: {first}"
+    );
+    // One runner per session: the counter grows across the tool calls (the blocked one never
+    // ran), and the status line reaches the output.
+    let status = status_lines(&run);
+    assert_eq!(
+        status.first().copied(),
+        Some("tools run: 0"),
+        "{}",
+        run.evidence()
+    );
+    assert!(
+        status
+            .iter()
+            .any(|s| s.starts_with("tools run: 2 · last: ")),
+        "{status:?}\n{}",
+        run.evidence()
+    );
+}
+
+#[test]
+fn pi_bridge_runs_the_guard_redactor_context_filter_injection_and_counter() {
+    tools_run_through_the_bundle(Flavor::Pi);
+}
+
+#[test]
+fn omp_bridge_runs_the_guard_redactor_context_filter_injection_and_counter() {
+    tools_run_through_the_bundle(Flavor::Omp);
+}
+
+// ---------------------------------------------------------------------------------------
+// /handoff: a new session in the agent, its parent the old one
+
+fn handoff_starts_a_new_session(flavor: Flavor) {
+    let script = Script::new(vec![
+        Step::Text("first answer".into()),
+        Step::Text("answer in the new session".into()),
+    ]);
+    let Some((agent, sb, server)) = setup(flavor, "handoff", script) else {
+        return;
+    };
+    let sessions = sb.root().join("sessions");
+    let dir = sessions.display().to_string();
+    let run = run(
+        &agent,
+        &sb,
+        &["--session-dir", &dir],
+        &["hello", "/handoff", "next"],
+        &[],
+    );
+    finish(&run, &server, &sb);
+    assert!(run.finished.success(), "{}", run.evidence());
+    let files = session_files(&sessions);
+    // The header is the `session` line (oh-my-pi writes a `title` line before it).
+    let header = |lines: &[Value]| lines.iter().find(|l| l["type"] == "session").cloned();
+    let child = files
+        .iter()
+        .find(|(_, lines)| header(lines).is_some_and(|h| h["parentSession"].is_string()))
+        .unwrap_or_else(|| {
+            panic!(
+                "no session with a parentSession: {files:?}\n{}",
+                run.evidence()
+            )
+        });
+    let parent = PathBuf::from(
+        header(&child.1).expect("a header")["parentSession"]
+            .as_str()
+            .expect("a path"),
+    );
+    assert!(
+        files.iter().any(|(p, _)| *p == parent),
+        "the parent {} is not one of the sessions",
+        parent.display()
+    );
+    assert!(
+        child.1.iter().any(|l| l
+            .to_string()
+            .contains("Continue from prior session summary.")),
+        "the new session lacks the setup message: {:?}",
+        child.1
+    );
+}
+
+#[test]
+fn pi_bridge_handoff_creates_a_session_whose_parent_is_the_old_one() {
+    handoff_starts_a_new_session(Flavor::Pi);
+}
+
+#[test]
+fn omp_bridge_handoff_creates_a_session_whose_parent_is_the_old_one() {
+    handoff_starts_a_new_session(Flavor::Omp);
+}
+
+// ---------------------------------------------------------------------------------------
+// Failure: the server killed mid-session, the binary missing
+
+fn killed_server_fails_closed_and_restarts(flavor: Flavor) {
+    let script = Script::new(vec![
+        flavor.shell("kill -9 $HOOKS_SERVE_PID; echo E2E-KILLED"),
+        flavor.shell("rm -rf victim"),
+        Step::Text("done".into()),
+    ]);
+    let Some((agent, sb, server)) = setup(flavor, "killed", script) else {
+        return;
+    };
+    sb.write("victim/keep.txt", "precious\n");
+    let run = run(&agent, &sb, &["--no-session"], &["go"], &[]);
+    finish(&run, &server, &sb);
+    assert!(run.finished.success(), "{}", run.evidence());
+    let stderr = &run.finished.stderr;
+    // The first event after the death fails, with the reason; the next starts it again.
+    assert!(
+        stderr.contains("tool_result skipped: hooks serve exited (signal SIGKILL)"),
+        "{}",
+        run.evidence()
+    );
+    assert!(stderr.contains("starting it again"), "{}", run.evidence());
+    // The guard of the new server holds.
+    assert!(
+        sb.project.join("victim/keep.txt").exists(),
+        "rm -rf ran\n{}",
+        run.evidence()
+    );
+    let results = server.tool_results();
+    assert_eq!(
+        results.last().map(|(_, t)| t.as_str()),
+        Some(GUARD_REASON),
+        "{}",
+        run.evidence()
+    );
+}
+
+#[test]
+fn pi_bridge_restarts_a_killed_server_and_its_guard_holds() {
+    killed_server_fails_closed_and_restarts(Flavor::Pi);
+}
+
+#[test]
+fn omp_bridge_restarts_a_killed_server_and_its_guard_holds() {
+    killed_server_fails_closed_and_restarts(Flavor::Omp);
+}
+
+fn missing_binary_blocks_every_tool_call(flavor: Flavor) {
+    let script = Script::new(vec![
+        flavor.shell("echo E2E-HARMLESS"),
+        Step::Text("done".into()),
+    ]);
+    let Some((agent, sb, server)) = setup(flavor, "missing", script) else {
+        return;
+    };
+    let missing = sb.root().join("no-such-dir/hooks").display().to_string();
+    let run = run(
+        &agent,
+        &sb,
+        &["--no-session"],
+        &["go"],
+        &[("HOOKS_BIN", &missing)],
+    );
+    finish(&run, &server, &sb);
+    let results = server.tool_results();
+    let text = results.first().map_or("", |(_, t)| t.as_str());
+    assert!(
+        text.contains(&format!("cannot start {missing} serve --stdio"))
+            && text.contains("the tool call is blocked"),
+        "{text:?}\n{}",
+        run.evidence()
+    );
+    assert!(!text.contains("E2E-HARMLESS"), "the tool ran: {text}");
+}
+
+#[test]
+fn pi_bridge_without_its_binary_blocks_tool_calls_with_the_reason() {
+    missing_binary_blocks_every_tool_call(Flavor::Pi);
+}
+
+#[test]
+fn omp_bridge_without_its_binary_blocks_tool_calls_with_the_reason() {
+    missing_binary_blocks_every_tool_call(Flavor::Omp);
+}
+
+fn hung_server_is_given_up_and_restarted(flavor: Flavor) {
+    let script = Script::new(vec![
+        flavor.shell("kill -STOP $HOOKS_SERVE_PID; echo E2E-STOPPED"),
+        flavor.shell("rm -rf victim"),
+        Step::Text("done".into()),
+    ]);
+    let Some((agent, sb, server)) = setup(flavor, "hung", script) else {
+        return;
+    };
+    sb.write("victim/keep.txt", "precious\n");
+    let run = run(
+        &agent,
+        &sb,
+        &["--no-session"],
+        &["go"],
+        &[("HOOKS_BRIDGE_TIMEOUT_MS", "1500")],
+    );
+    finish(&run, &server, &sb);
+    assert!(run.finished.success(), "{}", run.evidence());
+    let stderr = &run.finished.stderr;
+    assert!(
+        stderr
+            .contains("tool_result skipped: hooks serve did not answer tool_result within 1500 ms"),
+        "{}",
+        run.evidence()
+    );
+    assert!(stderr.contains("starting it again"), "{}", run.evidence());
+    assert!(
+        sb.project.join("victim/keep.txt").exists(),
+        "rm -rf ran\n{}",
+        run.evidence()
+    );
+}
+
+#[test]
+fn pi_bridge_gives_up_on_a_hung_server_and_restarts_it() {
+    hung_server_is_given_up_and_restarted(Flavor::Pi);
+}
+
+#[test]
+fn omp_bridge_gives_up_on_a_hung_server_and_restarts_it() {
+    hung_server_is_given_up_and_restarted(Flavor::Omp);
+}
+
+// ---------------------------------------------------------------------------------------
+// Compaction held by the examples' guard, with its notification
+
+fn held_compaction_is_held_and_says_so(flavor: Flavor) {
+    let mut script = Script::new(vec![
+        Step::Text("first answer".into()),
+        Step::Text("second answer".into()),
+    ]);
+    script.large_usage_at = Some(0);
+    let Some((agent, sb, server)) = setup(flavor, "compact-held", script) else {
+        return;
+    };
+    sb.write(".hooks/hold-compaction", "");
+    let sessions = sb.root().join("sessions").display().to_string();
+    let run = run(
+        &agent,
+        &sb,
+        &["--session-dir", &sessions],
+        &["hello", "again"],
+        &[],
+    );
+    finish(&run, &server, &sb);
+    assert!(run.finished.success(), "{}", run.evidence());
+    let summaries = server
+        .model_turns()
+        .iter()
+        .filter(|r| {
+            let text = r.body.to_string();
+            text.contains("context summarization assistant")
+                || text.contains("Write a handoff document for another instance of yourself")
+        })
+        .count();
+    assert_eq!(summaries, 0, "a compaction ran\n{}", run.evidence());
+    assert!(
+        run.finished.stderr.contains(
+            "hooks: [warning] compaction held: remove .hooks/hold-compaction to allow it"
+        ),
+        "{}",
+        run.evidence()
+    );
+}
+
+#[test]
+fn pi_bridge_holds_a_compaction_and_notifies() {
+    held_compaction_is_held_and_says_so(Flavor::Pi);
+}
+
+#[test]
+fn omp_bridge_holds_a_compaction_and_notifies() {
+    held_compaction_is_held_and_says_so(Flavor::Omp);
+}
+
+// ---------------------------------------------------------------------------------------
+// The bridge's cost: the same scripted run with and without it (a measurement, reported and
+// not asserted: BENCHMARKS.md has the figures)
+
+fn bridge_overhead(flavor: Flavor) {
+    const RUNS: usize = 5;
+    let script = || {
+        Script::new(vec![
+            flavor.shell("echo E2E-TIMED"),
+            Step::Text("done".into()),
+        ])
+    };
+    let Some((agent, with, _first)) = setup(flavor, "timed", script()) else {
+        return;
+    };
+    // The same agent with an extension that does nothing, and with none.
+    let empty = Sandbox::new(&format!("bridge-{}-empty", flavor.name()));
+    empty.write(
+        &format!("{}/extensions/empty.ts", flavor.config_dir()),
+        "export default function () {}\n",
+    );
+    let none = Sandbox::new(&format!("bridge-{}-none", flavor.name()));
+    let mut times: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    for _ in 0..RUNS {
+        for (i, sb) in [&with, &empty, &none].into_iter().enumerate() {
+            // A fresh model server per run: its script is used up by one run.
+            let server = ModelServer::start(script());
+            agent.configure(sb, &server, "");
+            let run = run(&agent, sb, &["--no-session"], &["go"], &[]);
+            assert!(run.finished.success(), "{}", run.evidence());
+            times[i].push(run.finished.elapsed.as_secs_f64());
+        }
+    }
+    let [a, b, c] = times.map(|mut v| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    });
+    crate::report(&format!(
+        "{}: a print run with one tool call, median of {RUNS}: {a:.2} s with the bridge, {b:.2} s \
+         with an empty extension ({:+.1}%), {c:.2} s with none ({:+.1}%)",
+        flavor.name(),
+        (a / b - 1.0) * 100.0,
+        (a / c - 1.0) * 100.0
+    ));
+}
+
+#[test]
+#[ignore = "a measurement, not a check: cargo test -p tests --test e2e bridge_overhead -- --ignored"]
+fn pi_bridge_overhead() {
+    bridge_overhead(Flavor::Pi);
+}
+
+#[test]
+#[ignore = "a measurement, not a check: cargo test -p tests --test e2e bridge_overhead -- --ignored"]
+fn omp_bridge_overhead() {
+    bridge_overhead(Flavor::Omp);
+}
