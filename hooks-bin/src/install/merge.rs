@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::shape::{Ours, handler, shell_command};
 use super::{InstallError, Replaced};
-use crate::adapters::{AgentEvent, Form};
+use crate::adapters::{AgentEvent, FailValue, Form, Layout};
 use crate::json::{self, InputError};
 use crate::text::json_kind;
 
@@ -114,6 +114,7 @@ pub(super) fn merge(
     if events.is_empty() {
         return Ok(merged);
     }
+    let layout = ours.target.protocol().install().layout;
     let hooks = object_under(root, "hooks", "`hooks`")?;
     let Merged {
         added,
@@ -121,93 +122,129 @@ pub(super) fn merge(
         upgraded,
     } = &mut merged;
     for &event in events {
-        let groups = array_under(&hooks, event.as_str(), &format!("`hooks.{event}`"))?;
-        let mut present = groups.elements().iter().any(|group| {
-            handlers(group).is_some_and(|list| {
-                list.elements()
-                    .iter()
-                    .any(|h| ours.runs_us(&value_of(h), event))
-            })
-        });
-        for group in groups.elements() {
-            let Some(list) = handlers(&group) else {
-                continue;
-            };
-            let mut removed_any = false;
-            for h in list.elements() {
-                let entry = value_of(&h);
-                if ours.runs_us(&entry, event) {
-                    continue;
-                }
-                let Some((old_binary, form)) = ours.installed_by_us(&entry, event) else {
-                    continue;
-                };
-                // With `--http`, a command entry of ours goes: the event's entry is another.
-                let remove = present || ours.http.is_some();
-                replaced.push(Replaced {
-                    event,
-                    old_binary,
-                    removed: remove,
-                });
-                if remove {
-                    h.remove();
-                    removed_any = true;
-                    continue;
-                }
-                let command = match form {
-                    Form::Exec => ours.binary.to_owned(),
-                    Form::Shell => shell_command(ours.target, ours.binary, event),
-                };
-                if let Some(prop) = h.as_object().and_then(|o| property(&o, "command")) {
-                    prop.set_value(CstInputValue::String(command));
-                }
-                present = true;
-            }
+        let list = array_under(&hooks, event.as_str(), &format!("`hooks.{event}`"))?;
+        // The lists of handler entries of `event`: one per matcher group, or the event's own.
+        let entry_lists: Vec<CstArray> = match layout {
+            Layout::Groups => list.elements().iter().filter_map(handlers).collect(),
+            Layout::Versioned => vec![list.clone()],
+        };
+        let mut present = entry_lists
+            .iter()
+            .any(|entries| runs_us(entries, ours, event));
+        for entries in &entry_lists {
+            let removed_any = repoint(entries, ours, event, &mut present, replaced);
             // A group that held nothing but the removed entries goes with them.
-            if removed_any
-                && list.elements().is_empty()
+            if layout == Layout::Groups
+                && removed_any
+                && entries.elements().is_empty()
+                && let Some(group) = entries.parent().and_then(|p| p.parent())
                 && group.as_object().is_some_and(|g| g.properties().len() == 1)
             {
                 group.remove();
             }
         }
-        if present && set_fail_closed(&groups, ours, event) {
+        let mut set = false;
+        for entries in &entry_lists {
+            set |= present && set_fail_closed(entries, ours, event);
+        }
+        if set {
             upgraded.push(event);
         }
         if !present {
             let entry = handler(ours, event);
-            groups.append(cst_value(&json!({ "hooks": [entry] })));
+            match layout {
+                Layout::Groups => list.append(cst_value(&json!({ "hooks": [entry] }))),
+                Layout::Versioned => list.append(cst_value(&entry)),
+            };
             added.push(event);
         }
+    }
+    if layout == Layout::Versioned && property(root, "version").is_none() {
+        root.insert(0, "version", CstInputValue::Number("1".to_owned()));
     }
     Ok(merged)
 }
 
+/// Whether one of `entries` already runs this binary for `event`.
+fn runs_us(entries: &CstArray, ours: &Ours<'_>, event: AgentEvent) -> bool {
+    entries
+        .elements()
+        .iter()
+        .any(|h| ours.runs_us(&value_of(h), event))
+}
+
+/// Points each of `entries` that this tool installed for `event` from another path of the
+/// binary at this binary, or removes it when the event already runs this binary (`present`,
+/// set once one was pointed). Returns whether it removed any.
+fn repoint(
+    entries: &CstArray,
+    ours: &Ours<'_>,
+    event: AgentEvent,
+    present: &mut bool,
+    replaced: &mut Vec<Replaced>,
+) -> bool {
+    let mut removed_any = false;
+    for h in entries.elements() {
+        let entry = value_of(&h);
+        if ours.runs_us(&entry, event) {
+            continue;
+        }
+        let Some((old_binary, form)) = ours.installed_by_us(&entry, event) else {
+            continue;
+        };
+        // With `--http`, a command entry of ours goes: the event's entry is another.
+        let remove = *present || ours.http.is_some();
+        replaced.push(Replaced {
+            event,
+            old_binary,
+            removed: remove,
+        });
+        if remove {
+            h.remove();
+            removed_any = true;
+            continue;
+        }
+        let (key, command) = match form {
+            Form::Exec => ("command", ours.binary.to_owned()),
+            Form::Shell => (
+                ours.command_key(),
+                shell_command(ours.target, ours.binary, event),
+            ),
+        };
+        if let Some(prop) = h.as_object().and_then(|o| property(&o, key)) {
+            prop.set_value(CstInputValue::String(command));
+        }
+        *present = true;
+    }
+    removed_any
+}
+
 /// Sets the fail-closed key, when `ours` writes it for `event`, on each of our entries for
-/// `event` under `groups` that has another value or none; whether one was set.
-fn set_fail_closed(groups: &CstArray, ours: &Ours<'_>, event: AgentEvent) -> bool {
+/// `event` in `entries` that has another value or none; whether one was set.
+fn set_fail_closed(entries: &CstArray, ours: &Ours<'_>, event: AgentEvent) -> bool {
     let Some((key, value)) = ours.fail_closed_key(event) else {
         return false;
     };
     let mut set = false;
-    for group in groups.elements() {
-        for h in handlers(&group).map(|l| l.elements()).unwrap_or_default() {
-            let entry = value_of(&h);
-            if !ours.runs_us(&entry, event) || entry.get(key).and_then(Value::as_str) == Some(value)
-            {
-                continue;
-            }
-            let Some(object) = h.as_object() else {
-                continue;
-            };
-            match property(&object, key) {
-                Some(prop) => prop.set_value(CstInputValue::String(value.to_owned())),
-                None => {
-                    object.append(key, CstInputValue::String(value.to_owned()));
-                }
-            }
-            set = true;
+    for h in entries.elements() {
+        let entry = value_of(&h);
+        if !ours.runs_us(&entry, event) || entry.get(key) == Some(&value.json()) {
+            continue;
         }
+        let Some(object) = h.as_object() else {
+            continue;
+        };
+        let cst = match value {
+            FailValue::Text(text) => CstInputValue::String(text.to_owned()),
+            FailValue::True => CstInputValue::Bool(true),
+        };
+        match property(&object, key) {
+            Some(prop) => prop.set_value(cst),
+            None => {
+                object.append(key, cst);
+            }
+        }
+        set = true;
     }
     set
 }
