@@ -16,10 +16,10 @@
 //! | --- | --- | --- |
 //! | `hooks list [--json] [--cwd DIR]` | the hooks that load, in dispatch order ([`list`]) | 0; 1 when a hook failed to load |
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
-//! | `hooks claude EVENT` / `hooks codex EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
-//! | `hooks explain claude\|codex EVENT [--input FILE] [--json] [--cwd DIR]` | one agent call with every handler that ran, its outcome and time, and the agent's answer ([`explain`]) | 0 explained; 1 the input cannot be read; 2 invalid usage |
-//! | `hooks install claude\|codex\|pi\|omp [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]; pi and oh-my-pi get the bridge extension, [`install::extension`]) | 0; 1 on failure; 2 invalid usage |
-//! | `hooks uninstall claude\|codex\|pi\|omp [--project\|--user] [--dry-run]` | remove this binary's entries from the agent's settings ([`install::uninstall`]; pi and oh-my-pi: the bridge extension, [`install::extension::uninstall`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
+//! | `hooks install claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor\|pi\|omp [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]; pi and oh-my-pi get the bridge extension, [`install::extension`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks explain AGENT EVENT [--input FILE] [--json] [--cwd DIR]` | one agent call with every handler that ran, its outcome and time, and the agent's answer ([`explain`]) | 0 explained; 1 the input cannot be read; 2 invalid usage |
+//! | `hooks uninstall AGENT [--project\|--user] [--dry-run]` (every agent `install` takes) | remove this binary's entries from the agent's settings ([`install::uninstall`]; pi and oh-my-pi: the bridge extension, [`install::extension::uninstall`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks serve [--status\|--stop\|--detach] [--port N] [--idle-timeout S] [--max-sessions N] [--call-timeout S]` | serve the hooks over HTTP on 127.0.0.1, one runner per agent session ([`serve`]) | 0; 1 not running (`--status`) or cannot serve |
 //! | `hooks serve --stdio` | serve the hooks over JSON-RPC 2.0 on stdin and stdout, one session per client session id ([`stdio`]) | 0 at the end of input or on SIGTERM; 1 it could not start |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
@@ -64,7 +64,7 @@ pub mod ui;
 )]
 pub struct Cli {
     /// Run project-level hook files without checking that they are trusted (for `list`,
-    /// `run`, `claude`, `codex`; e.g. in CI).
+    /// `run` and the agent adapters; e.g. in CI).
     #[arg(long)]
     pub trust_all: bool,
     /// What to do.
@@ -121,8 +121,49 @@ pub enum Command {
         observational event."
     )]
     Codex(AdapterArgs),
-    /// Register this binary in Claude Code's or Codex's settings for the events the hooks
-    /// handle (merging; a backup is kept; idempotent), or put the bridge extension where pi or
+    /// Serve one Gemini CLI hook call: read its JSON from stdin, answer on stdout.
+    #[command(
+        after_help = "EVENT is BeforeTool, AfterTool, BeforeAgent, BeforeModel, \
+        SessionStart, SessionEnd or AfterAgent.\n\nExit status: 0 (answer on stdout, or none); \
+        2 blocks (reason on stderr), also when the adapter fails on a gating event; 1 a failure \
+        on an observational event (a warning in Gemini CLI)."
+    )]
+    Gemini(AdapterArgs),
+    /// Serve one Copilot CLI hook call (its own format): read its JSON from stdin, answer on
+    /// stdout.
+    #[command(after_help = "EVENT is preToolUse, postToolUse, userPromptSubmitted, \
+        sessionStart, sessionEnd or agentStop.\n\nExit status: 0 (answer on stdout, or none; also a \
+        failing preToolUse or postToolUse, whose answer denies the call or withholds the output, \
+        since Copilot CLI drops stderr and lets a failed postToolUse through); 2 a failure on \
+        another gating event; 1 a failure on an observational event.")]
+    Copilot(AdapterArgs),
+    /// Serve one Qwen Code hook call: read its JSON from stdin, answer on stdout.
+    #[command(after_help = "EVENT is PreToolUse, PostToolUse, PostToolUseFailure, \
+        UserPromptSubmit, SessionStart, SessionEnd or Stop.\n\nExit status: 0 (answer on stdout, \
+        or none; also a failing PostToolUse, whose answer withholds the output, since Qwen Code \
+        reads no answer on exit 2); 2 blocks (reason on stderr), when the adapter fails on \
+        another gating event; 1 a failure on an observational event.")]
+    Qwen(AdapterArgs),
+    /// Serve one Factory Droid hook call: read its JSON from stdin, answer on stdout.
+    #[command(
+        after_help = "EVENT is PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, \
+        SessionEnd or Stop.\n\nExit status: 0 (answer on stdout, or none; also a failing PostToolUse, \
+        whose answer ends the run before the model sees the output); 2 blocks (reason on \
+        stderr), when the adapter fails on another gating event; 1 a failure on an \
+        observational event."
+    )]
+    Droid(AdapterArgs),
+    /// Serve one Cursor hook call: read its JSON from stdin, answer on stdout (from Cursor's
+    /// documentation; not verified against Cursor).
+    #[command(
+        after_help = "EVENT is beforeShellExecution, beforeMCPExecution, beforeReadFile, \
+        beforeSubmitPrompt, sessionStart, sessionEnd or stop.\n\nExit status: 0 (answer on \
+        stdout, `{}` for none); 2 denies (reason on stderr), also when the adapter fails on a \
+        gating event; 1 a failure on an observational event."
+    )]
+    Cursor(AdapterArgs),
+    /// Register this binary in an agent's hook settings for the events the hooks handle
+    /// (merging; a backup is kept; idempotent), or put the bridge extension where pi or
     /// oh-my-pi loads it (`pi`, `omp`).
     #[command(
         after_help = "Exit status: 0 installed (or nothing to do); 1 the settings \
@@ -130,7 +171,7 @@ pub enum Command {
         was changed); 2 invalid usage, e.g. a --cwd that does not exist."
     )]
     Install(InstallArgs),
-    /// Remove this binary's entries from Claude Code's or Codex's settings (exactly those
+    /// Remove this binary's entries from an agent's settings (exactly those
     /// `install` counts as its own, `--http`'s too; a backup is kept; idempotent).
     #[command(
         after_help = "Exit status: 0 removed (or nothing to remove); 1 the settings \
@@ -167,8 +208,9 @@ pub struct TrustAllArgs {
 pub struct AdapterArgs {
     /// The agent's event name, e.g. `PreToolUse`.
     pub event: String,
-    /// The working directory [default: `CLAUDE_PROJECT_DIR` (claude), else the input's `cwd`,
-    /// else the current directory].
+    /// The working directory [default: the agent's project directory variable
+    /// (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`, `COPILOT_PROJECT_DIR`, `QWEN_PROJECT_DIR`,
+    /// `FACTORY_PROJECT_DIR`), else the input's `cwd`, else the current directory].
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
     /// `--trust-all`.
@@ -184,8 +226,11 @@ pub struct AdapterArgs {
 /// Options of `hooks install`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct InstallArgs {
-    /// `claude` (`.claude/settings.json`), `codex` (`.codex/hooks.json`), or `pi` / `omp`
-    /// (the bridge extension, `.pi/extensions/hooks.ts` / `.omp/extensions/hooks.ts`).
+    /// `claude` (`.claude/settings.json`), `codex` (`.codex/hooks.json`), `gemini`
+    /// (`.gemini/settings.json`), `copilot` (`.github/hooks/hooks.json`, user
+    /// `~/.copilot/hooks/hooks.json`), `qwen` (`.qwen/settings.json`), `droid`
+    /// (`.factory/settings.json`), `cursor` (`.cursor/hooks.json`), or `pi` / `omp` (the
+    /// bridge extension, `.pi/extensions/hooks.ts` / `.omp/extensions/hooks.ts`).
     #[arg(value_parser = install_targets())]
     pub target: String,
     /// Install into the project in the working directory (the default).
@@ -219,7 +264,7 @@ pub struct InstallArgs {
 /// Options of `hooks uninstall`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct UninstallArgs {
-    /// The agent whose settings to clean: `claude` or `codex`, or `pi` / `omp` (their
+    /// The agent whose settings to clean: any agent `install` takes (`pi` / `omp`: their
     /// bridge extension).
     #[arg(value_parser = install_targets())]
     pub target: String,
@@ -266,12 +311,18 @@ pub fn main() -> ExitCode {
         Command::List { trust, .. }
         | Command::Run { trust, .. }
         | Command::Explain { trust, .. } => trust.trust_all,
-        Command::Claude(args) | Command::Codex(args) => args.trust.trust_all,
+        Command::Claude(args)
+        | Command::Codex(args)
+        | Command::Gemini(args)
+        | Command::Copilot(args)
+        | Command::Qwen(args)
+        | Command::Droid(args)
+        | Command::Cursor(args) => args.trust.trust_all,
         Command::Serve(args) => args.trust_all,
         Command::Install(_) | Command::Uninstall(_) | Command::Trust(_) | Command::Untrust(_) => {
             if cli.trust_all {
                 eprintln!(
-                    "hooks: --trust-all is an option of list, run, claude, codex and serve only"
+                    "hooks: --trust-all is an option of list, run, serve and the agent adapters only"
                 );
                 return ExitCode::from(2);
             }
@@ -290,6 +341,11 @@ pub fn main() -> ExitCode {
         Command::Explain { args, .. } => explain::run(&args, trust),
         Command::Claude(args) => serve(adapters::Agent::Claude, &args, trust),
         Command::Codex(args) => serve(adapters::Agent::Codex, &args, trust),
+        Command::Gemini(args) => serve(adapters::Agent::Gemini, &args, trust),
+        Command::Copilot(args) => serve(adapters::Agent::Copilot, &args, trust),
+        Command::Qwen(args) => serve(adapters::Agent::Qwen, &args, trust),
+        Command::Droid(args) => serve(adapters::Agent::Droid, &args, trust),
+        Command::Cursor(args) => serve(adapters::Agent::Cursor, &args, trust),
         Command::Install(args) => install_cmd(&args),
         Command::Uninstall(args) => uninstall_cmd(&args),
         Command::Trust(args) => trust::run_trust(&args),

@@ -240,3 +240,53 @@ fn list_human_output_is_a_readable_table() {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
 }
+
+#[test]
+fn list_names_per_agent_the_handlers_it_can_never_call() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (list, out) = list_json(dir.path(), dir.path(), &[]);
+    assert!(out.status.success());
+    let unreachable = |agent: &str| -> Vec<String> {
+        let entry = list["agents"]
+            .as_array()
+            .expect("agents")
+            .iter()
+            .find(|a| a["agent"] == agent)
+            .unwrap_or_else(|| panic!("no entry for {agent}"));
+        assert_eq!(
+            entry["unreachableCommands"],
+            serde_json::json!([]),
+            "{agent}"
+        );
+        entry["unreachable"]
+            .as_array()
+            .expect("unreachable")
+            .iter()
+            .map(|h| {
+                format!(
+                    "{} {}",
+                    h["event"].as_str().unwrap(),
+                    h["hook"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    let context = "context examples::filter_context";
+    let compact = "session_before_compact examples::compaction_guard";
+    assert_eq!(unreachable("claude"), [context]);
+    assert_eq!(unreachable("codex"), [context]);
+    assert_eq!(unreachable("gemini"), [compact]);
+    for agent in ["copilot", "qwen", "droid", "cursor"] {
+        assert_eq!(unreachable(agent), [compact, context], "{agent}");
+    }
+    let human = hooks(dir.path(), dir.path(), &["list"]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    let section = text
+        .split("Handlers each agent can never call\n")
+        .nth(1)
+        .expect("the section is printed");
+    assert!(
+        section.starts_with("  claude:\n    context  examples::filter_context  drop_debug_only\n"),
+        "{section}"
+    );
+}

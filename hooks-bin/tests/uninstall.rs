@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use hooks_bin::adapters::AgentEvent;
+use hooks_bin::adapters::Layout;
 use hooks_bin::adapters::hook_json::{
     POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP, USER_PROMPT_SUBMIT,
 };
@@ -45,7 +46,12 @@ fn install(target: Target, path: &Path, http: Option<HttpHooks>, fail_closed: bo
         on_failure_block: fail_closed,
         http,
     };
-    let report = plan.apply(&events(), &mut Vec::new()).unwrap();
+    let events = if target == Target::Claude {
+        events()
+    } else {
+        target.protocol().events().to_vec()
+    };
+    let report = plan.apply(&events, &mut Vec::new()).unwrap();
     assert!(report.written, "the install wrote {}", path.display());
 }
 
@@ -111,6 +117,50 @@ fn file(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     fs::write(&path, text).unwrap();
     path
+}
+
+/// A versioned hooks file (Copilot CLI, Cursor) with another tool's hook.
+const VERSIONED: &str = r#"{
+  "version": 1,
+  "hooks": {
+    "notification": [
+      {
+        "type": "command",
+        "bash": "notify-send hi",
+        "command": "notify-send hi"
+      }
+    ]
+  }
+}
+"#;
+
+#[test]
+fn uninstall_after_install_restores_the_file_byte_for_byte_for_every_agent() {
+    let dir = common::workdir();
+    for &target in Target::ALL {
+        let fixtures: &[&str] = match target.protocol().install().layout {
+            Layout::Groups => &[OTHERS, NO_HOOKS, "{}\n"],
+            Layout::Versioned => &[VERSIONED, "{}\n"],
+        };
+        for (i, &before) in fixtures.iter().enumerate() {
+            for fail_closed in [false, true] {
+                let path = file(
+                    dir.path(),
+                    &format!("{target}-{i}-{fail_closed}.json"),
+                    before,
+                );
+                install(target, &path, None, fail_closed);
+                assert_ne!(fs::read_to_string(&path).unwrap(), before, "{target} {i}");
+                let (report, out) = uninstall(target, &path, false);
+                assert!(report.written, "{target} {i}: {out}");
+                assert_eq!(
+                    fs::read_to_string(&path).unwrap(),
+                    before,
+                    "{target} {i} fail-closed {fail_closed}: {out}"
+                );
+            }
+        }
+    }
 }
 
 #[test]

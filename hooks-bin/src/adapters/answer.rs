@@ -118,7 +118,13 @@ pub(super) fn outcome(
     event_name: &str,
     reply: Reply,
 ) -> Outcome {
-    let encoded = protocol.encode(event, reply.decision.as_ref());
+    // A failure without a decision encodes nothing: never the agent's "no opinion" (Cursor's
+    // `{}`), which would let the action run.
+    let encoded = if reply.failure.is_some() && reply.decision.is_none() {
+        None
+    } else {
+        protocol.encode(event, reply.decision.as_ref())
+    };
     let stdout = protocol
         .tell_user(event, encoded, &reply.notice.join("\n"))
         .map(|json| {

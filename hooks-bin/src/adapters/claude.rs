@@ -40,7 +40,9 @@ use super::hook_json::{
     self, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END,
     SESSION_START, STOP, USER_PROMPT_SUBMIT, block, hook_specific,
 };
-use super::protocol::{AgentEvent, Decision, FailClosed, Form, InstallShape, Protocol, Request};
+use super::protocol::{
+    AgentEvent, Decision, FailClosed, FailValue, Form, InstallShape, Layout, Protocol, Request,
+};
 use super::tools::{ToolOutputView, Unfit};
 use crate::json::InputError;
 
@@ -53,14 +55,17 @@ pub struct Claude;
 /// that cannot start, crashes or times out lets the tool run).
 const INSTALL: InstallShape = InstallShape {
     dir: ".claude",
+    user_dir: None,
     file: "settings.json",
     dir_env: None,
     form: Form::Exec,
     note: None,
+    layout: Layout::Groups,
+    command_key: "command",
     fail_closed: Some(FailClosed {
         key: "onFailure",
-        value: "block",
-        executable: "claude",
+        value: FailValue::Text("block"),
+        executable: Some("claude"),
         since: [2, 1, 295],
     }),
 };
@@ -123,6 +128,8 @@ impl Protocol for Claude {
                 Some(answer)
             }
             Decision::CancelCompact { reason } => Some(block(reason)),
+            // No event of this agent shows the model's request.
+            Decision::ReplaceMessages { .. } => None,
         }
     }
 

@@ -47,7 +47,9 @@ use super::hook_json::{
     self, POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP,
     USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
 };
-use super::protocol::{AgentEvent, Decision, Form, InstallShape, Mapping, Protocol, Request};
+use super::protocol::{
+    AgentEvent, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+};
 use crate::json::InputError;
 
 /// Codex's hook protocol.
@@ -71,6 +73,7 @@ pub const CODEX_HOME_ENV: &str = "CODEX_HOME";
 /// shell-form entries (Codex runs `command` through a shell).
 const INSTALL: InstallShape = InstallShape {
     dir: ".codex",
+    user_dir: None,
     file: "hooks.json",
     dir_env: Some(CODEX_HOME_ENV),
     form: Form::Shell,
@@ -80,6 +83,8 @@ const INSTALL: InstallShape = InstallShape {
          --trust to trust exactly these entries; an unattended `codex exec \
          --dangerously-bypass-hook-trust` runs hooks without trust.",
     ),
+    layout: Layout::Groups,
+    command_key: "command",
     fail_closed: None,
 };
 
@@ -126,6 +131,8 @@ impl Protocol for Codex {
             Decision::CancelCompact { reason } => {
                 Some(json!({ "continue": false, "stopReason": reason }))
             }
+            // No event of this agent shows the model's request.
+            Decision::ReplaceMessages { .. } => None,
         }
     }
 

@@ -5,8 +5,8 @@
 
 use hooks_core::ToolCallHookError;
 use hooks_core::events::{
-    SessionBeforeCompactEvent, SessionShutdownEvent, SessionStartEvent, SessionSwitchEvent,
-    SwitchReason, ToolCallEvent, ToolCallEventResult, ToolResultEvent,
+    ContextEvent, SessionBeforeCompactEvent, SessionShutdownEvent, SessionStartEvent,
+    SessionSwitchEvent, SwitchReason, ToolCallEvent, ToolCallEventResult, ToolResultEvent,
 };
 use hooks_core::handler::HandlerErrorKind;
 
@@ -101,6 +101,23 @@ async fn emit_call(call: Call, s: &Session) -> Reply {
             let _ = s.runner.emit(&event).await;
             Reply::errors(s)
         }
+        Call::Context(event) => context_chain(event, s).await,
+        Call::None => Reply::default(),
+    }
+}
+
+/// `context` over the messages the agent showed: a changed list replaces them; a handler's
+/// error fails the call (the messages it was to filter must not reach the model unfiltered).
+async fn context_chain(event: ContextEvent, s: &Session) -> Reply {
+    let received = event.messages.clone();
+    let messages = s.runner.emit_context(event.messages).await;
+    if let Some(errors) = s.take_errors() {
+        return Reply::failure(errors);
+    }
+    if messages == received {
+        Reply::default()
+    } else {
+        Reply::decision(Decision::ReplaceMessages { received, messages })
     }
 }
 

@@ -122,6 +122,11 @@ pub fn decode(
         )),
         Mapping::SessionEnd => Call::SessionEnd,
         Mapping::Compact => Call::Compact(compaction(&mut input)?),
+        Mapping::Context => {
+            return Err(invalid(format!(
+                "{event} carries no model request in this hook JSON"
+            )));
+        }
         Mapping::AgentEnd => Call::AgentEnd(AgentEndEvent {
             messages: input
                 .last_assistant_message

@@ -1,9 +1,11 @@
-//! Agent-CLI adapters: `hooks claude EVENT` and `hooks codex EVENT` serve the loaded hooks to
-//! Claude Code and Codex through their command-hook protocols.
+//! Agent-CLI adapters: `hooks AGENT EVENT` serves the loaded hooks to an agent through its
+//! command-hook protocol: Claude Code ([`claude`]), Codex ([`codex`]), Gemini CLI
+//! ([`gemini`]), Copilot CLI ([`copilot`]), Qwen Code ([`qwen`]), Factory Droid ([`droid`]),
+//! and Cursor ([`cursor`], from its documentation, not verified against Cursor).
 //!
 //! # What an agent implements
 //!
-//! One file per agent ([`claude`], [`codex`]) with one unit struct implementing [`Protocol`]:
+//! One file per agent with one unit struct implementing [`Protocol`]:
 //! its name, its events and what each is in our terms ([`AgentEvent`], [`Mapping`]), its tool
 //! names (a two-way [`ToolNames`](hooks_core::tool_names::ToolNames) table), how its input
 //! decodes into our events ([`Protocol::decode`]), how our [`Decision`] is written in its schema
@@ -44,6 +46,10 @@
 //! | `SessionEnd` (`SessionEnd`) | `session_shutdown` | none |
 //! | `PreCompact` (`Compact`) | `session_before_compact` (`preparation.trigger` = the agent's trigger) | `cancel` → compaction blocked |
 //! | `Stop` (`AgentEnd`) | `agent_end` (`last_assistant_message` as the one message) | none |
+//! | `BeforeModel` (`Context`; Gemini CLI) | `context` over the request's text messages | changed messages → the request's text replaced |
+//!
+//! The table names Claude Code's events; each other agent's file has its own table with its
+//! event names and answers.
 //!
 //! Tool inputs and outputs are translated by [`tools`]. There is no interactive UI:
 //! handlers see `has_ui() == false`, `confirm` answers `false`, `select`/`input` answer `None`.
@@ -96,10 +102,16 @@ mod answer;
 pub mod claude;
 pub mod codex;
 pub mod command;
+pub mod copilot;
+pub mod cursor;
 mod disable;
+pub mod droid;
 mod emit;
+pub mod gemini;
 pub mod hook_json;
+mod llm_content;
 mod protocol;
+pub mod qwen;
 pub mod resident;
 mod session;
 pub mod tools;
@@ -116,8 +128,8 @@ use crate::trust::TrustMode;
 pub use self::answer::{Outcome, answer, answer_with_decision};
 pub use self::disable::{DISABLE_ENV, disabled_line, disabled_outcome, hooks_disabled};
 pub use self::protocol::{
-    AgentEvent, Call, Decision, FailClosed, Form, InstallShape, Mapping, Protocol, Request,
-    StartSource,
+    AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout, Mapping,
+    Protocol, Request, StartSource,
 };
 
 /// Exit code: success (an answer on stdout, or no opinion).
@@ -234,11 +246,29 @@ pub enum Agent {
     Claude,
     /// Codex (`hooks codex EVENT`, [`codex::Codex`]).
     Codex,
+    /// Gemini CLI (`hooks gemini EVENT`, [`gemini::Gemini`]).
+    Gemini,
+    /// Copilot CLI (`hooks copilot EVENT`, [`copilot::Copilot`]).
+    Copilot,
+    /// Qwen Code (`hooks qwen EVENT`, [`qwen::Qwen`]).
+    Qwen,
+    /// Factory Droid (`hooks droid EVENT`, [`droid::Droid`]).
+    Droid,
+    /// Cursor (`hooks cursor EVENT`, [`cursor::Cursor`]; from its documentation, not verified).
+    Cursor,
 }
 
 impl Agent {
     /// Every agent.
-    pub const ALL: &'static [Agent] = &[Agent::Claude, Agent::Codex];
+    pub const ALL: &'static [Agent] = &[
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Copilot,
+        Agent::Qwen,
+        Agent::Droid,
+        Agent::Cursor,
+    ];
 
     /// The agent's protocol.
     #[must_use]
@@ -246,6 +276,11 @@ impl Agent {
         match self {
             Agent::Claude => &claude::Claude,
             Agent::Codex => &codex::Codex,
+            Agent::Gemini => &gemini::Gemini,
+            Agent::Copilot => &copilot::Copilot,
+            Agent::Qwen => &qwen::Qwen,
+            Agent::Droid => &droid::Droid,
+            Agent::Cursor => &cursor::Cursor,
         }
     }
 
@@ -255,6 +290,11 @@ impl Agent {
         match self {
             Agent::Claude => "Claude Code",
             Agent::Codex => "Codex",
+            Agent::Gemini => "Gemini CLI",
+            Agent::Copilot => "Copilot CLI",
+            Agent::Qwen => "Qwen Code",
+            Agent::Droid => "Factory Droid",
+            Agent::Cursor => "Cursor",
         }
     }
 
@@ -274,7 +314,10 @@ impl std::str::FromStr for Agent {
             .find(|agent| agent.as_str() == s)
             .ok_or_else(|| {
                 let known: Vec<&str> = Agent::ALL.iter().map(|a| a.as_str()).collect();
-                format!("unknown agent `{s}` (expected {})", known.join(" or "))
+                format!(
+                    "unknown agent `{s}` (expected one of: {})",
+                    known.join(", ")
+                )
             })
     }
 }

@@ -11,7 +11,8 @@ use serde_json::Value;
 
 use hooks_core::HookRunner;
 use hooks_core::events::{
-    AgentEndEvent, Content, EventKind, SessionBeforeCompactEvent, ToolCallEvent, ToolResultEvent,
+    AgentEndEvent, Content, ContextEvent, EventKind, Message, SessionBeforeCompactEvent,
+    ToolCallEvent, ToolResultEvent,
 };
 use hooks_core::tool_names::ToolNames;
 
@@ -157,19 +158,48 @@ pub enum Mapping {
     Compact,
     /// The agent finished responding: `agent_end`.
     AgentEnd,
+    /// Before a model call: `context` over the messages the agent lets a hook see; new
+    /// messages replace them in the request (Gemini CLI's `BeforeModel`).
+    Context,
 }
 
 impl Mapping {
     /// Whether the hooks decide here what the agent may do or what the model sees
-    /// (`ToolCall`, `ToolResult`, `Prompt`, `Compact`): a failure then exits 2, which the
+    /// (`ToolCall`, `ToolResult`, `Prompt`, `Compact`, `Context`): a failure then exits 2, which the
     /// agents read as a block. Elsewhere exit 2 means something else (on `Stop` it makes the
     /// agent go on), so a failure exits 1.
     #[must_use]
     pub const fn is_gating(self) -> bool {
         matches!(
             self,
-            Mapping::ToolCall | Mapping::ToolResult | Mapping::Prompt | Mapping::Compact
+            Mapping::ToolCall
+                | Mapping::ToolResult
+                | Mapping::Prompt
+                | Mapping::Compact
+                | Mapping::Context
         )
+    }
+
+    /// The events of ours this emits (a [`Mapping::Prompt`] also runs the registered
+    /// commands: [`Mapping::runs_commands`]).
+    #[must_use]
+    pub const fn kinds(self) -> &'static [EventKind] {
+        match self {
+            Mapping::ToolCall => &[EventKind::ToolCall],
+            Mapping::ToolResult | Mapping::ToolFailure => &[EventKind::ToolResult],
+            Mapping::Prompt => &[EventKind::BeforeAgentStart],
+            Mapping::SessionStart => &[EventKind::SessionStart, EventKind::SessionSwitch],
+            Mapping::SessionEnd => &[EventKind::SessionShutdown],
+            Mapping::Compact => &[EventKind::SessionBeforeCompact],
+            Mapping::AgentEnd => &[EventKind::AgentEnd],
+            Mapping::Context => &[EventKind::Context],
+        }
+    }
+
+    /// Whether this runs the registered commands (`/name args`): [`Mapping::Prompt`].
+    #[must_use]
+    pub const fn runs_commands(self) -> bool {
+        matches!(self, Mapping::Prompt)
     }
 
     /// Whether this emits `tool_call` or `tool_result`, the only events a discovered hook
@@ -187,26 +217,8 @@ impl Mapping {
     /// mapping is worth installing.
     #[must_use]
     pub fn is_handled_by(self, runner: &HookRunner) -> bool {
-        let kind = match self {
-            Mapping::ToolCall => EventKind::ToolCall,
-            Mapping::ToolResult | Mapping::ToolFailure => EventKind::ToolResult,
-            Mapping::Prompt => {
-                if !runner.get_registered_commands().is_empty() {
-                    return true;
-                }
-                EventKind::BeforeAgentStart
-            }
-            Mapping::SessionStart => {
-                if runner.has_handlers(EventKind::SessionSwitch) {
-                    return true;
-                }
-                EventKind::SessionStart
-            }
-            Mapping::SessionEnd => EventKind::SessionShutdown,
-            Mapping::Compact => EventKind::SessionBeforeCompact,
-            Mapping::AgentEnd => EventKind::AgentEnd,
-        };
-        runner.has_handlers(kind)
+        (self.runs_commands() && !runner.get_registered_commands().is_empty())
+            || self.kinds().iter().any(|&kind| runner.has_handlers(kind))
     }
 }
 
@@ -246,6 +258,11 @@ pub enum Call {
     Compact(SessionBeforeCompactEvent),
     /// [`Mapping::AgentEnd`].
     AgentEnd(AgentEndEvent),
+    /// [`Mapping::Context`]: the messages as the agent showed them.
+    Context(ContextEvent),
+    /// Nothing to emit: the agent's call is not one of ours (Qwen Code's `UserPromptSubmit`
+    /// for a tool result, which has no submitted prompt); no opinion.
+    None,
 }
 
 /// How the session of a `SessionStart` call began: its `source` (Claude Code sends `startup`,
@@ -320,19 +337,28 @@ pub enum Decision {
         /// Why.
         reason: String,
     },
+    /// Replace the messages the model is sent ([`Mapping::Context`]).
+    ReplaceMessages {
+        /// The messages as received.
+        received: Vec<Message>,
+        /// The messages, as the `context` handlers left them.
+        messages: Vec<Message>,
+    },
 }
 
 /// Where and how `hooks install` registers this binary with one agent
 /// ([`Protocol::install`]).
 ///
-/// The file holds `{"hooks": {EVENT: [{"hooks": [ENTRY, ...]}, ...]}}` (matcher groups, each
-/// with a list of handler entries), the layout Claude Code and Codex share; the merge
+/// The file holds the agent's hooks under `hooks`, laid out as [`Layout`] says; the merge
 /// keeps everything else in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InstallShape {
     /// The agent's config directory under a project or home directory: `.claude`.
     pub dir: &'static str,
-    /// The settings file in it: `settings.json`.
+    /// The agent's config directory under the home directory, when it is not `dir` (Copilot
+    /// CLI: `.github` in a project, `~/.copilot` for the user).
+    pub user_dir: Option<&'static str>,
+    /// The settings file in it: `settings.json` (a relative path: `hooks/hooks.json`).
     pub file: &'static str,
     /// The environment variable that names the user-level config directory instead of
     /// `~/DIR` when set (Codex's `CODEX_HOME`).
@@ -341,10 +367,26 @@ pub struct InstallShape {
     pub form: Form,
     /// A line printed after the file was written (Codex: the hooks need the user's trust).
     pub note: Option<&'static str>,
+    /// How the file lists an event's entries.
+    pub layout: Layout,
+    /// The key of a shell-form entry that holds the command line: `command` (Copilot CLI:
+    /// `bash`).
+    pub command_key: &'static str,
     /// The setting that makes the agent block an action when a hook on a gating event
-    /// cannot start, crashes or times out (Claude Code's `"onFailure": "block"`); `None`
-    /// when the agent has none.
+    /// cannot start, crashes or times out (Claude Code's `"onFailure": "block"`, Cursor's
+    /// `"failClosed": true`); `None` when the agent has none.
     pub fail_closed: Option<FailClosed>,
+}
+
+/// How a settings file lists an event's handler entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// `{"hooks": {EVENT: [{"hooks": [ENTRY, ...]}, ...]}}`: matcher groups, each with a list
+    /// of entries (Claude Code, Codex, Gemini CLI, Qwen Code, Factory Droid).
+    Groups,
+    /// `{"version": 1, "hooks": {EVENT: [ENTRY, ...]}}`: the entries straight under the event,
+    /// in a versioned file (Copilot CLI, Cursor).
+    Versioned,
 }
 
 /// A key on a handler entry that makes the agent block the action when the hook fails (it
@@ -355,12 +397,40 @@ pub struct InstallShape {
 pub struct FailClosed {
     /// The key: `onFailure`.
     pub key: &'static str,
-    /// Its value: `block`.
-    pub value: &'static str,
-    /// The agent's executable, looked for on `PATH` and asked `--version`: `claude`.
-    pub executable: &'static str,
+    /// Its value: `"block"`.
+    pub value: FailValue,
+    /// The agent's executable, looked for on `PATH` and asked `--version`: `claude`; `None`
+    /// when every version reads the key (Cursor: none is asked, the key is always written).
+    pub executable: Option<&'static str>,
     /// The first version that reads the key, `[major, minor, patch]`: `[2, 1, 295]`.
     pub since: [u64; 3],
+}
+
+/// The value of a [`FailClosed`] key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailValue {
+    /// A string: Claude Code's `"block"`.
+    Text(&'static str),
+    /// `true`: Cursor's `failClosed`.
+    True,
+}
+
+impl FailValue {
+    /// The value as JSON.
+    #[must_use]
+    pub fn json(self) -> Value {
+        match self {
+            FailValue::Text(text) => Value::String(text.to_owned()),
+            FailValue::True => Value::Bool(true),
+        }
+    }
+}
+
+impl std::fmt::Display for FailValue {
+    /// As JSON: `"block"`, `true`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.json())
+    }
 }
 
 /// How a handler entry runs this binary.

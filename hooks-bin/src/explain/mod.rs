@@ -33,7 +33,7 @@ read; 2 invalid usage.";
 /// Options of `hooks explain`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ExplainArgs {
-    /// The agent: `claude` or `codex`.
+    /// The agent (`claude`, `codex`, ...: every `hooks AGENT EVENT`).
     #[arg(value_parser = crate::agent_names())]
     pub agent: String,
     /// The agent's event name, e.g. `PreToolUse`.

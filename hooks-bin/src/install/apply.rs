@@ -248,7 +248,7 @@ impl Install {
         {
             writeln!(
                 out,
-                "{set} \"{}\": \"{}\" on the {} entries of {shown}.",
+                "{set} \"{}\": {} on the {} entries of {shown}.",
                 fail_closed.key,
                 fail_closed.value,
                 names(report.upgraded.iter().copied())

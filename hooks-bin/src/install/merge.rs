@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::shape::{Ours, handler, shell_command};
 use super::{InstallError, Replaced};
-use crate::adapters::{AgentEvent, Form};
+use crate::adapters::{AgentEvent, FailValue, Form, Layout};
 use crate::json::{self, InputError};
 use crate::text::json_kind;
 
@@ -114,6 +114,7 @@ pub(super) fn merge(
     if events.is_empty() {
         return Ok(merged);
     }
+    let layout = ours.target.protocol().install().layout;
     let hooks = object_under(root, "hooks", "`hooks`")?;
     let Merged {
         added,
@@ -121,82 +122,72 @@ pub(super) fn merge(
         upgraded,
     } = &mut merged;
     for &event in events {
-        let groups = array_under(&hooks, event.as_str(), &format!("`hooks.{event}`"))?;
-        let mut present = groups.elements().iter().any(|group| {
-            handlers(group).is_some_and(|list| {
-                list.elements()
-                    .iter()
-                    .any(|h| ours.runs_us(&value_of(h), event))
-            })
-        });
-        for group in groups.elements() {
-            let Some(list) = handlers(&group) else {
-                continue;
-            };
-            let mut removed_any = false;
-            for h in list.elements() {
-                let entry = value_of(&h);
-                if ours.runs_us(&entry, event) {
-                    continue;
-                }
-                let Some((old_binary, form)) = ours.installed_by_us(&entry, event) else {
-                    continue;
-                };
-                // With `--http`, a command entry of ours goes: the event's entry is another.
-                let remove = present || ours.http.is_some();
-                replaced.push(Replaced {
-                    event,
-                    old_binary,
-                    removed: remove,
-                });
-                if remove {
-                    h.remove();
-                    removed_any = true;
-                    continue;
-                }
-                let command = match form {
-                    Form::Exec => ours.binary.to_owned(),
-                    Form::Shell => shell_command(ours.target, ours.binary, event),
-                };
-                if let Some(prop) = h.as_object().and_then(|o| property(&o, "command")) {
-                    prop.set_value(CstInputValue::String(command));
-                }
-                present = true;
-            }
-            if removed_any {
-                drop_if_emptied(group, &list);
+        let list = array_under(&hooks, event.as_str(), &format!("`hooks.{event}`"))?;
+        // The lists of handler entries of `event`: one per matcher group, or the event's own.
+        let entry_lists = entry_lists(&list, layout);
+        let mut present = entry_lists
+            .iter()
+            .any(|entries| runs_us(entries, ours, event));
+        for entries in &entry_lists {
+            if repoint(entries, ours, event, &mut present, replaced) {
+                drop_if_emptied(entries, layout);
             }
         }
-        if present && set_fail_closed(&groups, ours, event) {
+        let mut set = false;
+        for entries in &entry_lists {
+            set |= present && set_fail_closed(entries, ours, event);
+        }
+        if set {
             upgraded.push(event);
         }
         if !present {
             let entry = handler(ours, event);
-            groups.append(cst_value(&json!({ "hooks": [entry] })));
+            match layout {
+                Layout::Groups => list.append(cst_value(&json!({ "hooks": [entry] }))),
+                Layout::Versioned => list.append(cst_value(&entry)),
+            };
             added.push(event);
         }
+    }
+    if layout == Layout::Versioned && property(root, "version").is_none() {
+        root.insert(0, "version", CstInputValue::Number("1".to_owned()));
     }
     Ok(merged)
 }
 
-/// A group that held nothing but the removed entries goes with them: `group`, whose `hooks`
-/// is `list`, is removed when `list` is empty and it has no other key.
-fn drop_if_emptied(group: CstNode, list: &CstArray) {
-    if list.elements().is_empty() && group.as_object().is_some_and(|g| g.properties().len() == 1) {
+/// The lists of handler entries of an event whose value is `list`: one per matcher group
+/// ([`Layout::Groups`]), or the event's own ([`Layout::Versioned`]).
+fn entry_lists(list: &CstArray, layout: Layout) -> Vec<CstArray> {
+    match layout {
+        Layout::Groups => list.elements().iter().filter_map(handlers).collect(),
+        Layout::Versioned => vec![list.clone()],
+    }
+}
+
+/// A group that held nothing but the removed entries goes with them: the matcher group of
+/// `entries` (in [`Layout::Groups`]) is removed when `entries` is empty and the group has no
+/// other key.
+fn drop_if_emptied(entries: &CstArray, layout: Layout) {
+    if layout == Layout::Groups
+        && entries.elements().is_empty()
+        && let Some(group) = entries.parent().and_then(|p| p.parent())
+        && group.as_object().is_some_and(|g| g.properties().len() == 1)
+    {
         group.remove();
     }
 }
 
 /// Removes from `root` every entry that [`Ours::is_ours`] counts as this tool's, for each of
 /// `events`, editing the syntax tree in place so that everything else stays as written; what
-/// install added around them goes too: a group left empty, an event key left with no group,
-/// a `hooks` object left with no key. Returns the event of each entry removed, or which key
-/// has the wrong type.
+/// install added around them goes too: a group left empty, an event key left with no entry,
+/// a `hooks` object left with no key, and then ([`Layout::Versioned`]) a `version` left alone
+/// in the file. Returns the event of each entry removed, or which key has the wrong type.
 pub(super) fn remove(
     root: &CstObject,
     ours: &Ours<'_>,
     events: &[AgentEvent],
 ) -> Result<Vec<AgentEvent>, String> {
+    let layout = ours.target.protocol().install().layout;
     let mut removed = Vec::new();
     let Some(hooks_prop) = property(root, "hooks") else {
         return Ok(removed);
@@ -208,16 +199,13 @@ pub(super) fn remove(
         let Some(prop) = property(&hooks, event.as_str()) else {
             continue;
         };
-        let groups = prop
+        let list = prop
             .array_value()
             .ok_or_else(|| wrong_type(&prop, &format!("`hooks.{event}`"), "an array"))?;
         let before = removed.len();
-        for group in groups.elements() {
-            let Some(list) = handlers(&group) else {
-                continue;
-            };
+        for entries in entry_lists(&list, layout) {
             let mut removed_any = false;
-            for h in list.elements() {
+            for h in entries.elements() {
                 if ours.is_ours(&value_of(&h), event) {
                     h.remove();
                     removed.push(event);
@@ -225,44 +213,106 @@ pub(super) fn remove(
                 }
             }
             if removed_any {
-                drop_if_emptied(group, &list);
+                drop_if_emptied(&entries, layout);
             }
         }
-        if removed.len() > before && groups.elements().is_empty() {
+        if removed.len() > before && list.elements().is_empty() {
             prop.remove();
         }
     }
     if !removed.is_empty() && hooks.properties().is_empty() {
         hooks_prop.remove();
+        // The `version` install adds to a versioned file, when nothing else is left.
+        if layout == Layout::Versioned
+            && let [only] = root.properties().as_slice()
+            && only.decoded_name().as_deref() == Some("version")
+        {
+            only.clone().remove();
+        }
     }
     Ok(removed)
 }
 
+/// Whether one of `entries` already runs this binary for `event`.
+fn runs_us(entries: &CstArray, ours: &Ours<'_>, event: AgentEvent) -> bool {
+    entries
+        .elements()
+        .iter()
+        .any(|h| ours.runs_us(&value_of(h), event))
+}
+
+/// Points each of `entries` that this tool installed for `event` from another path of the
+/// binary at this binary, or removes it when the event already runs this binary (`present`,
+/// set once one was pointed). Returns whether it removed any.
+fn repoint(
+    entries: &CstArray,
+    ours: &Ours<'_>,
+    event: AgentEvent,
+    present: &mut bool,
+    replaced: &mut Vec<Replaced>,
+) -> bool {
+    let mut removed_any = false;
+    for h in entries.elements() {
+        let entry = value_of(&h);
+        if ours.runs_us(&entry, event) {
+            continue;
+        }
+        let Some((old_binary, form)) = ours.installed_by_us(&entry, event) else {
+            continue;
+        };
+        // With `--http`, a command entry of ours goes: the event's entry is another.
+        let remove = *present || ours.http.is_some();
+        replaced.push(Replaced {
+            event,
+            old_binary,
+            removed: remove,
+        });
+        if remove {
+            h.remove();
+            removed_any = true;
+            continue;
+        }
+        let (key, command) = match form {
+            Form::Exec => ("command", ours.binary.to_owned()),
+            Form::Shell => (
+                ours.command_key(),
+                shell_command(ours.target, ours.binary, event),
+            ),
+        };
+        if let Some(prop) = h.as_object().and_then(|o| property(&o, key)) {
+            prop.set_value(CstInputValue::String(command));
+        }
+        *present = true;
+    }
+    removed_any
+}
+
 /// Sets the fail-closed key, when `ours` writes it for `event`, on each of our entries for
-/// `event` under `groups` that has another value or none; whether one was set.
-fn set_fail_closed(groups: &CstArray, ours: &Ours<'_>, event: AgentEvent) -> bool {
+/// `event` in `entries` that has another value or none; whether one was set.
+fn set_fail_closed(entries: &CstArray, ours: &Ours<'_>, event: AgentEvent) -> bool {
     let Some((key, value)) = ours.fail_closed_key(event) else {
         return false;
     };
     let mut set = false;
-    for group in groups.elements() {
-        for h in handlers(&group).map(|l| l.elements()).unwrap_or_default() {
-            let entry = value_of(&h);
-            if !ours.runs_us(&entry, event) || entry.get(key).and_then(Value::as_str) == Some(value)
-            {
-                continue;
-            }
-            let Some(object) = h.as_object() else {
-                continue;
-            };
-            match property(&object, key) {
-                Some(prop) => prop.set_value(CstInputValue::String(value.to_owned())),
-                None => {
-                    object.append(key, CstInputValue::String(value.to_owned()));
-                }
-            }
-            set = true;
+    for h in entries.elements() {
+        let entry = value_of(&h);
+        if !ours.runs_us(&entry, event) || entry.get(key) == Some(&value.json()) {
+            continue;
         }
+        let Some(object) = h.as_object() else {
+            continue;
+        };
+        let cst = match value {
+            FailValue::Text(text) => CstInputValue::String(text.to_owned()),
+            FailValue::True => CstInputValue::Bool(true),
+        };
+        match property(&object, key) {
+            Some(prop) => prop.set_value(cst),
+            None => {
+                object.append(key, cst);
+            }
+        }
+        set = true;
     }
     set
 }

@@ -1,5 +1,5 @@
-//! `hooks install claude|codex [--project|--user] [--dry-run] [--claude-version V]`: registers this binary as a
-//! command hook of Claude Code or Codex, for the events the linked bundle handles. (`hooks
+//! `hooks install AGENT [--project|--user] [--dry-run] [--claude-version V]`: registers this
+//! binary as a command hook of an agent CLI, for the events the linked bundle handles. (`hooks
 //! install pi|omp` puts the bridge extension in place instead: [`extension`].)
 //!
 //! | target | scope | file | entry added per event |
@@ -8,10 +8,18 @@
 //! | `claude` | user | `$HOME/.claude/settings.json` | the same |
 //! | `codex` | project | `<cwd>/.codex/hooks.json` | `{"hooks":[{"type":"command","command":"'BINARY' codex EVENT"}]}` |
 //! | `codex` | user | `$CODEX_HOME/hooks.json` (`CODEX_HOME` as Codex reads it), else `$HOME/.codex/hooks.json` | the same |
+//! | `gemini` | project, user | `<cwd>/.gemini/settings.json`, `$HOME/.gemini/settings.json` | `{"hooks":[{"type":"command","command":"'BINARY' gemini EVENT"}]}` |
+//! | `qwen` | project, user | `<cwd>/.qwen/settings.json`, `$HOME/.qwen/settings.json` | `{"hooks":[{"type":"command","command":"'BINARY' qwen EVENT"}]}` |
+//! | `droid` | project, user | `<cwd>/.factory/settings.json`, `$HOME/.factory/settings.json` | `{"hooks":[{"type":"command","command":"'BINARY' droid EVENT"}]}` |
+//! | `copilot` | project | `<cwd>/.github/hooks/hooks.json` | `{"type":"command","bash":"'BINARY' copilot EVENT"}`, straight under the event, in `{"version":1,"hooks":{...}}` |
+//! | `copilot` | user | `$COPILOT_HOME/hooks/hooks.json`, else `$HOME/.copilot/hooks/hooks.json` | the same |
+//! | `cursor` | project, user | `<cwd>/.cursor/hooks.json`, `$HOME/.cursor/hooks.json` | `{"type":"command","command":"'BINARY' cursor EVENT"}` in `{"version":1,"hooks":{...}}` (gating events: with `"failClosed":true`) |
 //!
 //! What differs per agent is its file's shape, an [`InstallShape`](adapters::InstallShape) that its protocol gives
 //! ([`Protocol::install`](crate::adapters::Protocol::install)): the directory and file name, the
-//! variable naming its user-level directory, and the form of an entry (exec or shell). The rest
+//! variable naming its user-level directory, the form of an entry (exec or shell) and the key
+//! holding its command, how the file lists an event's entries ([`Layout`](adapters::Layout)),
+//! and the agent's fail-closed key. The rest
 //! is the same for every agent: the merge on the file's syntax tree (`merge.rs`), what counts
 //! as this tool's entry (`shape.rs`), the file's bounded read and atomic write (`file.rs`), and
 //! the report (`apply.rs`).
@@ -20,11 +28,12 @@
 //! (or, for Codex, an absolute `CODEX_HOME`): without one it fails and writes nothing, rather
 //! than writing into the working directory.
 //!
-//! Events come from what the loaded hooks really handle ([`events_for`]): `tool_call` →
-//! `PreToolUse`; `tool_result` → `PostToolUse` (and `PostToolUseFailure` for Claude);
+//! Events come from what the loaded hooks really handle ([`events_for`]): for Claude Code,
+//! `tool_call` → `PreToolUse`; `tool_result` → `PostToolUse` (and `PostToolUseFailure`);
 //! `before_agent_start` or any command → `UserPromptSubmit`; `session_start` → `SessionStart`;
 //! `session_shutdown` → `SessionEnd`; `session_before_compact` → `PreCompact`; `agent_end` →
-//! `Stop`. Entries have no `matcher`, so they fire for every tool.
+//! `Stop`; the other agents' events by the same [`Mapping`](adapters::Mapping) (Gemini CLI's
+//! `BeforeModel` for `context`). Entries have no `matcher`, so they fire for every tool.
 //!
 //! Guarantees:
 //!
@@ -88,7 +97,8 @@
 //! - it is a handler (`"type": "command"`) under `hooks.EVENT`, for an event being installed;
 //! - it runs exactly `PATH TARGET EVENT`: exec form (`"command": PATH, "args": [TARGET, EVENT]`)
 //!   or shell form (`"command": "PATH TARGET EVENT"`, `PATH` plain or single-quoted as
-//!   `install` writes it), with `TARGET` the agent of this file (`claude` / `codex`) and `EVENT`
+//!   `install` writes it; under `bash` for Copilot CLI), with `TARGET` the agent of this file
+//!   (`claude`, `codex`, ...) and `EVENT`
 //!   the key it is under: no other arguments, no pipes, no wrapper;
 //! - `PATH` is absolute and its file name is this binary's (`hooks`, or the name of an
 //!   author's own binary).
@@ -172,12 +182,12 @@ impl FromStr for Scope {
 /// finds it).
 #[must_use]
 pub fn settings_path(target: Target, scope: Scope, cwd: &Path, home: &Path) -> PathBuf {
-    let base = match scope {
-        Scope::Project => cwd,
-        Scope::User => home,
-    };
     let shape = target.protocol().install();
-    base.join(shape.dir).join(shape.file)
+    let (base, dir) = match scope {
+        Scope::Project => (cwd, shape.dir),
+        Scope::User => (home, shape.user_dir.unwrap_or(shape.dir)),
+    };
+    base.join(dir).join(shape.file)
 }
 
 /// The user-level settings file of `target`, from the environment values given: when the agent
@@ -350,7 +360,8 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<(), InstallError> {
     let fail_closed = target.protocol().install().fail_closed;
-    let version = match (options.agent_version.as_deref(), fail_closed) {
+    let executable = fail_closed.and_then(|f| f.executable);
+    let version = match (options.agent_version.as_deref(), executable) {
         (Some(stated), Some(_)) => Some(AgentVersion::Stated(parse_version(stated).ok_or_else(
             || InstallError::Version {
                 target,
@@ -358,8 +369,8 @@ pub fn run(
             },
         )?)),
         (Some(_), None) => return Err(InstallError::NoVersionCheck { target }),
-        (None, Some(f)) => Some(AgentVersion::detect(
-            f.executable,
+        (None, Some(executable)) => Some(AgentVersion::detect(
+            executable,
             std::env::var_os("PATH").as_deref(),
         )),
         (None, None) => None,
@@ -388,12 +399,18 @@ pub fn run(
     let runner = HookRunner::new(hooks, &cwd, Arc::new(JsonlSessionStore::in_memory(&cwd)));
     let events = events_for(target, &runner);
     let mut on_failure_block = false;
-    if let (Some(f), Some(version)) = (fail_closed, &version)
+    if let Some(f) = fail_closed
         && events.iter().any(|e| e.mapping.is_gating())
     {
-        let (write, line) = decide_fail_closed(&f, target.display_name(), version);
-        on_failure_block = write;
-        writeln!(out, "{line}").map_err(InstallError::Output)?;
+        match &version {
+            Some(version) => {
+                let (write, line) = decide_fail_closed(&f, target.display_name(), version);
+                on_failure_block = write;
+                writeln!(out, "{line}").map_err(InstallError::Output)?;
+            }
+            // Every version of the agent reads the key (Cursor's `failClosed`).
+            None => on_failure_block = true,
+        }
     }
     let plan = Install {
         target,

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::Target;
-use crate::adapters::{AgentEvent, FailClosed, Form};
+use crate::adapters::{AgentEvent, FailClosed, FailValue, Form};
 use crate::text::shell_quote;
 
 /// The entries of `hooks install claude --http`: HTTP hooks to the server of `hooks serve`.
@@ -77,13 +77,14 @@ pub(super) fn handler(ours: &Ours<'_>, event: AgentEvent) -> Value {
             "command": binary,
             "args": [target.as_str(), event.as_str()],
         }),
-        Form::Shell => json!({
-            "type": "command",
-            "command": shell_command(target, binary, event),
-        }),
+        Form::Shell => {
+            let mut entry = json!({ "type": "command" });
+            entry[ours.command_key()] = Value::String(shell_command(target, binary, event));
+            entry
+        }
     };
     if let Some((key, value)) = ours.fail_closed_key(event) {
-        entry[key] = json!(value);
+        entry[key] = value.json();
     }
     entry
 }
@@ -150,12 +151,14 @@ impl<'a> Ours<'a> {
         self
     }
 
+    /// The key of an entry that holds its command line (`command`; Copilot CLI: `bash`).
+    pub(super) fn command_key(&self) -> &'static str {
+        self.target.protocol().install().command_key
+    }
+
     /// The key and value our entry for `event` carries to fail closed, if any: only gating
     /// events get it.
-    pub(super) fn fail_closed_key(
-        &self,
-        event: AgentEvent,
-    ) -> Option<(&'static str, &'static str)> {
+    pub(super) fn fail_closed_key(&self, event: AgentEvent) -> Option<(&'static str, FailValue)> {
         self.fail_closed
             .filter(|_| event.mapping.is_gating())
             .map(|f| (f.key, f.value))
@@ -183,7 +186,7 @@ impl<'a> Ours<'a> {
                         })
             };
         }
-        let Some(command) = entry.get("command").and_then(Value::as_str) else {
+        let Some(command) = entry.get(self.command_key()).and_then(Value::as_str) else {
             return false;
         };
         let args: Option<Vec<&str>> = entry
@@ -219,7 +222,7 @@ impl<'a> Ours<'a> {
         if entry.get("type").and_then(Value::as_str) != Some("command") {
             return None;
         }
-        let command = entry.get("command")?.as_str()?;
+        let command = entry.get(self.command_key())?.as_str()?;
         let (path, form) = match entry.get("args") {
             Some(args) => {
                 let args = args.as_array()?;

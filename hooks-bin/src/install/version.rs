@@ -74,7 +74,8 @@ impl AgentVersion {
 pub fn decide(fail_closed: &FailClosed, agent: &str, version: &AgentVersion) -> (bool, String) {
     let [major, minor, patch] = fail_closed.since;
     let since = Version::new(major, minor, patch);
-    let setting = format!("\"{}\": \"{}\"", fail_closed.key, fail_closed.value);
+    let setting = format!("\"{}\": {}", fail_closed.key, fail_closed.value);
+    let executable = fail_closed.executable.unwrap_or(agent);
     match version.version() {
         Some(v) if *v >= since => (
             true,
@@ -99,14 +100,13 @@ pub fn decide(fail_closed: &FailClosed, agent: &str, version: &AgentVersion) -> 
                     "the version of {} could not be read ({why})",
                     path.display()
                 ),
-                _ => format!("`{}` is not on PATH", fail_closed.executable),
+                _ => format!("`{executable}` is not on PATH"),
             };
             (
                 true,
                 format!(
                     "{why}: gating entries have {setting} (read by {agent} {since} and later, \
-                     ignored before); pass --{}-version VERSION to state the installed version.",
-                    fail_closed.executable
+                     ignored before); pass --{executable}-version VERSION to state the installed version."
                 ),
             )
         }
@@ -179,8 +179,8 @@ mod tests {
 
     const CLAUDE: FailClosed = FailClosed {
         key: "onFailure",
-        value: "block",
-        executable: "claude",
+        value: crate::adapters::FailValue::Text("block"),
+        executable: Some("claude"),
         since: [2, 1, 295],
     };
 

@@ -140,6 +140,30 @@ pub fn human(listing: &Value) -> String {
         }
         row
     });
+    out.push_str("\nHandlers each agent can never call\n");
+    for agent in &list("agents") {
+        let handlers = agent.get("unreachable").and_then(Value::as_array);
+        let commands = agent.get("unreachableCommands").and_then(Value::as_array);
+        let mut rows: Vec<Vec<String>> = handlers
+            .into_iter()
+            .flatten()
+            .map(|h| vec![text(h, "event"), text(h, "hook"), text(h, "name")])
+            .collect();
+        rows.extend(
+            commands
+                .into_iter()
+                .flatten()
+                .map(|c| vec![format!("/{}", text(c, "name")), text(c, "hook")]),
+        );
+        if rows.is_empty() {
+            out.push_str(&format!("  {}: (none)\n", text(agent, "agent")));
+        } else {
+            out.push_str(&format!("  {}:\n", text(agent, "agent")));
+            for line in table(&rows).lines() {
+                out.push_str(&format!("  {line}\n"));
+            }
+        }
+    }
     let errors = list("errors");
     if !errors.is_empty() {
         out.push_str("\nLoad errors\n");

@@ -153,5 +153,6 @@ pub fn listing(cwd: &std::path::Path, loaded: &Loaded) -> Value {
         "discovered": discovered,
         "errors": loaded.errors,
         "warnings": loaded.warnings,
+        "agents": super::agents::unreachable(&loaded.hooks),
     })
 }

@@ -30,7 +30,11 @@
 //!                   "providerName": "OMP", "key": "pre:bash:bash.sh", "shadowed": false,
 //!                   "refused": false}],
 //!   "errors": [{"path": "/abs/x.ts", "error": "..."}],
-//!   "warnings": ["..."]
+//!   "warnings": ["..."],
+//!   "agents": [{"agent": "claude", "unreachable": [{"event": "context",
+//!               "hook": "examples::filter_context", "name": "drop_debug_only",
+//!               "location": "examples/src/filter_context.rs:19"}],
+//!               "unreachableCommands": []}]
 //! }
 //! ```
 //!
@@ -48,6 +52,11 @@
 //!   `refused` items were refused by the trust check (their load error is in `errors`): they
 //!   do not load and shadow nothing.
 //! - `errors`: entries that failed to load; `warnings`: discovery warnings.
+//! - `agents`: for each agent `hooks` serves (`claude`, `codex`, `gemini`, `copilot`, `qwen`,
+//!   `droid`, `cursor`), the loaded handlers it can never call, because none of its hook
+//!   events emits their event (`context` is reached only through Gemini CLI's `BeforeModel`;
+//!   `turn_start` through no agent), in event order, and the commands it can never run
+//!   (none: every agent has a prompt event).
 //!
 //! The listing is built as this JSON (`listing`) and the readable form rendered from it
 //! (`human`).
@@ -59,6 +68,7 @@ use std::process::ExitCode;
 use crate::load;
 use crate::trust::TrustMode;
 
+mod agents;
 mod human;
 mod listing;
 
@@ -92,8 +102,10 @@ JSON output (--json): {\"version\": 1, \"cwd\", \"hooks\": [{\"index\", \"path\"
 \"renderers\": [{\"customType\", \"hook\", \"shadowed\", \"shadowedBy\"}], \"discovered\": [{\"name\",
 \"path\", \"type\", \"tool\", \"level\", \"provider\", \"providerName\", \"key\", \"shadowed\",
 \"refused\"}],
-\"errors\": [{\"path\", \"error\"}], \"warnings\": [...]}
-Hooks and handlers are listed in dispatch order.
+\"errors\": [{\"path\", \"error\"}], \"warnings\": [...], \"agents\": [{\"agent\", \"unreachable\":
+[{\"event\", \"hook\", \"name\", \"location\"}], \"unreachableCommands\": [{\"name\", \"hook\"}]}]}
+Hooks and handlers are listed in dispatch order. Under agents: per agent CLI, the handlers and
+commands it can never call (none of its hook events emits their event).
 
 Exit status: 0 every hook loaded; 1 at least one hook failed to load (listed under errors);
 2 invalid usage.";

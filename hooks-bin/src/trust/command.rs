@@ -44,7 +44,7 @@ when trusted: their SHA-256 is recorded in $HOOKS_CONFIG_DIR/trusted.json (else
 $XDG_CONFIG_HOME/hooks/trusted.json, else ~/.config/hooks/trusted.json; each must be an absolute
 path, a relative XDG_CONFIG_HOME is ignored). A file that changes must be trusted again.
 User-level hook files and compiled-in hooks are always trusted. To skip the check (e.g. in CI),
-pass --trust-all to list, run, claude or codex.
+pass --trust-all to list, run or an agent adapter (hooks claude, hooks gemini, ...).
 
 Exit status: 0 done; 1 a file or the trust store cannot be read or written (nothing was
 changed); 2 invalid usage, no config directory (nothing was written), or the trust store is

@@ -1,11 +1,16 @@
 //! The scenarios, per agent.
 
+mod bundle;
 mod claude;
 mod claude_http;
 mod codex;
 mod copilot;
+mod copilot_bundle;
 mod droid;
+mod droid_bundle;
 mod gemini;
+mod gemini_bundle;
 mod pi;
 mod pi_bridge;
 mod qwen;
+mod qwen_bundle;

@@ -1,0 +1,317 @@
+//! Copilot CLI's protocol ([`Copilot`]): `hooks copilot EVENT`, verified with Copilot CLI
+//! 1.0.102, in Copilot's own hook format (camelCase events and inputs).
+//!
+//! Install it with `hooks install copilot`, which adds shell-form entries
+//! (`{"type": "command", "bash": "'/path/to/hooks' copilot preToolUse"}`; Copilot runs them
+//! as `bash -c`) to `.github/hooks/hooks.json` in a project or `~/.copilot/hooks/hooks.json`
+//! (`$COPILOT_HOME/hooks/hooks.json`), `{"version": 1, "hooks": {event: [ENTRY, ...]}}`.
+//! Copilot CLI loads a project's hooks only in a trusted folder (`--trust-folder`, or
+//! `COPILOT_ALLOW_ALL=true`); untrusted, it skips them without a word. It needs no
+//! fail-closed switch on `preToolUse`: every non-zero exit (and a missing binary) denies the
+//! call there; only a timeout lets it run.
+//!
+//! # Input
+//!
+//! `sessionId`, `cwd`; `toolName` and `toolArgs` on tool events (`toolArgs` is documented as a
+//! JSON string and arrives as an object in 1.0.102: both are accepted, a string must hold an
+//! object); `toolResult {resultType, textResultForLlm}` on `postToolUse`, whose
+//! `textResultForLlm` is the result's content (a `resultType` other than `success` is a failed
+//! tool); `prompt` on `userPromptSubmitted`. Copilot's Claude-format input (it has
+//! `hook_event_name`) is refused with an error naming the format. Tool names:
+//! [`COPILOT_TOOL_NAMES`].
+//!
+//! # Events and answers
+//!
+//! | event | ours | a decision is answered with |
+//! | --- | --- | --- |
+//! | `preToolUse` | `tool_call` | `{"permissionDecision":"deny","permissionDecisionReason":R}`: the model gets `Denied by preToolUse hook: R` |
+//! | `postToolUse` | `tool_result` | new content → `{"modifiedResult":{"resultType":TYPE,"textResultForLlm":TEXT}}`: the model gets exactly `TEXT` |
+//! | `userPromptSubmitted` | a command / `before_agent_start` | a command's output → `{"decision":"block","reason":OUTPUT}` (no model call; `copilot -p` shows `OUTPUT` as a `policy_blocked` warning and exits 1); a message → `{"additionalContext":TEXT}` |
+//! | `sessionStart` | `session_start` | a message → `{"additionalContext":TEXT}` (a user message before the prompt) |
+//! | `sessionEnd` | `session_shutdown` | none |
+//! | `agentStop` | `agent_end` (no message: the input has none) | none |
+//!
+//! # Exit codes
+//!
+//! The adapter's failures follow [the adapter docs](super#exit-codes-both-agents). Copilot
+//! reads stdout on exit 2 and drops stderr there: a failing `postToolUse` answers exit 2 with
+//! the output withheld in `modifiedResult`, which Copilot applies; a failing `preToolUse` exits
+//! 2, which denies the call, and answers a deny whose reason is the failure line
+//! ([`Protocol::deny_on_failure`]), so the model gets `Denied by preToolUse hook: hooks copilot
+//! preToolUse: ...` rather than `hook exited with code 2`.
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use hooks_core::events::{AgentEndEvent, ToolCallEvent, ToolInput, ToolResultEvent};
+use hooks_core::tool_names::ToolNames;
+
+use super::hook_json::replacement_text;
+use super::protocol::{
+    AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request, StartSource,
+};
+use super::tools::{self, ToolOutputView};
+use crate::json::{self, InputError};
+
+/// Copilot CLI's hook protocol (its own format).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Copilot;
+
+/// `preToolUse`: before a tool runs.
+pub const PRE_TOOL_USE: AgentEvent = AgentEvent::new("preToolUse", Mapping::ToolCall);
+/// `postToolUse`: after a tool ran.
+pub const POST_TOOL_USE: AgentEvent = AgentEvent::new("postToolUse", Mapping::ToolResult);
+/// `userPromptSubmitted`: a prompt was submitted.
+pub const USER_PROMPT_SUBMITTED: AgentEvent =
+    AgentEvent::new("userPromptSubmitted", Mapping::Prompt);
+/// `sessionStart`: a session started.
+pub const SESSION_START: AgentEvent = AgentEvent::new("sessionStart", Mapping::SessionStart);
+/// `sessionEnd`: a session ended.
+pub const SESSION_END: AgentEvent = AgentEvent::new("sessionEnd", Mapping::SessionEnd);
+/// `agentStop`: the agent finished responding.
+pub const AGENT_STOP: AgentEvent = AgentEvent::new("agentStop", Mapping::AgentEnd);
+
+/// Copilot CLI's tool names that differ from ours (`bash`, `edit` and `grep` are ours too).
+pub const COPILOT_TOOL_NAMES: ToolNames = ToolNames::new(&[
+    ("bash", "bash"),
+    ("view", "read"),
+    ("create", "write"),
+    ("edit", "edit"),
+    ("grep", "grep"),
+    ("glob", "find"),
+]);
+
+/// The variable Copilot CLI reads its config directory from (default `~/.copilot`).
+pub const COPILOT_HOME_ENV: &str = "COPILOT_HOME";
+
+/// Where `hooks install copilot` writes: `.github/hooks/hooks.json` in a project,
+/// `~/.copilot/hooks/hooks.json` for the user; shell-form entries under `bash`.
+const INSTALL: InstallShape = InstallShape {
+    dir: ".github",
+    user_dir: Some(".copilot"),
+    file: "hooks/hooks.json",
+    dir_env: Some(COPILOT_HOME_ENV),
+    form: Form::Shell,
+    note: Some(
+        "Copilot CLI loads a project's .github/hooks only in a trusted folder: trust the folder \
+         when Copilot asks (a prompt-mode run needs --trust-folder or COPILOT_ALLOW_ALL=true); \
+         untrusted, the hooks are skipped without a word.",
+    ),
+    layout: Layout::Versioned,
+    command_key: "bash",
+    fail_closed: None,
+};
+
+impl Protocol for Copilot {
+    fn name(&self) -> &'static str {
+        "copilot"
+    }
+
+    fn events(&self) -> &'static [AgentEvent] {
+        &[
+            PRE_TOOL_USE,
+            POST_TOOL_USE,
+            USER_PROMPT_SUBMITTED,
+            SESSION_START,
+            SESSION_END,
+            AGENT_STOP,
+        ]
+    }
+
+    fn tool_names(&self) -> &'static ToolNames {
+        &COPILOT_TOOL_NAMES
+    }
+
+    fn project_dir_env(&self) -> Option<&'static str> {
+        Some("COPILOT_PROJECT_DIR")
+    }
+
+    fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
+        decode(event, input)
+    }
+
+    fn encode(&self, _event: AgentEvent, decision: Option<&Decision>) -> Option<Value> {
+        match decision? {
+            Decision::Deny { reason } => Some(deny(reason)),
+            Decision::ReplaceOutput { output, content } => {
+                Some(modified_result(output, &replacement_text(content)))
+            }
+            Decision::WithholdOutput { output, reason } => Some(modified_result(
+                output,
+                &format!("[tool output withheld: {reason}]"),
+            )),
+            Decision::Context { text } => Some(json!({ "additionalContext": text })),
+            Decision::BlockPrompt { reason } => {
+                Some(json!({ "decision": "block", "reason": reason }))
+            }
+            Decision::CancelCompact { .. } | Decision::ReplaceMessages { .. } => None,
+        }
+    }
+
+    fn install(&self) -> &'static InstallShape {
+        &INSTALL
+    }
+
+    /// A failed `preToolUse` answers a deny holding the failure line, and a failed
+    /// `postToolUse` the output withheld: Copilot CLI drops stderr on a failure, and lets a
+    /// failed `postToolUse`'s output through.
+    fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
+        match event.mapping {
+            Mapping::ToolCall => Some(deny(line)),
+            Mapping::ToolResult => Some(json!({ "modifiedResult": {
+                "resultType": "failure",
+                "textResultForLlm": format!("[tool output withheld: {line}]"),
+            }})),
+            _ => None,
+        }
+    }
+}
+
+/// `{"permissionDecision": "deny", "permissionDecisionReason": REASON}`.
+fn deny(reason: &str) -> Value {
+    json!({ "permissionDecision": "deny", "permissionDecisionReason": reason })
+}
+
+/// `{"modifiedResult": {"resultType": TYPE, "textResultForLlm": TEXT}}`, `TYPE` the
+/// result's own.
+fn modified_result(output: &ToolOutputView, text: &str) -> Value {
+    let result_type = output.original()["resultType"]
+        .as_str()
+        .unwrap_or("success");
+    json!({ "modifiedResult": { "resultType": result_type, "textResultForLlm": text } })
+}
+
+/// The fields of the input read (see the [module docs](self)).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct CopilotInput {
+    /// Any type; only a string is used.
+    session_id: Option<Value>,
+    cwd: Option<String>,
+    tool_name: Option<String>,
+    tool_args: Option<Value>,
+    tool_result: Option<ToolResult>,
+    prompt: Option<String>,
+    /// `sessionStart`'s `new`, `resume`, ...
+    source: Option<String>,
+    /// Only in Copilot's Claude format, which this adapter does not speak.
+    #[serde(rename = "hook_event_name")]
+    hook_event_name: Option<Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct ToolResult {
+    result_type: Option<String>,
+    text_result_for_llm: Option<String>,
+}
+
+fn invalid(message: String) -> InputError {
+    InputError::Invalid {
+        name: "stdin".to_owned(),
+        message,
+    }
+}
+
+fn missing(field: &str, event: AgentEvent) -> InputError {
+    invalid(format!("missing field `{field}` (required for {event})"))
+}
+
+fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {
+    let input: CopilotInput = json::decode_object(bytes, "stdin")?;
+    if input.hook_event_name.is_some() {
+        return Err(invalid(format!(
+            "this is Copilot CLI's Claude-format input (it has `hook_event_name`), but `hooks \
+             copilot {event}` reads Copilot's own format; install with `hooks install copilot`"
+        )));
+    }
+    let call = match event.mapping {
+        Mapping::ToolCall => {
+            let (tool_name, input) = tool_call(&input, event)?;
+            Call::ToolCall(ToolCallEvent {
+                tool_name,
+                tool_call_id: String::new(),
+                input,
+            })
+        }
+        Mapping::ToolResult => {
+            let (tool_name, tool_input) = tool_call(&input, event)?;
+            let result = input
+                .tool_result
+                .as_ref()
+                .ok_or_else(|| missing("toolResult", event))?;
+            let result_type = result.result_type.as_deref().unwrap_or("success");
+            let text = result.text_result_for_llm.clone().unwrap_or_default();
+            // The text is the content (one text block); the result type rides along for the
+            // rewrite.
+            let output = ToolOutputView::new(
+                input.tool_name.as_deref().unwrap_or_default(),
+                json!({ "content": [{ "type": "text", "text": text }], "resultType": result_type }),
+            );
+            Call::ToolResult {
+                event: ToolResultEvent {
+                    tool_name,
+                    tool_call_id: String::new(),
+                    input: tool_input,
+                    content: output.content().to_vec(),
+                    details: Some(json!({
+                        "resultType": result_type,
+                        "textResultForLlm": text,
+                    })),
+                    is_error: Some(result_type != "success"),
+                    is_warning: None,
+                },
+                output,
+            }
+        }
+        Mapping::Prompt => Call::Prompt(
+            input
+                .prompt
+                .clone()
+                .ok_or_else(|| missing("prompt", event))?,
+        ),
+        Mapping::SessionStart => {
+            Call::SessionStart(StartSource::from_agent(input.source.as_deref()))
+        }
+        Mapping::SessionEnd => Call::SessionEnd,
+        Mapping::AgentEnd => Call::AgentEnd(AgentEndEvent {
+            messages: Vec::new(),
+        }),
+        Mapping::ToolFailure | Mapping::Compact | Mapping::Context => {
+            return Err(invalid(format!(
+                "{event} is not a Copilot CLI event this adapter reads"
+            )));
+        }
+    };
+    Ok(Request {
+        session_id: match input.session_id {
+            Some(Value::String(id)) => Some(id),
+            _ => None,
+        },
+        cwd: input.cwd,
+        call,
+    })
+}
+
+/// The tool call's name and input in our terms: `toolArgs` an object, or a JSON string holding
+/// one (decoded with the same bounds as stdin).
+fn tool_call(input: &CopilotInput, event: AgentEvent) -> Result<(String, ToolInput), InputError> {
+    let name = input
+        .tool_name
+        .as_deref()
+        .ok_or_else(|| missing("toolName", event))?;
+    let args: Map<String, Value> = match &input.tool_args {
+        Some(Value::Object(args)) => args.clone(),
+        Some(Value::String(text)) => json::decode_object(text.as_bytes(), "toolArgs")?,
+        Some(Value::Null) | None => return Err(missing("toolArgs", event)),
+        Some(other) => {
+            return Err(invalid(format!(
+                "toolArgs must be an object or a JSON string, found {}",
+                crate::text::json_kind(other)
+            )));
+        }
+    };
+    let name = COPILOT_TOOL_NAMES.ours(name);
+    let input = tools::canonical_input(&name, args);
+    Ok((name, input))
+}

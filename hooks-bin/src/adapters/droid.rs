@@ -1,0 +1,139 @@
+//! Factory Droid's protocol ([`Droid`]): `hooks droid EVENT`, verified with Factory Droid
+//! 0.225.2.
+//!
+//! Install it with `hooks install droid`, which adds shell-form entries (`{"type": "command",
+//! "command": "'/path/to/hooks' droid PreToolUse"}`; Droid runs them as `sh -c`) to
+//! `.factory/settings.json` or `~/.factory/settings.json`. A project's hooks run with no trust
+//! step. Droid has no fail-closed switch: exit 2 blocks (exit 3 aborts the agent), and a hook
+//! that cannot start or times out lets the call run.
+//!
+//! The input is the [shared hook JSON](super::hook_json) (a tool's `tool_response` is a plain
+//! string). Tool names: [`DROID_TOOL_NAMES`].
+//!
+//! # Events and answers
+//!
+//! | event | ours | a decision is answered with |
+//! | --- | --- | --- |
+//! | `PreToolUse` | `tool_call` | `hookSpecificOutput.permissionDecision: "deny"` + reason: the model gets `Error: R` |
+//! | `PostToolUse` | `tool_result` | new content → `{"continue":false,"stopReason":...}`: Droid cannot replace a tool's result (`decision:"block"` and `updatedToolOutput` are ignored), so a rewrite withholds the result by ending the run before the model sees it |
+//! | `UserPromptSubmit` | a command / `before_agent_start` | a command's output → `{"decision":"block","reason":OUTPUT}`; a message → `hookSpecificOutput.additionalContext` (`droid exec` never fires this event: a `/name` prompt goes to the model) |
+//! | `SessionStart` | `session_start` | a message → `hookSpecificOutput.additionalContext` (the first user message) |
+//! | `SessionEnd` | `session_shutdown` | none |
+//! | `Stop` | `agent_end` (no message: the input has none) | none |
+//!
+//! `PreCompact` is not served (Droid reads only its exit code, 2 or 3 blocking a compaction).
+//! Droid masks key-like values (`API_KEY=sk-...`, `password: ...`) in tool output itself,
+//! before any hook sees it.
+//!
+//! # Exit codes
+//!
+//! As in [the adapter docs](super#exit-codes-both-agents), except on `PostToolUse`: there Droid
+//! gives an exit 2's stderr to the model and lets the output through, so a failure exits 0
+//! and ends the run with `continue: false` ([`Protocol::failure_answer`]).
+
+use serde_json::{Value, json};
+
+use hooks_core::tool_names::ToolNames;
+
+use super::hook_json::{
+    self, POST_TOOL_USE, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP, USER_PROMPT_SUBMIT, block,
+    hook_specific,
+};
+use super::protocol::{
+    AgentEvent, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+};
+use crate::json::InputError;
+
+/// Factory Droid's hook protocol.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Droid;
+
+/// Factory Droid's tool names that differ from ours.
+pub const DROID_TOOL_NAMES: ToolNames = ToolNames::new(&[
+    ("Execute", "bash"),
+    ("Read", "read"),
+    ("Create", "write"),
+    ("Edit", "edit"),
+    ("Grep", "grep"),
+    ("Glob", "find"),
+    ("LS", "ls"),
+]);
+
+/// What the run ends with when a tool's output was rewritten or withheld (Droid shows it
+/// nowhere; the model never sees the output).
+pub const WITHHELD: &str =
+    "tool output withheld by a hook: Factory Droid cannot replace a tool result, so the run ends";
+
+/// Where `hooks install droid` writes: `.factory/settings.json`, shell-form entries.
+const INSTALL: InstallShape = InstallShape {
+    dir: ".factory",
+    user_dir: None,
+    file: "settings.json",
+    dir_env: None,
+    form: Form::Shell,
+    note: None,
+    layout: Layout::Groups,
+    command_key: "command",
+    fail_closed: None,
+};
+
+impl Protocol for Droid {
+    fn name(&self) -> &'static str {
+        "droid"
+    }
+
+    fn events(&self) -> &'static [AgentEvent] {
+        &[
+            PRE_TOOL_USE,
+            POST_TOOL_USE,
+            USER_PROMPT_SUBMIT,
+            SESSION_START,
+            SESSION_END,
+            STOP,
+        ]
+    }
+
+    fn tool_names(&self) -> &'static ToolNames {
+        &DROID_TOOL_NAMES
+    }
+
+    fn project_dir_env(&self) -> Option<&'static str> {
+        Some("FACTORY_PROJECT_DIR")
+    }
+
+    fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
+        hook_json::decode(event, input, &DROID_TOOL_NAMES)
+    }
+
+    fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value> {
+        match decision? {
+            Decision::Deny { reason } => Some(hook_specific(
+                event,
+                json!({ "permissionDecision": "deny", "permissionDecisionReason": reason }),
+            )),
+            Decision::ReplaceOutput { .. } => {
+                Some(json!({ "continue": false, "stopReason": WITHHELD }))
+            }
+            Decision::WithholdOutput { reason, .. } => Some(json!({
+                "continue": false,
+                "stopReason": format!("{WITHHELD} ({reason})"),
+            })),
+            Decision::Context { text } => {
+                Some(hook_specific(event, json!({ "additionalContext": text })))
+            }
+            Decision::BlockPrompt { reason } => Some(block(reason)),
+            Decision::CancelCompact { .. } | Decision::ReplaceMessages { .. } => None,
+        }
+    }
+
+    fn install(&self) -> &'static InstallShape {
+        &INSTALL
+    }
+
+    /// A failed `PostToolUse` ends the run before the model sees the output, with exit 0:
+    /// Droid shows an exit 2's stderr to the model and lets the output through.
+    fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
+        (event.mapping == Mapping::ToolResult)
+            .then(|| json!({ "continue": false, "stopReason": format!("{WITHHELD} ({line})") }))
+    }
+}

@@ -1,0 +1,103 @@
+//! Gemini CLI 0.61.0 with `hooks install gemini --project` in place (a trusted folder).
+
+use crate::agent::Sandbox;
+use crate::agent::gemini::{Folder, Gemini, GeminiRun};
+use crate::fixtures::SECRET;
+use crate::model::{ModelServer, Script, Step};
+
+use super::bundle::{self, REDACTED};
+
+/// Gemini CLI configured for an offline run with the hooks installed, or `None` (skipped).
+fn setup(name: &str) -> Option<(Gemini, Sandbox)> {
+    let gemini = Gemini::for_suite()?;
+    let sandbox = Sandbox::new(name);
+    Gemini::configure(&sandbox);
+    sandbox.hooks(&["install", "gemini", "--project"], &[]);
+    Some((gemini, sandbox))
+}
+
+fn assert_no_hook_failure(run: &GeminiRun) {
+    assert!(
+        run.hook_failures().is_empty(),
+        "Gemini CLI reported hook failures: {:?}\n{}",
+        run.hook_failures(),
+        run.evidence()
+    );
+}
+
+#[test]
+fn the_guard_blocks_ls_is_quiet_and_a_read_secret_is_replaced() {
+    let Some((gemini, sb)) = setup("gemini-bundle") else {
+        return;
+    };
+    let secret = bundle::project(&sb, SECRET);
+    let server = ModelServer::start(bundle::guarded_script(
+        "ls",
+        bundle::read("read_file", "file_path", &secret),
+    ));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "tidy up", &[]);
+    let evidence = run.evidence();
+    bundle::assert_guard_and_ls(&sb, &server, &evidence);
+    assert!(
+        server.received(SECRET).is_empty(),
+        "the secret reached the model: {:?}\n{evidence}",
+        server.received(SECRET)
+    );
+    let results = server.tool_results();
+    assert!(
+        results.get(2).is_some_and(|(_, r)| r.contains(REDACTED)),
+        "the read did not reach the model redacted: {results:?}\n{evidence}"
+    );
+    assert_eq!(run.response(), Some("done"), "{evidence}");
+    assert_no_hook_failure(&run);
+}
+
+#[test]
+fn a_prompt_command_answers_without_a_model_call() {
+    let Some((gemini, sb)) = setup("gemini-bundle-handoff") else {
+        return;
+    };
+    let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "/handoff", &[]);
+    assert!(
+        server.model_turns().is_empty(),
+        "the prompt reached the model\n{}",
+        run.evidence()
+    );
+    assert!(
+        run.warnings()
+            .iter()
+            .any(|w| w.starts_with("Agent execution blocked: ") && w.contains("not available")),
+        "{}",
+        run.evidence()
+    );
+    assert!(run.finished.success(), "{}", run.evidence());
+    assert_no_hook_failure(&run);
+}
+
+#[test]
+fn a_malformed_input_to_the_tool_gate_blocks_the_call() {
+    let Some((gemini, sb)) = setup("gemini-bundle-malformed") else {
+        return;
+    };
+    bundle::break_input(
+        &Gemini::project_settings(&sb),
+        "/hooks/BeforeTool/0/hooks/0/command",
+    );
+    sb.write("victim/keep.txt", "precious\n");
+    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "delete victim", &[]);
+    assert!(
+        sb.project.join("victim/keep.txt").exists(),
+        "rm -rf ran:\n{}",
+        run.evidence()
+    );
+    let results = server.tool_results();
+    assert!(
+        results
+            .first()
+            .is_some_and(|(_, r)| r.contains("hooks gemini BeforeTool: invalid input")),
+        "the model did not get the adapter's reason: {results:?}\n{}",
+        run.evidence()
+    );
+}
