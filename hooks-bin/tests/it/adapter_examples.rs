@@ -1,7 +1,7 @@
 //! The adapters serving the compiled-in example bundle through the default loader
 //! (`AdapterOptions::hooks = None`), as `hooks claude` / `hooks codex` do.
 
-mod common;
+use crate::common;
 
 use serde_json::json;
 

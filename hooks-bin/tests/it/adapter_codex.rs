@@ -1,7 +1,7 @@
 //! The Codex adapter (`hooks codex EVENT`), called in process with hooks built by the
 //! `HookApi` builder.
 
-mod common;
+use crate::common;
 
 use serde_json::json;
 

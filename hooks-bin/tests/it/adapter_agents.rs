@@ -2,7 +2,7 @@
 //! process with the inputs the real agents sent (`tests/fixtures/agents/<agent>/<Event>.json`,
 //! recorded by the e2e suite; Cursor's from its documentation), and through the built binary.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

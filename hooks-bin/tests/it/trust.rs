@@ -405,7 +405,7 @@ fn each_call_uses_the_trust_mode_it_is_given() {
     env.project_hook();
     let out = Command::new(std::env::current_exe().expect("test binary"))
         .args([
-            "trust_mode_child",
+            "trust::trust_mode_child",
             "--exact",
             "--nocapture",
             "--test-threads=1",

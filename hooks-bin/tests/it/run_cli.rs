@@ -1006,7 +1006,12 @@ fn run_child() {
 fn child_command(dir: &Path, exit: u8) -> Command {
     let mut command = Command::new(std::env::current_exe().expect("test binary"));
     command
-        .args(["run_child", "--exact", "--nocapture", "--test-threads=1"])
+        .args([
+            "run_cli::run_child",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .current_dir(dir)
         .env("HOOKS_RUN_CLI_CHILD", dir)
         .env("HOOKS_RUN_CLI_EXIT", exit.to_string())
@@ -1044,7 +1049,7 @@ fn run_in_child(guard: &str, script: &[&str]) -> (Vec<Value>, Vec<Value>) {
     assert!(
         start["hooks"]
             .as_array()
-            .is_some_and(|h| h.iter().any(|id| id == "run_cli::tree_guard")),
+            .is_some_and(|h| h.iter().any(|id| id == "it::run_cli::tree_guard")),
         "{start}"
     );
     let file = lines(Path::new(start["sessionFile"].as_str().expect("file")));

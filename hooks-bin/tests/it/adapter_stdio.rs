@@ -4,7 +4,7 @@
 //! Codex's `PreCompact`, where it answers `continue: false` (exit 0) whenever stdout can carry
 //! that.
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::io::Write as _;

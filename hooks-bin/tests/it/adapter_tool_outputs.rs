@@ -2,7 +2,7 @@
 //! in a shape the agent accepts, or withheld with a notice in such a shape; never an answer the
 //! agent ignores (which would send the model the original).
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 

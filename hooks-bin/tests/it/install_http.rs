@@ -2,7 +2,7 @@
 //! on the gating events), `SessionStart` a command that starts the server and hands it the
 //! call, the secret only in a file that is not committed (mode 0600).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::Write as _;

@@ -2,7 +2,7 @@
 //! them panic, every rejection is one line naming the input (and the position), and the
 //! bounds hold exactly.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};

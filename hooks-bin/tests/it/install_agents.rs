@@ -2,7 +2,7 @@
 //! layout, the merge with other tools' hooks, idempotence, backup, dry run, the ownership rule
 //! and Cursor's fail-closed switch.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! `hooks serve`'s HTTP transport: the same answers as the command adapter, one runner per
 //! agent session, and the refusals (Host, secret, body size) that run nothing.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 

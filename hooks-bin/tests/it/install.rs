@@ -1,7 +1,7 @@
 //! `hooks install`: merging into existing settings, idempotence, backup, dry run, bad files,
 //! replacing the entries of a moved binary.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

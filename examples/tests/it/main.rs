@@ -1,0 +1,5 @@
+//! The integration tests of the examples bundle, one module per area, in one test binary.
+
+mod block_rm;
+mod example_hooks;
+mod redact;

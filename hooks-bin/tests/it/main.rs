@@ -1,0 +1,25 @@
+//! The integration tests of hooks-bin, one module per area, in one test binary. Two are
+//! binaries of their own: `tests/read_memory.rs` reads the peak memory of this process's
+//! children, which must be the one `hooks run` it starts, and `tests/serve_stdio.rs` has its
+//! own `main`, which runs the test binary again as a server of its test hooks.
+
+mod common;
+
+mod adapter_agents;
+mod adapter_claude;
+mod adapter_codex;
+mod adapter_examples;
+mod adapter_stdio;
+mod adapter_tool_outputs;
+mod decoder_props;
+mod install;
+mod install_agents;
+mod install_bridge;
+mod install_http;
+mod list_cli;
+mod run_cli;
+mod run_pty;
+mod serve_cli;
+mod serve_http;
+mod serve_reliability;
+mod trust;

@@ -1,0 +1,6 @@
+//! The macros' checks, in one test binary: their event table against `hooks_core::events`, and
+//! their compile-time errors (trybuild). The tests beside this one are binaries of their own
+//! because each needs its own set of linked bundles, and `e2e` is the end-to-end suite.
+
+mod event_table;
+mod ui;
