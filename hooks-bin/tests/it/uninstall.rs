@@ -2,7 +2,7 @@
 //! install writes (command, shell, `--http`), keeps everything else byte for byte, keeps a
 //! backup, and changes nothing on a second run.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,11 +1,9 @@
 //! `hooks explain AGENT EVENT`: every handler that ran, in dispatch order, with its hook,
 //! position, outcome and time, and exactly the answer the adapter gives for the same input.
 
-mod common;
-
 use serde_json::json;
 
-use common::{hooks, input, workdir};
+use crate::common::{hooks, input, workdir};
 use hooks_bin::adapters::{AdapterOptions, Agent, answer};
 use hooks_bin::explain::explain;
 use hooks_core::events::{ToolCallEvent, ToolCallEventResult};
