@@ -18,6 +18,8 @@
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor EVENT` | serve one agent hook call ([`adapters`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
 //! | `hooks install claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor\|pi\|omp [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]; pi and oh-my-pi get the bridge extension, [`install::extension`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks explain AGENT EVENT [--input FILE] [--json] [--cwd DIR]` | one agent call with every handler that ran, its outcome and time, and the agent's answer ([`explain`]) | 0 explained; 1 the input cannot be read; 2 invalid usage |
+//! | `hooks uninstall AGENT [--project\|--user] [--dry-run]` (every agent `install` takes) | remove this binary's entries from the agent's settings ([`install::uninstall`]; pi and oh-my-pi: the bridge extension, [`install::extension::uninstall`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks serve [--status\|--stop\|--detach] [--port N] [--idle-timeout S] [--max-sessions N] [--call-timeout S]` | serve the hooks over HTTP on 127.0.0.1, one runner per agent session ([`serve`]) | 0; 1 not running (`--status`) or cannot serve |
 //! | `hooks serve --stdio` | serve the hooks over JSON-RPC 2.0 on stdin and stdout, one session per client session id ([`stdio`]) | 0 at the end of input or on SIGTERM; 1 it could not start |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
@@ -34,6 +36,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod adapters;
+pub mod explain;
 pub mod home;
 pub mod install;
 pub mod json;
@@ -89,6 +92,17 @@ pub enum Command {
         /// The options of `hooks run`.
         #[command(flatten)]
         args: run::RunArgs,
+        /// `--trust-all`.
+        #[command(flatten)]
+        trust: TrustAllArgs,
+    },
+    /// Explain one agent hook call: every handler that ran, in order, with its hook,
+    /// `file:line`, outcome and time, and the exact answer and exit code the agent would get.
+    #[command(after_help = explain::EXPLAIN_HELP)]
+    Explain {
+        /// The options of `hooks explain`.
+        #[command(flatten)]
+        args: explain::ExplainArgs,
         /// `--trust-all`.
         #[command(flatten)]
         trust: TrustAllArgs,
@@ -157,6 +171,14 @@ pub enum Command {
         was changed); 2 invalid usage, e.g. a --cwd that does not exist."
     )]
     Install(InstallArgs),
+    /// Remove this binary's entries from an agent's settings (exactly those
+    /// `install` counts as its own, `--http`'s too; a backup is kept; idempotent).
+    #[command(
+        after_help = "Exit status: 0 removed (or nothing to remove); 1 the settings \
+        file could not be read, parsed or written, or no home directory for --user (nothing \
+        was changed in that file); 2 invalid usage, e.g. a --cwd that does not exist."
+    )]
+    Uninstall(UninstallArgs),
     /// Trust project hook files: record the SHA-256 of each (default: every project hook file
     /// discovered for the working directory), so that they run; `--list` shows the store.
     #[command(after_help = trust::TRUST_HELP)]
@@ -209,9 +231,7 @@ pub struct InstallArgs {
     /// `~/.copilot/hooks/hooks.json`), `qwen` (`.qwen/settings.json`), `droid`
     /// (`.factory/settings.json`), `cursor` (`.cursor/hooks.json`), or `pi` / `omp` (the
     /// bridge extension, `.pi/extensions/hooks.ts` / `.omp/extensions/hooks.ts`).
-    #[arg(value_parser = [
-        "claude", "codex", "gemini", "copilot", "qwen", "droid", "cursor", "pi", "omp",
-    ])]
+    #[arg(value_parser = install_targets())]
     pub target: String,
     /// Install into the project in the working directory (the default).
     #[arg(long, conflicts_with = "user")]
@@ -241,6 +261,42 @@ pub struct InstallArgs {
     pub http: bool,
 }
 
+/// Options of `hooks uninstall`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct UninstallArgs {
+    /// The agent whose settings to clean: any agent `install` takes (`pi` / `omp`: their
+    /// bridge extension).
+    #[arg(value_parser = install_targets())]
+    pub target: String,
+    /// Uninstall from the project in the working directory (the default): its settings
+    /// file, and for Claude Code also `.claude/settings.local.json` (`--http`).
+    #[arg(long, conflicts_with = "user")]
+    pub project: bool,
+    /// Uninstall from the user's home directory.
+    #[arg(long)]
+    pub user: bool,
+    /// Print the change as a diff; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The project directory [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+}
+
+/// What `install` and `uninstall` take: the agents' names and the bridge's agents'.
+fn install_targets() -> clap::builder::PossibleValuesParser {
+    let agents = adapters::Agent::ALL.iter().map(|a| a.as_str());
+    let bridges = install::extension::ExtensionAgent::ALL
+        .iter()
+        .map(|a| a.as_str());
+    clap::builder::PossibleValuesParser::new(agents.chain(bridges))
+}
+
+/// The agents' names, as a value parser.
+fn agent_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(adapters::Agent::ALL.iter().map(|a| a.as_str()))
+}
+
 /// Runs the `hooks` command line (`std::env::args`).
 #[must_use]
 pub fn main() -> ExitCode {
@@ -252,7 +308,9 @@ pub fn main() -> ExitCode {
         }
     };
     let trust_all = match &cli.command {
-        Command::List { trust, .. } | Command::Run { trust, .. } => trust.trust_all,
+        Command::List { trust, .. }
+        | Command::Run { trust, .. }
+        | Command::Explain { trust, .. } => trust.trust_all,
         Command::Claude(args)
         | Command::Codex(args)
         | Command::Gemini(args)
@@ -261,7 +319,7 @@ pub fn main() -> ExitCode {
         | Command::Droid(args)
         | Command::Cursor(args) => args.trust.trust_all,
         Command::Serve(args) => args.trust_all,
-        Command::Install(_) | Command::Trust(_) | Command::Untrust(_) => {
+        Command::Install(_) | Command::Uninstall(_) | Command::Trust(_) | Command::Untrust(_) => {
             if cli.trust_all {
                 eprintln!(
                     "hooks: --trust-all is an option of list, run, serve and the agent adapters only"
@@ -280,6 +338,7 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::List { args, .. } => list::run(&args, &trust),
         Command::Run { args, .. } => run::run(&args, &trust),
+        Command::Explain { args, .. } => explain::run(&args, trust),
         Command::Claude(args) => serve(adapters::Agent::Claude, &args, trust),
         Command::Codex(args) => serve(adapters::Agent::Codex, &args, trust),
         Command::Gemini(args) => serve(adapters::Agent::Gemini, &args, trust),
@@ -288,6 +347,7 @@ pub fn main() -> ExitCode {
         Command::Droid(args) => serve(adapters::Agent::Droid, &args, trust),
         Command::Cursor(args) => serve(adapters::Agent::Cursor, &args, trust),
         Command::Install(args) => install_cmd(&args),
+        Command::Uninstall(args) => uninstall_cmd(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
         Command::Serve(args) if args.stdio => stdio::serve(stdio::StdioOptions {
@@ -323,22 +383,37 @@ fn usage_error() -> u8 {
 fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) -> ExitCode {
     let protocol = agent.protocol();
     if args.via_server {
+        // Switched off, the server is neither asked nor started.
+        if let Some(off) = adapters::disabled_outcome(protocol, &args.event) {
+            eprint!("{}", off.stderr);
+            return ExitCode::from(off.code);
+        }
         return ExitCode::from(serve::forward::run(agent, &args.event));
     }
+    let options = adapter_options(agent, args.cwd.clone(), trust);
+    ExitCode::from(adapters::command::serve(protocol, &args.event, &options))
+}
+
+/// The options of an adapter call of `agent` (`hooks AGENT EVENT`, `hooks explain`).
+fn adapter_options(
+    agent: adapters::Agent,
+    cwd: Option<PathBuf>,
+    trust: trust::TrustMode,
+) -> adapters::AdapterOptions {
     // Claude Code runs hook commands with the project root in `CLAUDE_PROJECT_DIR`; the
     // input's `cwd` follows the session's `cd`.
-    let project_dir = protocol
+    let project_dir = agent
+        .protocol()
         .project_dir_env()
         .and_then(std::env::var_os)
         .filter(|dir| !dir.is_empty())
         .map(PathBuf::from);
-    let options = adapters::AdapterOptions {
-        cwd: args.cwd.clone(),
+    adapters::AdapterOptions {
+        cwd,
         project_dir,
         trust,
         ..adapters::AdapterOptions::default()
-    };
-    ExitCode::from(adapters::command::serve(protocol, &args.event, &options))
+    }
 }
 
 /// `hooks install`.
@@ -375,7 +450,7 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
     // No absolute home: an empty path, which a user-level install refuses (`NoHome`).
     let home = home::home_dir().unwrap_or_default();
     let http = if args.http {
-        if target != install::Target::Claude {
+        if !install::takes_http(target) {
             eprintln!("hooks install: --http is for claude only (codex has command hooks only)");
             return ExitCode::from(2);
         }
@@ -408,6 +483,69 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
             eprintln!("hooks install: {e}");
             ExitCode::from(e.exit_code())
         }
+    }
+}
+
+/// `hooks uninstall`.
+fn uninstall_cmd(args: &UninstallArgs) -> ExitCode {
+    let fail = |e: &dyn std::fmt::Display, code: u8| {
+        eprintln!("hooks uninstall: {e}");
+        ExitCode::from(code)
+    };
+    let scope = if args.user {
+        install::Scope::User
+    } else {
+        install::Scope::Project
+    };
+    // pi and oh-my-pi have the bridge extension; the others a settings file.
+    let target = match args.target.parse::<install::extension::ExtensionAgent>() {
+        Ok(bridge) => Err(bridge),
+        Err(_) => match args.target.parse::<install::Target>() {
+            Ok(target) => Ok(target),
+            Err(e) => return fail(&e, 2),
+        },
+    };
+    let cwd = match args.cwd.clone().map_or_else(std::env::current_dir, Ok) {
+        Ok(cwd) => cwd,
+        Err(e) => return fail(&format!("no current directory: {e}"), 1),
+    };
+    let binary = match std::env::current_exe() {
+        Ok(binary) => binary,
+        Err(e) => return fail(&format!("cannot find this binary's path: {e}"), 1),
+    };
+    let home = home::home_dir().unwrap_or_default();
+    let mut out = std::io::stdout().lock();
+    let target = match target {
+        Ok(target) => target,
+        Err(agent) => {
+            let removed = install::extension::uninstall(
+                agent,
+                scope,
+                args.dry_run,
+                &binary,
+                &cwd,
+                &home,
+                &mut out,
+            );
+            return match removed {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => fail(&e, e.exit_code()),
+            };
+        }
+    };
+    // `--http`'s entries are recognised by the server's URL; the secret is not compared.
+    let http = install::takes_http(target).then(|| install::HttpHooks {
+        url: serve::Endpoint::of(&binary, None).url(),
+        secret: String::new(),
+    });
+    let options = install::Options {
+        dry_run: args.dry_run,
+        http,
+        ..install::Options::default()
+    };
+    match install::uninstall(target, scope, &options, &binary, &cwd, &home, &mut out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e, e.exit_code()),
     }
 }
 

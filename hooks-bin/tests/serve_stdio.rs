@@ -355,6 +355,19 @@ fn garbage_is_answered_with_an_error_naming_it_and_the_server_goes_on() {
     assert!(c.finish().success());
 }
 
+fn hooks_disable_in_the_stdio_servers_environment_answers_no_result_and_builds_no_session() {
+    let dir = scratch();
+    let mut cmd = Command::new(HOOKS);
+    cmd.args(["serve", "--stdio"]).env("HOOKS_DISABLE", "1");
+    let mut c = Client::start(cmd, dir.path());
+    let answer = c.call("emit", &tool_call("s", "rm -rf /")).expect("emit");
+    assert_eq!(answer, json!({"result": null, "errors": []}));
+    // No session was built: ending it finds none.
+    let ended = c.call("end", &json!({"session": "s"})).expect("end");
+    assert_eq!(ended["ended"], false, "{ended}");
+    assert!(c.finish().success());
+}
+
 fn a_panicking_tool_call_handler_blocks_the_call_and_the_server_goes_on() {
     let dir = scratch();
     let mut c = Client::test_server(dir.path());
@@ -557,6 +570,10 @@ fn main() -> ExitCode {
         (
             "garbage_is_answered_with_an_error_naming_it_and_the_server_goes_on",
             garbage_is_answered_with_an_error_naming_it_and_the_server_goes_on,
+        ),
+        (
+            "hooks_disable_in_the_stdio_servers_environment_answers_no_result_and_builds_no_session",
+            hooks_disable_in_the_stdio_servers_environment_answers_no_result_and_builds_no_session,
         ),
         (
             "a_panicking_tool_call_handler_blocks_the_call_and_the_server_goes_on",

@@ -8,7 +8,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
 use super::emit::{self, Reply};
-use super::protocol::{AgentEvent, Protocol, Request};
+use super::protocol::{AgentEvent, Decision, Protocol, Request};
 use super::session::Session;
 use super::{AdapterOptions, EXIT_OK, MAX_REASON_CHARS, load_bundle_for};
 use crate::json::one_line;
@@ -21,7 +21,8 @@ pub struct Outcome {
     pub code: u8,
     /// The answer: one JSON value on one line (with its newline), or empty for no opinion.
     pub stdout: String,
-    /// Empty on success; on a failure one line (with its newline) naming the agent, the event
+    /// Empty on success (but for the line of the kill switch, [`super::disabled_outcome`]);
+    /// on a failure one line (with its newline) naming the agent, the event
     /// and the reason: `hooks claude PreToolUse: blocked: hook guard panicked: boom`.
     pub stderr: String,
 }
@@ -70,7 +71,8 @@ impl Outcome {
 }
 
 /// Serves one call of `protocol` for the event named `event_name` with the input `input`; see
-/// the [adapter docs](super). Never panics: a panic of the adapter is a failure.
+/// the [adapter docs](super). Never panics: a panic of the adapter is a failure. With the
+/// hooks switched off ([`super::disabled_outcome`]) it answers "no opinion" at once.
 #[must_use]
 pub fn answer(
     protocol: &dyn Protocol,
@@ -78,15 +80,33 @@ pub fn answer(
     input: &[u8],
     opts: &AdapterOptions,
 ) -> Outcome {
+    answer_with_decision(protocol, event_name, input, opts).0
+}
+
+/// [`answer`], with the decision the hooks' combined results made (before it was encoded in
+/// the agent's schema; `None` for no opinion, and when the call failed before the hooks ran),
+/// for `hooks explain`.
+#[must_use]
+pub fn answer_with_decision(
+    protocol: &dyn Protocol,
+    event_name: &str,
+    input: &[u8],
+    opts: &AdapterOptions,
+) -> (Outcome, Option<Decision>) {
+    if let Some(off) = super::disabled_outcome(protocol, event_name) {
+        return (off, None);
+    }
     let Some(event) = protocol.event(event_name) else {
-        return Outcome::failure(protocol, event_name, &unknown_event(protocol, event_name));
+        let reason = unknown_event(protocol, event_name);
+        return (Outcome::failure(protocol, event_name, &reason), None);
     };
     let reply = catch_unwind(AssertUnwindSafe(|| handle(protocol, event, input, opts)))
         .unwrap_or_else(|payload| {
             let message = hooks_core::HandlerError::from_panic(&*payload);
             Reply::failure(format!("internal error: the adapter panicked: {message}"))
         });
-    outcome(protocol, event, event_name, reply)
+    let decision = reply.decision.clone();
+    (outcome(protocol, event, event_name, reply), decision)
 }
 
 /// The outcome of a call of `event` whose hooks gave `reply`: the decision encoded in the

@@ -78,6 +78,10 @@ fn deliver(
 pub fn serve(protocol: &dyn Protocol, event_name: &str, opts: &AdapterOptions) -> u8 {
     silence_panic_output();
     let mut err = io::stderr().lock();
+    // Switched off, nothing is checked or read: no opinion.
+    if let Some(off) = super::disabled_outcome(protocol, event_name) {
+        return report(&off, &mut err);
+    }
     if protocol.is_gating(event_name)
         && let Some(why) = stdout_unusable()
     {
@@ -113,6 +117,9 @@ pub fn serve(protocol: &dyn Protocol, event_name: &str, opts: &AdapterOptions) -
 /// code.
 #[must_use]
 pub fn reject(protocol: &dyn Protocol, event_name: &str) -> u8 {
+    if let Some(off) = super::disabled_outcome(protocol, event_name) {
+        return report(&off, &mut io::stderr().lock());
+    }
     if protocol.is_gating(event_name) && stdout_unusable().is_some() {
         return protocol.failure_code(event_name);
     }
@@ -133,7 +140,7 @@ fn silence_panic_output() {
     std::panic::set_hook(Box::new(|_| {}));
 }
 
-/// Writes the outcome's failure line, if any, to `err` (a write error is ignored: there is
+/// Writes the outcome's stderr line (a failure's, or the kill switch's), if any, to `err` (a write error is ignored: there is
 /// nowhere left to report it) and returns its exit code.
 fn report(outcome: &Outcome, err: &mut dyn Write) -> u8 {
     if !outcome.stderr.is_empty() {

@@ -90,6 +90,12 @@
 //! hook does not leak the output it was meant to redact; Codex replaces the output with the
 //! stderr reason on its own.
 //!
+//! # Kill switch
+//!
+//! With `HOOKS_DISABLE=1` in the environment every call answers "no opinion" at once (exit 0,
+//! nothing on stdout, before anything else is checked or loaded) and says on stderr that hooks
+//! are disabled ([`disabled_outcome`]): the fail-open lever a user pulls knowingly.
+//!
 //! Handler errors on `tool_call` come from [`HookRunner::emit_tool_call`](hooks_core::HookRunner::emit_tool_call); on other events
 //! they are collected through [`HookRunner::on_error`](hooks_core::HookRunner::on_error).
 mod answer;
@@ -98,6 +104,7 @@ pub mod codex;
 pub mod command;
 pub mod copilot;
 pub mod cursor;
+mod disable;
 pub mod droid;
 mod emit;
 pub mod gemini;
@@ -118,7 +125,8 @@ use hooks_core::LoadedHook;
 
 use crate::trust::TrustMode;
 
-pub use self::answer::{Outcome, answer};
+pub use self::answer::{Outcome, answer, answer_with_decision};
+pub use self::disable::{DISABLE_ENV, disabled_line, disabled_outcome, hooks_disabled};
 pub use self::protocol::{
     AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout, Mapping,
     Protocol, Request, StartSource,

@@ -28,7 +28,7 @@ use std::str::FromStr;
 
 use similar::TextDiff;
 
-use super::file::{read_settings, write_settings};
+use super::file::{read_settings, remove_with_backup, write_settings};
 use super::{InstallError, Scope};
 
 /// The bridge's source, as shipped.
@@ -50,6 +50,9 @@ pub enum ExtensionAgent {
 }
 
 impl ExtensionAgent {
+    /// Every agent that loads the bridge.
+    pub const ALL: &'static [ExtensionAgent] = &[ExtensionAgent::Pi, ExtensionAgent::Omp];
+
     /// `pi` or `omp`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
@@ -147,6 +150,15 @@ pub fn installed_binary(text: &str) -> Option<String> {
     serde_json::from_str::<String>(value).ok()
 }
 
+/// The binary of `text` when it is a bridge this tool wrote for a binary of `binary`'s file
+/// name (see the [module docs](self)): what install replaces and uninstall removes.
+fn ours(text: &str, binary: &Path) -> Option<String> {
+    installed_binary(text).filter(|b| {
+        let b = Path::new(b);
+        b.is_absolute() && b.file_name() == binary.file_name()
+    })
+}
+
 /// What an install of the bridge did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BridgeInstall {
@@ -188,16 +200,10 @@ pub fn install_bridge(
             ))?;
             return Ok(BridgeInstall::UpToDate);
         }
-        Some(old) => {
-            let ours = installed_binary(old).filter(|b| {
-                let b = Path::new(b);
-                b.is_absolute() && b.file_name() == binary.file_name()
-            });
-            match ours {
-                Some(b) => Some(b),
-                None => return Err(InstallError::NotOurs(path.to_path_buf())),
-            }
-        }
+        Some(old) => match ours(old, binary) {
+            Some(b) => Some(b),
+            None => return Err(InstallError::NotOurs(path.to_path_buf())),
+        },
     };
     if dry_run {
         let name = shown.to_string();
@@ -251,6 +257,18 @@ pub fn run(
     home: &Path,
     out: &mut dyn Write,
 ) -> Result<BridgeInstall, InstallError> {
+    let (path, binary) = bridge_path(agent, scope, binary, cwd, home)?;
+    install_bridge(agent, &path, &binary, dry_run, out)
+}
+
+/// Where the bridge of `agent` for `binary` goes in `scope`, and `binary` made absolute.
+fn bridge_path(
+    agent: ExtensionAgent,
+    scope: Scope,
+    binary: &Path,
+    cwd: &Path,
+    home: &Path,
+) -> Result<(PathBuf, PathBuf), InstallError> {
     let cwd = cwd
         .canonicalize()
         .map_err(|source| InstallError::WorkingDir {
@@ -267,5 +285,51 @@ pub fn run(
     } else {
         cwd.join(binary)
     };
-    install_bridge(agent, &dir.join(file), &binary, dry_run, out)
+    Ok((dir.join(file), binary))
+}
+
+/// `hooks uninstall pi|omp`: removes the bridge `install` put into `agent`'s extensions
+/// directory in `scope`, when it is this tool's (the rule of install: a bridge for a binary
+/// of this binary's file name), keeping it as `NAME.ts.bak`; anything else at that path is
+/// left alone and named. Whether a file was (or, on a dry run, would be) removed.
+///
+/// # Errors
+/// See [`InstallError`]; nothing is changed on error.
+pub fn uninstall(
+    agent: ExtensionAgent,
+    scope: Scope,
+    dry_run: bool,
+    binary: &Path,
+    cwd: &Path,
+    home: &Path,
+    out: &mut dyn Write,
+) -> Result<bool, InstallError> {
+    let (path, binary) = bridge_path(agent, scope, binary, cwd, home)?;
+    let o = |r: io::Result<()>| r.map_err(InstallError::Output);
+    let shown = path.display();
+    let Some(text) = read_settings(&path)? else {
+        o(writeln!(out, "{shown} does not exist; nothing to remove."))?;
+        return Ok(false);
+    };
+    let Some(old) = ours(&text, &binary) else {
+        o(writeln!(
+            out,
+            "{shown} is not a {agent} bridge of this tool; nothing changed."
+        ))?;
+        return Ok(false);
+    };
+    if dry_run {
+        o(writeln!(
+            out,
+            "Would remove the {agent} bridge for {old}: {shown}.\nDry run: nothing written."
+        ))?;
+        return Ok(true);
+    }
+    let backup = remove_with_backup(&path, &text)?;
+    o(writeln!(
+        out,
+        "Removed the {agent} bridge for {old}: {shown}.\nBackup of the removed file: {}",
+        backup.display()
+    ))?;
+    Ok(true)
 }

@@ -84,6 +84,21 @@ pub(super) fn write_settings(
     Ok(backup)
 }
 
+/// Removes the file `path`, whose content is `old_text`, after writing that content to its
+/// backup (`NAME.bak`, atomically, with the file's permissions). Returns the backup's path.
+pub(super) fn remove_with_backup(path: &Path, old_text: &str) -> Result<PathBuf, InstallError> {
+    let permissions = fs::metadata(path).ok().map(|m| m.permissions());
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".bak");
+    let backup = path.with_file_name(name);
+    atomic_write(&backup, old_text, permissions)?;
+    fs::remove_file(path).map_err(|source| InstallError::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(backup)
+}
+
 /// Writes `text` to `path` through a temporary file in its directory, with `permissions`
 /// (a new file: `0666` minus the umask, as for any file the user creates).
 fn atomic_write(

@@ -124,23 +124,13 @@ pub(super) fn merge(
     for &event in events {
         let list = array_under(&hooks, event.as_str(), &format!("`hooks.{event}`"))?;
         // The lists of handler entries of `event`: one per matcher group, or the event's own.
-        let entry_lists: Vec<CstArray> = match layout {
-            Layout::Groups => list.elements().iter().filter_map(handlers).collect(),
-            Layout::Versioned => vec![list.clone()],
-        };
+        let entry_lists = entry_lists(&list, layout);
         let mut present = entry_lists
             .iter()
             .any(|entries| runs_us(entries, ours, event));
         for entries in &entry_lists {
-            let removed_any = repoint(entries, ours, event, &mut present, replaced);
-            // A group that held nothing but the removed entries goes with them.
-            if layout == Layout::Groups
-                && removed_any
-                && entries.elements().is_empty()
-                && let Some(group) = entries.parent().and_then(|p| p.parent())
-                && group.as_object().is_some_and(|g| g.properties().len() == 1)
-            {
-                group.remove();
+            if repoint(entries, ours, event, &mut present, replaced) {
+                drop_if_emptied(entries, layout);
             }
         }
         let mut set = false;
@@ -163,6 +153,84 @@ pub(super) fn merge(
         root.insert(0, "version", CstInputValue::Number("1".to_owned()));
     }
     Ok(merged)
+}
+
+/// The lists of handler entries of an event whose value is `list`: one per matcher group
+/// ([`Layout::Groups`]), or the event's own ([`Layout::Versioned`]).
+fn entry_lists(list: &CstArray, layout: Layout) -> Vec<CstArray> {
+    match layout {
+        Layout::Groups => list.elements().iter().filter_map(handlers).collect(),
+        Layout::Versioned => vec![list.clone()],
+    }
+}
+
+/// A group that held nothing but the removed entries goes with them: the matcher group of
+/// `entries` (in [`Layout::Groups`]) is removed when `entries` is empty and the group has no
+/// other key.
+fn drop_if_emptied(entries: &CstArray, layout: Layout) {
+    if layout == Layout::Groups
+        && entries.elements().is_empty()
+        && let Some(group) = entries.parent().and_then(|p| p.parent())
+        && group.as_object().is_some_and(|g| g.properties().len() == 1)
+    {
+        group.remove();
+    }
+}
+
+/// Removes from `root` every entry that [`Ours::is_ours`] counts as this tool's, for each of
+/// `events`, editing the syntax tree in place so that everything else stays as written; what
+/// install added around them goes too: a group left empty, an event key left with no entry,
+/// a `hooks` object left with no key, and then ([`Layout::Versioned`]) a `version` left alone
+/// in the file. Returns the event of each entry removed, or which key has the wrong type.
+pub(super) fn remove(
+    root: &CstObject,
+    ours: &Ours<'_>,
+    events: &[AgentEvent],
+) -> Result<Vec<AgentEvent>, String> {
+    let layout = ours.target.protocol().install().layout;
+    let mut removed = Vec::new();
+    let Some(hooks_prop) = property(root, "hooks") else {
+        return Ok(removed);
+    };
+    let hooks = hooks_prop
+        .object_value()
+        .ok_or_else(|| wrong_type(&hooks_prop, "`hooks`", "an object"))?;
+    for &event in events {
+        let Some(prop) = property(&hooks, event.as_str()) else {
+            continue;
+        };
+        let list = prop
+            .array_value()
+            .ok_or_else(|| wrong_type(&prop, &format!("`hooks.{event}`"), "an array"))?;
+        let before = removed.len();
+        for entries in entry_lists(&list, layout) {
+            let mut removed_any = false;
+            for h in entries.elements() {
+                if ours.is_ours(&value_of(&h), event) {
+                    h.remove();
+                    removed.push(event);
+                    removed_any = true;
+                }
+            }
+            if removed_any {
+                drop_if_emptied(&entries, layout);
+            }
+        }
+        if removed.len() > before && list.elements().is_empty() {
+            prop.remove();
+        }
+    }
+    if !removed.is_empty() && hooks.properties().is_empty() {
+        hooks_prop.remove();
+        // The `version` install adds to a versioned file, when nothing else is left.
+        if layout == Layout::Versioned
+            && let [only] = root.properties().as_slice()
+            && only.decoded_name().as_deref() == Some("version")
+        {
+            only.clone().remove();
+        }
+    }
+    Ok(removed)
 }
 
 /// Whether one of `entries` already runs this binary for `event`.

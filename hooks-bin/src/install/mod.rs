@@ -109,6 +109,7 @@ pub mod extension;
 mod file;
 mod merge;
 mod shape;
+mod uninstall;
 mod version;
 
 use std::ffi::OsStr;
@@ -126,6 +127,7 @@ pub use apply::{Install, InstallReport, Replaced};
 pub use codex_trust::{Trusted, snake_case, trust_hash};
 pub use error::InstallError;
 pub use shape::{HTTP_TIMEOUT_SECS, HttpHooks, VIA_SERVER};
+pub use uninstall::{Uninstall, UninstallReport};
 pub use version::{AgentVersion, decide as decide_fail_closed, parse_version};
 
 /// The agent CLI to install into (the adapter's [`adapters::Agent`]).
@@ -225,6 +227,88 @@ pub fn user_settings_path(
     Ok(settings_path(target, Scope::User, home, home))
 }
 
+/// The value of `target`'s config-directory variable (Codex's `CODEX_HOME`) in the
+/// environment, if it has one.
+fn dir_env_value(target: Target) -> Option<std::ffi::OsString> {
+    target
+        .protocol()
+        .install()
+        .dir_env
+        .and_then(std::env::var_os)
+}
+
+/// The file `install` writes for `target` in `scope` (`http`: with `--http`), `cwd` being
+/// the canonical working directory.
+fn install_path(
+    target: Target,
+    scope: Scope,
+    http: bool,
+    cwd: &Path,
+    home: &Path,
+) -> Result<PathBuf, InstallError> {
+    Ok(match scope {
+        Scope::Project if http => {
+            settings_path(target, scope, cwd, home).with_file_name(LOCAL_SETTINGS)
+        }
+        Scope::Project => settings_path(target, scope, cwd, home),
+        Scope::User => user_settings_path(target, dir_env_value(target).as_deref(), home)?,
+    })
+}
+
+/// Whether `target` takes `--http` (HTTP hooks to `hooks serve`): Claude Code only (Codex
+/// has command hooks only).
+#[must_use]
+pub fn takes_http(target: Target) -> bool {
+    target == Target::Claude
+}
+
+/// Removes this tool's entries ([`Uninstall`]) from every file `install` writes for `target`
+/// in `scope` (with and without `--http`, when the agent [`takes_http`]), as `install::run`
+/// takes its arguments: of `options`, `dry_run`, and `http`, the server's entries to
+/// recognise (its URL for `binary`; the secret is not compared). Reports to `out`.
+///
+/// # Errors
+/// See [`InstallError`]; a file already changed stays changed when a later one fails.
+pub fn uninstall(
+    target: Target,
+    scope: Scope,
+    options: &Options,
+    binary: &Path,
+    cwd: &Path,
+    home: &Path,
+    out: &mut dyn Write,
+) -> Result<(), InstallError> {
+    let (dry_run, http) = (options.dry_run, &options.http);
+    let working_dir = |source| InstallError::WorkingDir {
+        path: cwd.to_path_buf(),
+        source,
+    };
+    let cwd = cwd.canonicalize().map_err(working_dir)?;
+    let mut paths = vec![install_path(target, scope, false, &cwd, home)?];
+    if takes_http(target) {
+        let local = install_path(target, scope, true, &cwd, home)?;
+        if !paths.contains(&local) {
+            paths.push(local);
+        }
+    }
+    let binary = if binary.is_absolute() {
+        binary.to_path_buf()
+    } else {
+        cwd.join(binary)
+    };
+    for path in paths {
+        Uninstall {
+            target,
+            path,
+            binary: binary.clone(),
+            http: http.clone(),
+            dry_run,
+        }
+        .apply(out)?;
+    }
+    Ok(())
+}
+
 /// The events of `target` that the hooks of `runner` handle (see the [module docs](self)), in
 /// the protocol's order.
 #[must_use]
@@ -302,18 +386,8 @@ pub fn run(
     if !cwd.is_dir() {
         return Err(working_dir(io::Error::from(io::ErrorKind::NotADirectory)));
     }
-    let dir_env_value = target
-        .protocol()
-        .install()
-        .dir_env
-        .and_then(std::env::var_os);
-    let path = match scope {
-        Scope::Project if options.http.is_some() => {
-            settings_path(target, scope, &cwd, home).with_file_name(LOCAL_SETTINGS)
-        }
-        Scope::Project => settings_path(target, scope, &cwd, home),
-        Scope::User => user_settings_path(target, dir_env_value.as_deref(), home)?,
-    };
+    let dir_env_value = dir_env_value(target);
+    let path = install_path(target, scope, options.http.is_some(), &cwd, home)?;
     // Codex keeps its trust in the user's config.toml, beside the user-level hooks.json.
     let config = if options.trust {
         let user = user_settings_path(target, dir_env_value.as_deref(), home)?;

@@ -202,6 +202,16 @@ impl<'a> Ours<'a> {
         }
     }
 
+    /// Whether `entry`, under `hooks.EVENT` for `event`, is one this tool installed, in any
+    /// of the forms `install` writes (what `uninstall` removes): a command entry of this
+    /// binary's name from any path ([`Ours::installed_by_us`]), or, with [`Ours::with_http`],
+    /// one of `--http`'s entries ([`Ours::runs_us`]: the server's URL for the event, the
+    /// `--via-server` command).
+    pub(super) fn is_ours(&self, entry: &Value, event: AgentEvent) -> bool {
+        self.installed_by_us(entry, event).is_some()
+            || (self.http.is_some() && self.runs_us(entry, event))
+    }
+
     /// The binary path and form of `entry` when it is a handler this tool installed for
     /// `event`, from any path with this binary's file name.
     pub(super) fn installed_by_us(

@@ -270,8 +270,15 @@ impl Server {
 
     /// One call of `agent`'s event `event_name` with the input `input`, on its session: the
     /// [`Outcome`] the command adapter would give (see [`crate::adapters::resident`]).
+    /// With the hooks switched off ([`crate::adapters::disabled_outcome`], read from the
+    /// server's environment) it answers "no opinion" at once and writes the line saying so
+    /// on the server's stderr.
     pub async fn answer(&self, agent: Agent, event_name: &str, input: &[u8]) -> Outcome {
         let protocol = agent.protocol();
+        if let Some(off) = crate::adapters::disabled_outcome(protocol, event_name) {
+            eprint!("{}", off.stderr);
+            return off;
+        }
         let call = match resident::prepare(protocol, event_name, input, &self.state.options.adapter)
         {
             Ok(call) => call,

@@ -208,6 +208,11 @@ impl Server {
         }
         // Checked before the session is built: a bad payload changes nothing.
         emit_check(kind, &payload)?;
+        // Switched off: no opinion, and no session is built (no hook loads).
+        if let Some(line) = crate::adapters::disabled_line(&format!("hooks serve --stdio {kind}")) {
+            eprint!("{line}");
+            return Ok(json!({ "result": null, "errors": [] }));
+        }
         let entered = self.enter(&p.session, &p.ctx).await?;
         let emitted = match kind {
             // The session's start was emitted when it was built, once.

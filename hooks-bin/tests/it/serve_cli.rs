@@ -50,9 +50,13 @@ impl User {
 
     /// `hooks serve --port P ARGS...` in the foreground, its stderr to `serve.log`.
     fn serve(&self, args: &[&str]) -> Child {
+        self.serve_with(args, self.command())
+    }
+
+    /// [`User::serve`] with the command `command` (its environment).
+    fn serve_with(&self, args: &[&str], mut command: Command) -> Child {
         let log = std::fs::File::create(self.path("serve.log")).unwrap();
-        let child = self
-            .command()
+        let child = command
             .arg("serve")
             .arg(format!("--port={}", self.port))
             .args(args)
@@ -143,6 +147,27 @@ fn text(out: &Output) -> String {
 
 fn bash(command: &str) -> serde_json::Value {
     json!({"tool_name": "Bash", "tool_input": {"command": command}})
+}
+
+#[test]
+fn hooks_disable_in_the_servers_environment_answers_no_opinion_and_says_so_per_call() {
+    let user = User::new();
+    let mut command = user.command();
+    command.env("HOOKS_DISABLE", "1");
+    let mut server = user.serve_with(&[], command);
+    for session in ["s1", "s2"] {
+        let (status, body) = user.call("PreToolUse", session, bash("rm -rf /"));
+        assert_eq!((status, body.as_str()), (200, ""), "no opinion");
+    }
+    let said = "hooks claude PreToolUse: hooks are disabled (HOOKS_DISABLE=1): no opinion, \
+                nothing ran";
+    user.eventually("each call says so", || {
+        user.log().matches(said).count() == 2
+    });
+    terminate(&server);
+    assert!(wait(&mut server).success());
+    // No session was opened: no hook ran.
+    assert!(!user.log().contains("session claude/s1"), "{}", user.log());
 }
 
 #[test]

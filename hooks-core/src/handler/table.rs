@@ -64,6 +64,17 @@ impl HandlerTable {
         }
     }
 
+    /// The handlers of `E`, in registration order, to change in place (e.g. to wrap each one
+    /// in a tracer, as `hooks explain` does before a runner is built from the table); `None`
+    /// when `E` has none. A runner plans its dispatch from the table when it is built, so a
+    /// change afterwards is not seen, and the dispatch path does not read this.
+    pub fn get_mut<E: HookEvent>(&mut self) -> Option<&mut Vec<HandlerEntry<E>>> {
+        self.slots[E::KIND.index()]
+            .as_mut()?
+            .as_any_mut()
+            .downcast_mut::<Vec<HandlerEntry<E>>>()
+    }
+
     /// The info of each handler of `kind`, in registration order.
     #[must_use]
     pub fn infos(&self, kind: EventKind) -> Vec<&HandlerInfo> {

@@ -1,0 +1,109 @@
+//! `hooks uninstall`: removes from an agent's settings file exactly the entries that
+//! `install` counts as this tool's ([`Ours::is_ours`], the rule of the
+//! [module docs](super#which-entries-are-this-tools) plus `--http`'s entries), on the same
+//! syntax tree and with the same read, backup and atomic write as install.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use super::apply::Opened;
+use super::file::write_settings;
+use super::merge::remove;
+use super::shape::{HttpHooks, Ours};
+use super::{InstallError, Target};
+use crate::adapters::AgentEvent;
+
+/// One uninstall: which agent, which file, which binary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Uninstall {
+    /// The agent.
+    pub target: Target,
+    /// The settings file.
+    pub path: PathBuf,
+    /// This binary: entries running a binary of its file name are ours.
+    pub binary: PathBuf,
+    /// `--http`'s entries to remove too (the server's URL; the secret is not compared).
+    pub http: Option<HttpHooks>,
+    /// Print the diff instead of writing.
+    pub dry_run: bool,
+}
+
+/// What [`Uninstall::apply`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UninstallReport {
+    /// The event of each entry removed (or, in a dry run, that would be).
+    pub removed: Vec<AgentEvent>,
+    /// The backup written, if any.
+    pub backup: Option<PathBuf>,
+    /// Whether the settings file was written.
+    pub written: bool,
+}
+
+impl Uninstall {
+    /// Removes this tool's entries for every event of the agent from the file, reporting to
+    /// `out`; a file without any (or no file) is left as it is.
+    ///
+    /// # Errors
+    /// See [`InstallError`]; nothing is written on error.
+    pub fn apply(&self, out: &mut dyn Write) -> Result<UninstallReport, InstallError> {
+        let binary = self
+            .binary
+            .to_str()
+            .ok_or_else(|| InstallError::BinaryPath(self.binary.clone()))?;
+        let shown = self.path.display().to_string();
+        let o = |r: io::Result<()>| r.map_err(InstallError::Output);
+        let opened = Opened::read(&self.path)?;
+        let mut report = UninstallReport {
+            removed: Vec::new(),
+            backup: None,
+            written: false,
+        };
+        if opened.old_text.is_none() {
+            o(writeln!(out, "{shown} does not exist; nothing to remove."))?;
+            return Ok(report);
+        }
+        let ours = Ours::new(self.target, binary).with_http(self.http.as_ref());
+        let events = self.target.protocol().events();
+        report.removed =
+            remove(&opened.root.object_value_or_set(), &ours, events).map_err(|message| {
+                InstallError::Shape {
+                    path: self.path.clone(),
+                    message,
+                }
+            })?;
+        if report.removed.is_empty() {
+            o(writeln!(
+                out,
+                "{shown} has no hooks entries of {binary}; nothing changed."
+            ))?;
+            return Ok(report);
+        }
+        let mut events: Vec<&str> = report.removed.iter().map(|e| e.as_str()).collect();
+        events.dedup();
+        let (count, events) = (report.removed.len(), events.join(", "));
+        let entries = if count == 1 { "entry" } else { "entries" };
+        let new_text = opened.new_text();
+        if self.dry_run {
+            o(write!(out, "{}", opened.diff(&shown, &new_text)))?;
+            o(writeln!(
+                out,
+                "Would remove {count} {entries} ({events}) from {shown}.\nDry run: nothing written."
+            ))?;
+            return Ok(report);
+        }
+        report.backup = write_settings(&self.path, opened.old_text.as_deref(), &new_text)?;
+        report.written = true;
+        o(writeln!(
+            out,
+            "Removed {count} {entries} ({events}) from {shown}."
+        ))?;
+        if let Some(backup) = &report.backup {
+            o(writeln!(
+                out,
+                "Backup of the previous file: {}",
+                backup.display()
+            ))?;
+        }
+        Ok(report)
+    }
+}
