@@ -428,27 +428,18 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let scope = if args.user {
-        install::Scope::User
-    } else {
-        install::Scope::Project
-    };
-    let cwd = match args.cwd.clone().map_or_else(std::env::current_dir, Ok) {
-        Ok(cwd) => cwd,
+    let Placement {
+        scope,
+        cwd,
+        binary,
+        home,
+    } = match Placement::of(args.user, args.cwd.as_deref()) {
+        Ok(placement) => placement,
         Err(e) => {
-            eprintln!("hooks install: no current directory: {e}");
+            eprintln!("hooks install: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let binary = match std::env::current_exe() {
-        Ok(binary) => binary,
-        Err(e) => {
-            eprintln!("hooks install: cannot find this binary's path: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    // No absolute home: an empty path, which a user-level install refuses (`NoHome`).
-    let home = home::home_dir().unwrap_or_default();
     let http = if args.http {
         if !install::takes_http(target) {
             eprintln!("hooks install: --http is for claude only (codex has command hooks only)");
@@ -486,16 +477,45 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
     }
 }
 
+/// Where `install` and `uninstall` act: the scope, the project directory, this binary and the
+/// home directory.
+struct Placement {
+    scope: install::Scope,
+    cwd: std::path::PathBuf,
+    binary: std::path::PathBuf,
+    home: std::path::PathBuf,
+}
+
+impl Placement {
+    /// The user scope when `user`, else the project's; `cwd` or the current directory.
+    fn of(user: bool, cwd: Option<&std::path::Path>) -> Result<Placement, String> {
+        let scope = if user {
+            install::Scope::User
+        } else {
+            install::Scope::Project
+        };
+        let cwd = match cwd {
+            Some(cwd) => cwd.to_path_buf(),
+            None => std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?,
+        };
+        let binary =
+            std::env::current_exe().map_err(|e| format!("cannot find this binary's path: {e}"))?;
+        // No absolute home: an empty path, which a user-level install refuses (`NoHome`).
+        let home = home::home_dir().unwrap_or_default();
+        Ok(Placement {
+            scope,
+            cwd,
+            binary,
+            home,
+        })
+    }
+}
+
 /// `hooks uninstall`.
 fn uninstall_cmd(args: &UninstallArgs) -> ExitCode {
     let fail = |e: &dyn std::fmt::Display, code: u8| {
         eprintln!("hooks uninstall: {e}");
         ExitCode::from(code)
-    };
-    let scope = if args.user {
-        install::Scope::User
-    } else {
-        install::Scope::Project
     };
     // pi and oh-my-pi have the bridge extension; the others a settings file.
     let target = match args.target.parse::<install::extension::ExtensionAgent>() {
@@ -505,15 +525,15 @@ fn uninstall_cmd(args: &UninstallArgs) -> ExitCode {
             Err(e) => return fail(&e, 2),
         },
     };
-    let cwd = match args.cwd.clone().map_or_else(std::env::current_dir, Ok) {
-        Ok(cwd) => cwd,
-        Err(e) => return fail(&format!("no current directory: {e}"), 1),
+    let Placement {
+        scope,
+        cwd,
+        binary,
+        home,
+    } = match Placement::of(args.user, args.cwd.as_deref()) {
+        Ok(placement) => placement,
+        Err(e) => return fail(&e, 1),
     };
-    let binary = match std::env::current_exe() {
-        Ok(binary) => binary,
-        Err(e) => return fail(&format!("cannot find this binary's path: {e}"), 1),
-    };
-    let home = home::home_dir().unwrap_or_default();
     let mut out = std::io::stdout().lock();
     let target = match target {
         Ok(target) => target,
@@ -557,26 +577,18 @@ fn install_bridge_cmd(agent: install::extension::ExtensionAgent, args: &InstallA
         );
         return ExitCode::from(2);
     }
-    let scope = if args.user {
-        install::Scope::User
-    } else {
-        install::Scope::Project
-    };
-    let cwd = match args.cwd.clone().map_or_else(std::env::current_dir, Ok) {
-        Ok(cwd) => cwd,
+    let Placement {
+        scope,
+        cwd,
+        binary,
+        home,
+    } = match Placement::of(args.user, args.cwd.as_deref()) {
+        Ok(placement) => placement,
         Err(e) => {
-            eprintln!("hooks install: no current directory: {e}");
+            eprintln!("hooks install: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let binary = match std::env::current_exe() {
-        Ok(binary) => binary,
-        Err(e) => {
-            eprintln!("hooks install: cannot find this binary's path: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let home = home::home_dir().unwrap_or_default();
     let mut out = std::io::stdout().lock();
     match install::extension::run(agent, scope, args.dry_run, &binary, &cwd, &home, &mut out) {
         Ok(_) => ExitCode::SUCCESS,
