@@ -71,6 +71,12 @@ pub fn lock_path(dir: &Path, binary: &Path) -> PathBuf {
     dir.join(format!("serve-{}.lock", binary_tag(binary)))
 }
 
+/// The unix socket of `binary`'s server in `dir`, beside its lock file.
+#[must_use]
+pub fn socket_path(dir: &Path, binary: &Path) -> PathBuf {
+    dir.join(format!("serve-{}.sock", binary_tag(binary)))
+}
+
 /// The port of this user's server for `binary`: in 20000..50000, from the user id and the
 /// binary's path, so that it is the same for every run of the same binary by the same user.
 #[must_use]
