@@ -111,4 +111,10 @@ fn with_a_server_running_a_codex_session_keeps_its_count_across_tool_calls_and_t
     for needle in ["tools run:", "[debug]"] {
         assert_eq!(server.received(needle), Vec::<String>::new(), "{needle}");
     }
+    let times = turn.hook_times();
+    crate::report(&format!(
+        "codex hook time handed to hooks serve (unix socket): preToolUse {}, postToolUse {}",
+        times.median("preToolUse", |_| true),
+        times.median("postToolUse", |_| true),
+    ));
 }
