@@ -227,3 +227,48 @@ pub fn hand_over(
 ) -> Option<Outcome> {
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        pairs
+            .iter()
+            .map(|(k, v)| (axum::http::HeaderName::from_static(k), v.parse().unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn a_socket_call_brings_its_own_working_directory_and_trust_mode() {
+        let base = AdapterOptions {
+            project_dir: Some("/elsewhere".into()),
+            ..AdapterOptions::default()
+        };
+        let got = call_options(
+            &headers(&[(CWD_HEADER, "/work/p"), (TRUST_HEADER, "all")]),
+            &base,
+        )
+        .unwrap();
+        assert_eq!(got.cwd, Some(PathBuf::from("/work/p")));
+        assert_eq!(
+            got.project_dir, None,
+            "the call's directory is resolved already"
+        );
+        assert_eq!(got.trust, TrustMode::All);
+        let kept = call_options(&HeaderMap::new(), &base).unwrap();
+        assert_eq!(
+            (kept.cwd, kept.project_dir, kept.trust),
+            (None, base.project_dir.clone(), TrustMode::Check)
+        );
+    }
+
+    #[test]
+    fn a_socket_call_with_a_relative_directory_or_an_unknown_trust_mode_is_refused() {
+        let base = AdapterOptions::default();
+        let relative = call_options(&headers(&[(CWD_HEADER, "p")]), &base).unwrap_err();
+        assert_eq!(relative, "x-hooks-cwd must be an absolute path");
+        let trust = call_options(&headers(&[(TRUST_HEADER, "yes")]), &base).unwrap_err();
+        assert_eq!(trust, "x-hooks-trust must be `all` or `check`");
+    }
+}
