@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::lock::{self, Lock, State};
-use super::{OnEnd, Secret, ServeOptions, Server, SessionKey, SessionsConfig};
+use super::{OnEnd, Secret, ServeOptions, Server, SessionFiles, SessionKey, SessionsConfig};
 use crate::adapters::AdapterOptions;
 use crate::trust::TrustMode;
 
@@ -16,7 +16,9 @@ use crate::trust::TrustMode;
 pub const SERVE_HELP: &str = "One server per user and binary: the lock file serve-<BINARY>.lock \
 in the runtime directory ($XDG_RUNTIME_DIR/hooks, else <tmp>/hooks-<uid>) holds its pid and \
 port. Every request must carry `Authorization: Bearer SECRET` (the secret is \
-<config dir>/serve-secret, mode 0600, made on first use).\n\nExit status: 0 served until \
+<config dir>/serve-secret, mode 0600, made on first use). Each session's entries are kept in \
+$XDG_STATE_HOME/hooks/sessions/<agent>/<session id>.jsonl (else ~/.local/state/...), reopened \
+when the session comes back after a restart, never deleted by the server.\n\nExit status: 0 served until \
 SIGTERM/SIGINT, stopped, started (--detach) or running (--status); 1 not running (--status), \
 another server holds the lock, or the port, secret or lock cannot be had; 2 invalid usage.\n\n\
 With --stdio: the client's methods are describe, emit, command and end; the server's requests \
@@ -269,6 +271,10 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         Ok(secret) => secret,
         Err(e) => return fail(&format!("no secret: {e}")),
     };
+    let session_dir = match SessionFiles::default_dir() {
+        Ok(dir) => dir,
+        Err(e) => return fail(&format!("no directory for the session files: {e}")),
+    };
     let lock = match Lock::acquire(&endpoint.lock, endpoint.port) {
         Ok(lock) => lock,
         Err(e) => return fail(&e.to_string()),
@@ -300,6 +306,7 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         },
         call_timeout: Duration::from_secs(args.call_timeout),
         secret,
+        session_files: Some(SessionFiles::new(session_dir)),
     };
     let code = runtime.block_on(async {
         let listener = match tokio::net::TcpListener::bind(("127.0.0.1", endpoint.port)).await {
@@ -312,10 +319,14 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
             }
         };
         eprintln!(
-            "hooks serve: listening on {} (pid {}, lock {})",
+            "hooks serve: listening on {} (pid {}, lock {}, session files in {})",
             endpoint.url(),
             std::process::id(),
-            lock.path().display()
+            lock.path().display(),
+            options
+                .session_files
+                .as_ref()
+                .map_or_else(String::new, |f| f.dir().display().to_string())
         );
         let server = Server::new(options);
         match server.serve(listener, terminated()).await {

@@ -175,6 +175,7 @@ impl User {
         c.args(args)
             .env("HOOKS_CONFIG_DIR", self.path("config"))
             .env("XDG_RUNTIME_DIR", self.path("run"))
+            .env("XDG_STATE_HOME", self.path("home"))
             .env("HOME", self.path("home"))
             .current_dir(self.path("project"));
         c

@@ -20,7 +20,7 @@ struct User {
 impl User {
     fn new() -> User {
         let dir = tempfile::tempdir().unwrap();
-        for sub in ["config", "run", "home", "project"] {
+        for sub in ["config", "run", "home", "project", "state"] {
             std::fs::create_dir(dir.path().join(sub)).unwrap();
         }
         let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -39,6 +39,7 @@ impl User {
         let mut c = Command::new(BIN);
         c.env("HOOKS_CONFIG_DIR", self.path("config"))
             .env("XDG_RUNTIME_DIR", self.path("run"))
+            .env("XDG_STATE_HOME", self.path("state"))
             .env("HOME", self.path("home"))
             .current_dir(self.path("project"));
         c
@@ -442,6 +443,42 @@ fn a_session_keeps_what_its_hooks_count_where_a_process_per_call_starts_again() 
     assert!(
         answer.contains("tools run: 4 "),
         "the first session: {answer}"
+    );
+    terminate(&server);
+    assert!(wait(&mut server).success());
+}
+
+#[test]
+fn the_server_keeps_each_sessions_file_under_the_state_directory_and_a_kill_9_leaves_it() {
+    let user = User::new();
+    let mut server = user.serve(&[]);
+    let (status, _) = user.call("PreToolUse", "0b1c-2d3e", bash("ls"));
+    assert_eq!(status, 200);
+    let file = user
+        .path("state")
+        .join("hooks/sessions/claude/0b1c-2d3e.jsonl");
+    let header: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(header["id"], "0b1c-2d3e", "{header}");
+    nix::sys::signal::kill(nix_pid(&server), nix::sys::signal::Signal::SIGKILL).unwrap();
+    wait(&mut server);
+    assert!(file.exists(), "the session file outlives the server");
+    // Without an absolute XDG_STATE_HOME: under the home directory.
+    let mut command = user.command();
+    command.env_remove("XDG_STATE_HOME");
+    let mut server = user.serve_with(&[], command);
+    let (status, _) = user.call("PreToolUse", "s2", bash("ls"));
+    assert_eq!(status, 200);
+    assert!(
+        user.path("home")
+            .join(".local/state/hooks/sessions/claude/s2.jsonl")
+            .exists()
     );
     terminate(&server);
     assert!(wait(&mut server).success());
