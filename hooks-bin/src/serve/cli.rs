@@ -279,6 +279,7 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         Ok(lock) => lock,
         Err(e) => return fail(&e.to_string()),
     };
+    raise_open_file_limit();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -339,6 +340,26 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
     });
     drop(lock);
     code
+}
+
+/// Raises the soft limit of open files to the hard one: each live session holds its session
+/// file open (up to `--max-sessions`, 1,024 by default, beside the connections), past the
+/// usual soft limit of 1,024. A limit that cannot be raised stays as it is.
+fn raise_open_file_limit() {
+    #[cfg(unix)]
+    {
+        use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+        let limit = getrlimit(Resource::Nofile);
+        if limit.current != limit.maximum {
+            let _ = setrlimit(
+                Resource::Nofile,
+                Rlimit {
+                    current: limit.maximum,
+                    maximum: limit.maximum,
+                },
+            );
+        }
+    }
 }
 
 /// Resolves on `SIGTERM` or `SIGINT`.

@@ -483,3 +483,38 @@ fn the_server_keeps_each_sessions_file_under_the_state_directory_and_a_kill_9_le
     terminate(&server);
     assert!(wait(&mut server).success());
 }
+
+/// The soft and hard limits of open files of the process `pid`, from `/proc/PID/limits`.
+#[cfg(target_os = "linux")]
+fn open_file_limits(pid: u32) -> (String, String) {
+    let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).unwrap();
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .unwrap();
+    let mut words = line["Max open files".len()..].split_whitespace();
+    (
+        words.next().unwrap().to_owned(),
+        words.next().unwrap().to_owned(),
+    )
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_server_raises_its_soft_open_file_limit_to_the_hard_one_for_the_session_files() {
+    let user = User::new();
+    let (_, hard) = open_file_limits(std::process::id());
+    let mut command = Command::new("prlimit");
+    command
+        .arg(format!("--nofile=64:{hard}"))
+        .arg(BIN)
+        .env("HOOKS_CONFIG_DIR", user.path("config"))
+        .env("XDG_RUNTIME_DIR", user.path("run"))
+        .env("XDG_STATE_HOME", user.path("state"))
+        .env("HOME", user.path("home"))
+        .current_dir(user.path("project"));
+    let mut server = user.serve_with(&[], command);
+    assert_eq!(open_file_limits(server.id()), (hard.clone(), hard));
+    terminate(&server);
+    assert!(wait(&mut server).success());
+}
