@@ -111,6 +111,7 @@
 //! command entries with them: each event runs one entry of this tool's.
 mod apply;
 mod codex_trust;
+pub mod created;
 mod error;
 pub mod extension;
 mod file;
@@ -303,6 +304,7 @@ pub fn uninstall(
     } else {
         cwd.join(binary)
     };
+    let record = created::record_path();
     for path in paths {
         Uninstall {
             target,
@@ -310,6 +312,7 @@ pub fn uninstall(
             binary: binary.clone(),
             http: http.clone(),
             dry_run,
+            record: record.clone(),
         }
         .apply(out)?;
     }
@@ -435,7 +438,25 @@ pub fn run(
         on_failure_block,
         http: options.http.clone(),
     };
+    let dirs = created::missing_dirs(&plan.path);
+    let new_file = std::fs::symlink_metadata(&plan.path).is_err();
     let report = plan.apply(&events, out)?;
+    if new_file && report.written {
+        let remembered = created::record_path()
+            .ok_or_else(|| "no config directory".to_owned())
+            .and_then(|record| {
+                created::remember(&record, &plan.path, dirs)
+                    .map_err(|e| format!("{}: {e}", record.display()))
+            });
+        if let Err(why) = remembered {
+            writeln!(
+                out,
+                "Cannot record that install created {} ({why}): uninstall will leave it, empty.",
+                plan.path.display()
+            )
+            .map_err(InstallError::Output)?;
+        }
+    }
     if scope == Scope::Project && takes_http(target) {
         // The project's other file (`settings.json` beside `--http`'s `settings.local.json`)
         // loses this tool's entries: each event runs one of them, in the form asked for.
@@ -447,6 +468,7 @@ pub fn run(
             binary: plan.binary.clone(),
             http: options.http.clone(),
             dry_run: options.dry_run,
+            record: created::record_path(),
         }
         .apply(&mut said)?;
         if !removed.removed.is_empty() {
