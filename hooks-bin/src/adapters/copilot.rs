@@ -31,6 +31,11 @@
 //! | `sessionEnd` | `session_shutdown` | none |
 //! | `agentStop` | `agent_end` (no message: the input has none) | none |
 //!
+//! `preCompact` is not served: Copilot CLI 1.0.102 documents it as unable to block a
+//! compaction, and its input (built in the native runtime, not in the bundled JS) was never
+//! seen: no run here compacted, so there is nothing verified to map onto
+//! `session_before_compact`.
+//!
 //! # Exit codes
 //!
 //! The adapter's failures follow [the adapter docs](super#exit-codes-both-agents). Copilot

@@ -72,6 +72,15 @@ pub trait Protocol: Send + Sync {
         None
     }
 
+    /// The reason, when the agent reads `decision` on `event` from the exit code alone
+    /// (Factory Droid's `PreCompact`, held by exit 2): the call then exits with
+    /// [`Protocol::failure_code`] and this reason on its stderr line, and answers nothing.
+    /// `None` (the default): the decision is [`Protocol::encode`]d.
+    fn exit_reason(&self, event: AgentEvent, decision: &Decision) -> Option<String> {
+        let _ = (event, decision);
+        None
+    }
+
     /// Where and how `hooks install` registers this binary with the agent.
     fn install(&self) -> &'static InstallShape;
 
