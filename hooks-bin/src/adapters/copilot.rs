@@ -38,12 +38,14 @@
 //!
 //! # Exit codes
 //!
-//! The adapter's failures follow [the adapter docs](super#exit-codes-both-agents). Copilot
-//! reads stdout on exit 2 and drops stderr there: a failing `postToolUse` answers exit 2 with
-//! the output withheld in `modifiedResult`, which Copilot applies; a failing `preToolUse` exits
-//! 2, which denies the call, and answers a deny whose reason is the failure line
-//! ([`Protocol::deny_on_failure`]), so the model gets `Denied by preToolUse hook: hooks copilot
-//! preToolUse: ...` rather than `hook exited with code 2`.
+//! The adapter's failures follow [the adapter docs](super#exit-codes-both-agents), but for
+//! the tool events: Copilot drops a failing hook's stderr, so a failing `preToolUse` answers a
+//! deny whose reason is the failure line, and a failing `postToolUse` the output withheld in
+//! `modifiedResult`, both with exit 0 ([`Protocol::failure_answer`]); the model gets `Denied
+//! by preToolUse hook: hooks copilot preToolUse: ...` rather than `hook exited with code 2`.
+//! Over `hooks serve`'s `/copilot/EVENT` (Copilot's `"type": "http"` hooks) these are the
+//! same 200 answers, and a failure that exits 2 (`userPromptSubmitted`, an unknown event)
+//! answers 200 with `{"decision":"block","reason":LINE}` ([`Protocol::http_block`]).
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
