@@ -326,3 +326,57 @@ fn text(message: &Message) -> String {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `BeforeModel` input whose request has `messages`.
+    fn before_model(messages: &Value) -> Vec<u8> {
+        serde_json::to_vec(&json!({
+            "session_id": "s", "cwd": "/p", "hook_event_name": "BeforeModel",
+            "llm_request": { "model": "m", "messages": messages },
+        }))
+        .unwrap()
+    }
+
+    fn context_messages(input: &[u8]) -> Vec<Message> {
+        match Gemini.decode(BEFORE_MODEL, input).unwrap().call {
+            Call::Context(event) => event.messages,
+            other => panic!("not a context call: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn before_model_messages_round_trip_through_ours_unchanged() {
+        let sent = json!([
+            {"role": "system", "content": "be brief"},
+            {"role": "user", "content": "list the files"},
+            {"role": "model", "content": "here they are"},
+            {"role": "user", "content": "thanks"},
+        ]);
+        let messages = context_messages(&before_model(&sent));
+        assert_eq!(
+            messages.iter().map(Message::role).collect::<Vec<_>>(),
+            ["system", "user", "assistant", "user"]
+        );
+        assert_eq!(Value::Array(request_messages(&messages, &messages)), sent);
+    }
+
+    #[test]
+    fn a_rewritten_message_is_sent_in_its_place_and_a_dropped_one_as_removed() {
+        let sent = json!([
+            {"role": "user", "content": "secret plan"},
+            {"role": "model", "content": "noted"},
+        ]);
+        let received = context_messages(&before_model(&sent));
+        let kept = vec![Message::user("public plan")];
+        assert_eq!(
+            Value::Array(request_messages(&received, &kept)),
+            json!([
+                {"role": "user", "content": "public plan"},
+                {"role": "model", "content": REMOVED_TEXT},
+            ])
+        );
+    }
+}
