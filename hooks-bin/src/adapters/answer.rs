@@ -111,14 +111,23 @@ pub fn answer_with_decision(
 }
 
 /// The outcome of a call of `event` whose hooks gave `reply`: the decision encoded in the
-/// agent's schema (with what the hooks told the user), the failure as the stderr line and
-/// exit code.
+/// agent's schema (with what the hooks told the user), or, where the agent reads it from the
+/// exit code ([`Protocol::exit_reason`]), as the exit code and stderr line of a failure; the
+/// failure as the stderr line and exit code.
 pub(super) fn outcome(
     protocol: &dyn Protocol,
     event: AgentEvent,
     event_name: &str,
     reply: Reply,
 ) -> Outcome {
+    if reply.failure.is_none()
+        && let Some(reason) = reply
+            .decision
+            .as_ref()
+            .and_then(|decision| protocol.exit_reason(event, decision))
+    {
+        return Outcome::exit_failure(protocol, event_name, &reason);
+    }
     // A failure without a decision encodes nothing: never the agent's "no opinion" (Cursor's
     // `{}`), which would let the action run.
     let encoded = if reply.failure.is_some() && reply.decision.is_none() {

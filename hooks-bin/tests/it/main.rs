@@ -21,6 +21,7 @@ mod kill_switch;
 mod list_cli;
 mod run_cli;
 mod run_pty;
+mod serve_agents;
 mod serve_cli;
 mod serve_files;
 mod serve_http;

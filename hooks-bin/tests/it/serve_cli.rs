@@ -327,7 +327,8 @@ fn http_of(out: &Output) -> (u16, String) {
         stdout: String::from_utf8(out.stdout.clone()).unwrap(),
         stderr: String::from_utf8(out.stderr.clone()).unwrap(),
     };
-    let answer = hooks_bin::serve::HttpAnswer::from_outcome(&outcome);
+    let answer =
+        hooks_bin::serve::HttpAnswer::from_outcome(&hooks_bin::adapters::claude::Claude, &outcome);
     (answer.status, answer.body)
 }
 
