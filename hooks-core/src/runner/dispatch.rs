@@ -158,7 +158,7 @@ impl HookRunner {
                     };
                     calling = false;
                     next += 1;
-                    if !matches!(outcome, Ok(None))
+                    if let Some(outcome) = given(outcome)
                         && self
                             .hand_over(rule, plan.entries[next - 1].0, event, outcome)
                             .is_break()
