@@ -28,6 +28,7 @@ use super::emit::{self, Reply};
 use super::protocol::{AgentEvent, Call, Mapping, Protocol, Request, StartSource};
 use super::session::Session;
 use super::{AdapterOptions, Outcome, bundle_or_error};
+use crate::serve::Tables;
 
 /// What a resident host keeps per agent session besides its runner: the collectors of what
 /// its hooks report, send and notify, and the agent it serves.
@@ -116,8 +117,9 @@ pub fn prepare(
 }
 
 /// Builds the session of `call`: its hooks (from `opts`, else the linked bundle and the hook
-/// files for [`Prepared::cwd`]), a runner over them with the agent's adapter host, and the
-/// collectors. The runner is not yet started (the transport emits `session_start`).
+/// files for [`Prepared::cwd`]; over the table `tables` keeps when they are compiled-in hooks
+/// alone), a runner over them with the agent's adapter host, and the collectors. The runner
+/// is not yet started (the transport emits `session_start`).
 ///
 /// # Errors
 /// The hooks cannot be loaded (`cannot load hooks: ...`).
@@ -125,6 +127,7 @@ pub fn open(
     protocol: &dyn Protocol,
     call: &Prepared,
     opts: &AdapterOptions,
+    tables: &Tables,
 ) -> Result<(Arc<HookRunner>, Resident), String> {
     let hooks = match &opts.hooks {
         Some(factory) => factory(&call.cwd),
@@ -133,11 +136,12 @@ pub fn open(
     .map_err(|e| format!("cannot load hooks: {e}"))?;
     let session = Session::new(
         protocol.name(),
-        hooks,
+        &tables.table_for(hooks),
         &call.cwd,
         call.session_id(),
         opts.handler_timeout,
-    );
+    )
+    .map_err(|e| e.to_string())?;
     Ok((Arc::clone(&session.runner), Resident { session }))
 }
 

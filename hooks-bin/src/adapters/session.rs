@@ -9,8 +9,9 @@ use async_trait::async_trait;
 use hooks_core::events::CustomMessage;
 use hooks_core::ui::{NotifyKind, StatusLine, Theme};
 use hooks_core::{
-    HookError, HookRunner, HookUi, Host, JsonlSessionStore, LoadedHook, NavigateTreeOptions,
+    HookError, HookRunner, HookTable, HookUi, Host, JsonlSessionStore, NavigateTreeOptions,
     NewSessionOptions, RenderOptions, SendMessageOptions, SessionActionResult, SessionActions,
+    TableInUse,
 };
 
 /// The width the status line is rendered to for the user.
@@ -43,20 +44,24 @@ pub(super) struct Sent {
 }
 
 impl Session {
-    /// A runner over `hooks` for a call of the session `session_id` (a fresh id when the
-    /// agent sent none) of the agent named `agent`.
+    /// A runner over the hooks of `table` for a call of the session `session_id` (a fresh id
+    /// when the agent sent none) of the agent named `agent`.
+    ///
+    /// # Errors
+    /// `table` serves another runner and cannot serve this one ([`TableInUse`]).
     pub(super) fn new(
         agent: &'static str,
-        hooks: Vec<LoadedHook>,
+        table: &HookTable,
         cwd: &Path,
         session_id: Option<&str>,
         timeout: Option<Duration>,
-    ) -> Self {
+    ) -> Result<Self, TableInUse> {
         let store = Arc::new(match session_id.filter(|id| !id.is_empty()) {
             Some(id) => JsonlSessionStore::in_memory_with_id(cwd, id),
             None => JsonlSessionStore::in_memory(cwd),
         });
-        let runner = Arc::new(HookRunner::new(hooks, cwd, store).with_default_timeout(timeout));
+        let runner =
+            Arc::new(HookRunner::from_table(table, cwd, store)?.with_default_timeout(timeout));
         let errors: Arc<Mutex<Vec<HookError>>> = Arc::default();
         let notes: Arc<Mutex<Vec<String>>> = Arc::default();
         let status: Arc<Mutex<Status>> = Arc::default();
@@ -70,7 +75,7 @@ impl Session {
         });
         let sink = Arc::clone(&errors);
         let _subscription = runner.on_error(move |e| lock(&sink).push(e.clone()));
-        Session {
+        Ok(Session {
             runner,
             agent,
             errors,
@@ -78,7 +83,7 @@ impl Session {
             status,
             messages,
             unavailable,
-        }
+        })
     }
 
     /// The handler errors reported so far, as one string (`None` when there were none).

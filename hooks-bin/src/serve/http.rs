@@ -48,6 +48,7 @@ use tokio::net::TcpListener;
 
 use super::secret::Secret;
 use super::sessions::{Session, SessionKey, Sessions, SessionsConfig};
+use super::tables::Tables;
 use crate::adapters::resident::{self, Prepared, Resident};
 use crate::adapters::{AdapterOptions, Agent, EXIT_BLOCK, EXIT_OK, Outcome, Protocol};
 use crate::json::MAX_INPUT_BYTES;
@@ -136,6 +137,7 @@ impl IntoResponse for HttpAnswer {
 struct State {
     options: ServeOptions,
     sessions: Sessions<Resident>,
+    tables: Tables,
 }
 
 /// The resident host behind the HTTP transport: the sessions and how a call runs; cheap to
@@ -163,7 +165,11 @@ impl Server {
     pub fn new(options: ServeOptions) -> Server {
         let sessions = Sessions::new(options.sessions.clone());
         Server {
-            state: Arc::new(State { options, sessions }),
+            state: Arc::new(State {
+                options,
+                sessions,
+                tables: Tables::new(),
+            }),
         }
     }
 
@@ -323,7 +329,7 @@ impl Server {
         let name = call.event().name;
         let adapter = &self.state.options.adapter;
         let Some(key) = key else {
-            return match resident::open(protocol, &call, adapter) {
+            return match resident::open(protocol, &call, adapter, &self.state.tables) {
                 Ok((_runner, alone)) => resident::run_alone(protocol, call, &alone).await,
                 Err(e) => Outcome::failure(protocol, name, &e),
             };
@@ -332,7 +338,7 @@ impl Server {
             .state
             .sessions
             .enter(key, || {
-                let (runner, data) = resident::open(protocol, &call, adapter)?;
+                let (runner, data) = resident::open(protocol, &call, adapter, &self.state.tables)?;
                 Ok(Session { runner, data })
             })
             .await;

@@ -7,10 +7,12 @@ pub mod http;
 pub mod lock;
 pub mod secret;
 mod sessions;
+mod tables;
 
 pub use cli::{Endpoint, SERVE_HELP, ServeArgs};
 pub use http::{HttpAnswer, ServeOptions, Server};
 pub use secret::Secret;
+pub use tables::Tables;
 
 pub use sessions::{
     EndReason, Ending, Entered, OnEnd, Session, SessionError, SessionKey, Sessions, SessionsConfig,

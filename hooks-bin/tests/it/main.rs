@@ -24,5 +24,6 @@ mod run_pty;
 mod serve_cli;
 mod serve_http;
 mod serve_reliability;
+mod serve_tables;
 mod trust;
 mod uninstall;
