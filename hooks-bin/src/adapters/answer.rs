@@ -7,6 +7,8 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
+use hooks_core::HookTable;
+
 use super::emit::{self, Reply};
 use super::protocol::{AgentEvent, Decision, Protocol, Request};
 use super::session::Session;
@@ -199,13 +201,16 @@ fn handle(
         Ok(rt) => rt,
         Err(e) => return Reply::failure(format!("internal error: cannot start the runtime: {e}")),
     };
-    let session = Session::new(
+    let session = match Session::new(
         protocol.name(),
-        hooks,
+        &HookTable::new(hooks),
         &cwd,
         request.session_id.as_deref(),
         opts.handler_timeout,
-    );
+    ) {
+        Ok(session) => session,
+        Err(e) => return Reply::failure(format!("internal error: {e}")),
+    };
     runtime.block_on(emit::emit(request.call, &session))
 }
 

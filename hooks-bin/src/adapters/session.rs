@@ -10,8 +10,9 @@ use hooks_core::events::CustomMessage;
 use hooks_core::session::{SessionManager, SessionWriter};
 use hooks_core::ui::{NotifyKind, StatusLine, Theme};
 use hooks_core::{
-    HookError, HookRunner, HookUi, Host, JsonlSessionStore, LoadedHook, NavigateTreeOptions,
+    HookError, HookRunner, HookTable, HookUi, Host, JsonlSessionStore, NavigateTreeOptions,
     NewSessionOptions, RenderOptions, SendMessageOptions, SessionActionResult, SessionActions,
+    TableInUse,
 };
 use serde_json::Value;
 
@@ -45,33 +46,40 @@ pub(super) struct Sent {
 }
 
 impl Session {
-    /// A runner over `hooks` for a call of the session `session_id` (a fresh id when the
-    /// agent sent none) of the agent named `agent`, its session kept in memory.
+    /// A runner over the hooks of `table` for a call of the session `session_id` (a fresh id
+    /// when the agent sent none) of the agent named `agent`, its session kept in memory.
+    ///
+    /// # Errors
+    /// `table` serves another runner and cannot serve this one ([`TableInUse`]).
     pub(super) fn new(
         agent: &'static str,
-        hooks: Vec<LoadedHook>,
+        table: &HookTable,
         cwd: &Path,
         session_id: Option<&str>,
         timeout: Option<Duration>,
-    ) -> Self {
+    ) -> Result<Self, TableInUse> {
         let store = match session_id.filter(|id| !id.is_empty()) {
             Some(id) => JsonlSessionStore::in_memory_with_id(cwd, id),
             None => JsonlSessionStore::in_memory(cwd),
         };
-        Session::with_store(agent, hooks, cwd, store, timeout)
+        Session::with_store(agent, table, cwd, store, timeout)
     }
 
-    /// A runner over `hooks` for the session kept in `store`, of the agent named `agent`.
+    /// A runner over the hooks of `table` for the session kept in `store`, of the agent named
+    /// `agent`.
+    ///
+    /// # Errors
+    /// `table` serves another runner and cannot serve this one ([`TableInUse`]).
     pub(super) fn with_store(
         agent: &'static str,
-        hooks: Vec<LoadedHook>,
+        table: &HookTable,
         cwd: &Path,
         store: JsonlSessionStore,
         timeout: Option<Duration>,
-    ) -> Self {
+    ) -> Result<Self, TableInUse> {
         let store = Arc::new(store);
         let runner = Arc::new(
-            HookRunner::new(hooks, cwd, Arc::clone(&store) as Arc<dyn SessionManager>)
+            HookRunner::from_table(table, cwd, Arc::clone(&store) as Arc<dyn SessionManager>)?
                 .with_default_timeout(timeout),
         );
         let errors: Arc<Mutex<Vec<HookError>>> = Arc::default();
@@ -88,7 +96,7 @@ impl Session {
         });
         let sink = Arc::clone(&errors);
         let _subscription = runner.on_error(move |e| lock(&sink).push(e.clone()));
-        Session {
+        Ok(Session {
             runner,
             agent,
             errors,
@@ -96,7 +104,7 @@ impl Session {
             status,
             messages,
             unavailable,
-        }
+        })
     }
 
     /// The handler errors reported so far, as one string (`None` when there were none).

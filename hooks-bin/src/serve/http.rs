@@ -59,6 +59,7 @@ use tokio::net::TcpListener;
 use super::secret::Secret;
 use super::session_files::SessionFiles;
 use super::sessions::{Session, SessionKey, Sessions, SessionsConfig};
+use super::tables::Tables;
 use crate::adapters::resident::{self, Prepared, Resident};
 use crate::adapters::{AdapterOptions, Agent, EXIT_BLOCK, EXIT_OK, Outcome, Protocol};
 use crate::json::MAX_INPUT_BYTES;
@@ -158,6 +159,7 @@ enum Door {
 struct State {
     options: ServeOptions,
     sessions: Sessions<Resident>,
+    tables: Tables,
 }
 
 /// The resident host behind the HTTP transport: the sessions and how a call runs; cheap to
@@ -185,7 +187,11 @@ impl Server {
     pub fn new(options: ServeOptions) -> Server {
         let sessions = Sessions::new(options.sessions.clone());
         Server {
-            state: Arc::new(State { options, sessions }),
+            state: Arc::new(State {
+                options,
+                sessions,
+                tables: Tables::new(),
+            }),
         }
     }
 
@@ -422,7 +428,7 @@ impl Server {
     ) -> Outcome {
         let name = call.event().name;
         let Some(key) = key else {
-            return match resident::open(protocol, &call, adapter, None) {
+            return match resident::open(protocol, &call, adapter, &self.state.tables, None) {
                 Ok((_runner, alone)) => resident::run_alone(protocol, call, &alone).await,
                 Err(e) => Outcome::failure(protocol, name, &e),
             };
@@ -433,7 +439,8 @@ impl Server {
             .sessions
             .enter(key.clone(), || {
                 let store = files.map(|f| f.open(&key, call.cwd())).transpose()?;
-                let (runner, data) = resident::open(protocol, &call, adapter, store)?;
+                let (runner, data) =
+                    resident::open(protocol, &call, adapter, &self.state.tables, store)?;
                 Ok(Session { runner, data })
             })
             .await;

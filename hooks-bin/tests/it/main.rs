@@ -27,5 +27,6 @@ mod serve_files;
 mod serve_http;
 mod serve_reliability;
 mod serve_socket;
+mod serve_tables;
 mod trust;
 mod uninstall;

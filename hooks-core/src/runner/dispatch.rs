@@ -200,7 +200,7 @@ impl HookRunner {
             Ok(Some(result)) => rule.result(result),
             Ok(None) => ControlFlow::Continue(()),
             Err(error) => {
-                let hook = &self.hooks[hook];
+                let hook = &self.hooks()[hook];
                 let error = rule.error(&hook.path, error)?;
                 self.report(hook, event.name(), &error);
                 ControlFlow::Continue(())
