@@ -36,6 +36,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod adapters;
+pub mod audit;
 pub mod explain;
 pub mod home;
 pub mod install;
@@ -350,10 +351,17 @@ pub fn main() -> ExitCode {
         Command::Uninstall(args) => uninstall_cmd(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
-        Command::Serve(args) if args.stdio => stdio::serve(stdio::StdioOptions {
-            trust,
-            ..stdio::StdioOptions::default()
-        }),
+        Command::Serve(args) if args.stdio => match audit::Settings::load() {
+            Ok(settings) => stdio::serve(stdio::StdioOptions {
+                trust,
+                mode: settings.mode,
+                ..stdio::StdioOptions::default()
+            }),
+            Err(e) => {
+                eprintln!("hooks serve --stdio: invalid configuration: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Serve(args) => serve::cli::run(&args, trust),
     }
 }
@@ -390,7 +398,22 @@ fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) ->
         }
         return ExitCode::from(serve::forward::run(agent, &args.event));
     }
-    let options = adapter_options(agent, args.cwd.clone(), trust);
+    let mut options = adapter_options(agent, args.cwd.clone(), trust);
+    if !adapters::hooks_disabled() {
+        // A config file that cannot be read fails the call as bad input does.
+        match audit::Settings::load() {
+            Ok(settings) => {
+                options.runs = settings.log.is_some().then(explain::trace::Runs::default);
+                options.audit = settings;
+            }
+            Err(e) => {
+                let reason = format!("invalid configuration: {e}");
+                let code =
+                    adapters::command::fail(protocol, &args.event, &reason, &mut std::io::stderr());
+                return ExitCode::from(code);
+            }
+        }
+    }
     ExitCode::from(adapters::command::serve(protocol, &args.event, &options))
 }
 

@@ -287,9 +287,14 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
             ending.reason
         );
     });
+    let audit = match crate::audit::Settings::load() {
+        Ok(audit) => audit,
+        Err(e) => return fail(&format!("invalid configuration: {e}")),
+    };
     let options = ServeOptions {
         adapter: AdapterOptions {
             trust,
+            audit,
             ..AdapterOptions::default()
         },
         sessions: SessionsConfig {
