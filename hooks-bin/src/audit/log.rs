@@ -183,12 +183,6 @@ impl LogTask {
             }
         }
     }
-
-    /// How many lines were dropped.
-    #[must_use]
-    pub fn dropped(&self) -> u64 {
-        self.dropped.load(Ordering::Relaxed)
-    }
 }
 
 #[cfg(test)]
