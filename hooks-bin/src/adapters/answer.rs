@@ -117,7 +117,7 @@ pub struct Answered {
 }
 
 impl Answered {
-    /// The call answered `enforced` in enforce mode; in `opts`' mode the agent gets
+    /// The call answered `enforced` in enforce mode; in `mode` the agent gets
     /// [`crate::audit::apply`] of it. The traced handlers are taken from `runs`.
     pub(super) fn new(
         protocol: &dyn Protocol,
@@ -139,9 +139,7 @@ impl Answered {
             runs,
         }
     }
-}
 
-impl Answered {
     /// A call that failed with `failed` before or outside its hooks (nothing traced), in
     /// `mode`.
     #[must_use]
