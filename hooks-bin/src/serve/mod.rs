@@ -7,6 +7,7 @@ pub mod http;
 pub mod lock;
 pub mod secret;
 mod sessions;
+pub mod socket;
 
 pub use cli::{Endpoint, SERVE_HELP, ServeArgs};
 pub use http::{HttpAnswer, ServeOptions, Server};

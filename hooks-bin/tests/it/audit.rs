@@ -46,6 +46,8 @@ impl User {
             .env("HOME", self.path())
             .env("HOOKS_CONFIG_DIR", self.path().join("config"))
             .env("XDG_STATE_HOME", self.path().join("state"))
+            // No `hooks serve` of another test takes these calls over.
+            .env("XDG_RUNTIME_DIR", self.path().join("run"))
             .env_remove("HOOKS_MODE")
             .env_remove("HOOKS_DISABLE")
             .env_remove("CLAUDE_PROJECT_DIR")

@@ -25,5 +25,6 @@ mod run_pty;
 mod serve_cli;
 mod serve_http;
 mod serve_reliability;
+mod serve_socket;
 mod trust;
 mod uninstall;

@@ -288,11 +288,13 @@ impl User {
         (status, body)
     }
 
-    /// `hooks claude EVENT` (the command adapter, a process per call) with `body` on stdin.
+    /// `hooks claude EVENT` (the command adapter, a process per call: not handed to the
+    /// running server) with `body` on stdin.
     fn adapter(&self, event: &str, body: &[u8]) -> Output {
         let mut child = self
             .command()
             .args(["claude", event])
+            .env("HOOKS_NO_SERVER", "1")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
