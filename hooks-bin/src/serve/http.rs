@@ -51,6 +51,7 @@ use serde_json::{Map, Value};
 use tokio::net::TcpListener;
 
 use super::secret::Secret;
+use super::session_files::SessionFiles;
 use super::sessions::{Session, SessionKey, Sessions, SessionsConfig};
 use crate::adapters::resident::{self, Prepared, Resident};
 use crate::adapters::{AdapterOptions, Agent, Answered, EXIT_BLOCK, EXIT_OK, Outcome, Protocol};
@@ -71,6 +72,9 @@ pub struct ServeOptions {
     pub call_timeout: Duration,
     /// The secret every request must carry.
     pub secret: Secret,
+    /// Where each session's entries are kept, so that they outlive the server; `None` (the
+    /// default): in memory only.
+    pub session_files: Option<SessionFiles>,
 }
 
 impl ServeOptions {
@@ -82,6 +86,7 @@ impl ServeOptions {
             sessions: SessionsConfig::default(),
             call_timeout: Duration::from_secs(50),
             secret,
+            session_files: None,
         }
     }
 }
@@ -458,16 +463,18 @@ impl Server {
             Answered::failed(protocol, name, failed, call.facts().clone(), mode)
         };
         let Some(key) = key else {
-            return match resident::open(protocol, &call, adapter) {
+            return match resident::open(protocol, &call, adapter, None) {
                 Ok((_runner, alone)) => resident::run_alone(protocol, call, &alone, mode).await,
                 Err(e) => fail(&call, &e),
             };
         };
+        let files = self.state.options.session_files.as_ref();
         let entered = self
             .state
             .sessions
-            .enter(key, || {
-                let (runner, data) = resident::open(protocol, &call, adapter)?;
+            .enter(key.clone(), || {
+                let store = files.map(|f| f.open(&key, call.cwd())).transpose()?;
+                let (runner, data) = resident::open(protocol, &call, adapter, store)?;
                 Ok(Session { runner, data })
             })
             .await;

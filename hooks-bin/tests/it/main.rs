@@ -23,6 +23,7 @@ mod list_cli;
 mod run_cli;
 mod run_pty;
 mod serve_cli;
+mod serve_files;
 mod serve_http;
 mod serve_reliability;
 mod serve_socket;
