@@ -18,11 +18,18 @@
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
 //! | `hooks claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor EVENT` | serve one agent hook call ([`adapters`]), handed to the running `hooks serve` over its unix socket when one runs (`HOOKS_NO_SERVER=1`: never; [`serve::socket`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
 //! | `hooks install claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor\|pi\|omp [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]; pi and oh-my-pi get the bridge extension, [`install::extension`]) | 0; 1 on failure; 2 invalid usage |
-//! | `hooks explain AGENT EVENT [--input FILE] [--json] [--cwd DIR]` | one agent call with every handler that ran, its outcome and time, and the agent's answer ([`explain`]) | 0 explained; 1 the input cannot be read; 2 invalid usage |
+//! | `hooks explain AGENT EVENT [--input FILE] [--json] [--cwd DIR]` | one agent call with every handler that ran, its outcome and time, and the agent's answer ([`explain`]) | 0 explained; 1 the input or the config file cannot be read; 2 invalid usage |
 //! | `hooks uninstall AGENT [--project\|--user] [--dry-run]` (every agent `install` takes) | remove this binary's entries from the agent's settings ([`install::uninstall`]; pi and oh-my-pi: the bridge extension, [`install::extension::uninstall`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks serve [--status\|--stop\|--detach] [--port N] [--idle-timeout S] [--max-sessions N] [--call-timeout S]` | serve the hooks over HTTP on 127.0.0.1 and a unix socket in the runtime directory, one runner per agent session ([`serve`]) | 0; 1 not running (`--status`) or cannot serve |
 //! | `hooks serve --stdio` | serve the hooks over JSON-RPC 2.0 on stdin and stdout, one session per client session id ([`stdio`]) | 0 at the end of input or on SIGTERM; 1 it could not start |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
+//!
+//! | environment / config file | what it does |
+//! | --- | --- |
+//! | `HOOKS_DISABLE=1` | every adapter call (and `hooks serve`'s) answers "no opinion" at once, nothing runs ([`adapters`]) |
+//! | `HOOKS_MODE=audit` / `mode = "audit"` in `<config dir>/config.toml` | the adapters and `hooks serve` compute and log every decision and give the agent "no opinion" (exit 0) ([`audit`]); `HOOKS_MODE=enforce` overrides the file; another value, or a malformed file, fails the call as bad input does |
+//! | `[log] enabled = true` in `config.toml` (always on in audit mode) | the decision log, one JSON line per call, `$XDG_STATE_HOME/hooks/decisions.jsonl` (else `~/.local/state/hooks/`) or `[log] path`, rotated past `max_bytes` keeping `keep` files ([`audit::log`]) |
+//! | `HOOKS_CONFIG_DIR` | the config directory (trust store, serve secret, `config.toml`) instead of `$XDG_CONFIG_HOME/hooks` or `~/.config/hooks` ([`trust`]) |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
 //! ([`trust`]); `--trust-all` (an option of `list`, `run`, `claude`, `codex`, also accepted
@@ -36,6 +43,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod adapters;
+pub mod audit;
 pub mod explain;
 pub mod home;
 pub mod install;
@@ -60,7 +68,10 @@ pub mod ui;
     long_about = "Run, inspect and serve compiled agent hooks: the hooks linked into this binary \
                   plus the hook files discovered for the working directory.",
     after_help = "Exit status: 0 success; 1 a failure (see each command's help); 2 invalid usage \
-                  or input. The agent adapters follow their agent's protocol."
+                  or input. The agent adapters follow their agent's protocol; in audit mode \
+                  (HOOKS_MODE=audit, or mode = \"audit\" in the config directory's config.toml) \
+                  they exit 0 with no opinion after logging what they would have answered, and \
+                  an invalid mode or config file fails a call as bad input does."
 )]
 pub struct Cli {
     /// Run project-level hook files without checking that they are trusted (for `list`,
@@ -350,10 +361,17 @@ pub fn main() -> ExitCode {
         Command::Uninstall(args) => uninstall_cmd(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
-        Command::Serve(args) if args.stdio => stdio::serve(stdio::StdioOptions {
-            trust,
-            ..stdio::StdioOptions::default()
-        }),
+        Command::Serve(args) if args.stdio => match audit::Settings::load() {
+            Ok(settings) => stdio::serve(stdio::StdioOptions {
+                trust,
+                mode: settings.mode,
+                ..stdio::StdioOptions::default()
+            }),
+            Err(e) => {
+                eprintln!("hooks serve --stdio: invalid configuration: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Serve(args) => serve::cli::run(&args, trust),
     }
 }
@@ -390,7 +408,23 @@ fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) ->
         }
         return ExitCode::from(serve::forward::run(agent, &args.event));
     }
-    let options = adapter_options(agent, args.cwd.clone(), trust);
+    let mut options = adapter_options(agent, args.cwd.clone(), trust);
+    if !adapters::hooks_disabled() {
+        // A config file that cannot be read fails the call as bad input does.
+        match audit::Settings::load() {
+            Ok(settings) => {
+                options.runs = settings.log.is_some().then(explain::trace::Runs::default);
+                options.audit = settings;
+            }
+            Err(e) => {
+                let reason = format!("invalid configuration: {e}");
+                let code =
+                    adapters::command::fail(protocol, &args.event, &reason, &mut std::io::stderr());
+                return ExitCode::from(code);
+            }
+        }
+    }
+    // A call handed to a running `hooks serve` is decided, and logged, there.
     let hand_over = |input: &[u8]| serve::socket::hand_over(agent, &args.event, input, &options);
     ExitCode::from(adapters::command::serve(
         protocol,

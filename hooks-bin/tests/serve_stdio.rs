@@ -368,6 +368,27 @@ fn hooks_disable_in_the_stdio_servers_environment_answers_no_result_and_builds_n
     assert!(c.finish().success());
 }
 
+fn hooks_mode_audit_in_the_stdio_servers_environment_runs_the_hooks_and_answers_no_result() {
+    let dir = scratch();
+    let mut cmd = Command::new(HOOKS);
+    cmd.args(["serve", "--stdio"]).env("HOOKS_MODE", "audit");
+    let mut c = Client::start(cmd, dir.path());
+    // The examples' guard blocks this; in audit mode the client gets no result.
+    let answer = c.call("emit", &tool_call("s", "rm -rf /")).expect("emit");
+    assert_eq!(answer, json!({"result": null, "errors": []}));
+    // The hooks ran: the session was built, and ending it finds it.
+    let ended = c.call("end", &json!({"session": "s"})).expect("end");
+    assert_eq!(ended["ended"], true, "{ended}");
+    assert!(c.finish().success());
+    // Enforced, the same call is blocked.
+    let mut cmd = Command::new(HOOKS);
+    cmd.args(["serve", "--stdio"]).env("HOOKS_MODE", "enforce");
+    let mut c = Client::start(cmd, dir.path());
+    let answer = c.call("emit", &tool_call("s", "rm -rf /")).expect("emit");
+    assert_eq!(answer["result"]["block"], true, "{answer}");
+    assert!(c.finish().success());
+}
+
 fn a_panicking_tool_call_handler_blocks_the_call_and_the_server_goes_on() {
     let dir = scratch();
     let mut c = Client::test_server(dir.path());
@@ -574,6 +595,10 @@ fn main() -> ExitCode {
         (
             "hooks_disable_in_the_stdio_servers_environment_answers_no_result_and_builds_no_session",
             hooks_disable_in_the_stdio_servers_environment_answers_no_result_and_builds_no_session,
+        ),
+        (
+            "hooks_mode_audit_in_the_stdio_servers_environment_runs_the_hooks_and_answers_no_result",
+            hooks_mode_audit_in_the_stdio_servers_environment_runs_the_hooks_and_answers_no_result,
         ),
         (
             "a_panicking_tool_call_handler_blocks_the_call_and_the_server_goes_on",

@@ -6,13 +6,15 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
+use std::sync::PoisonError;
 
 use hooks_core::HookTable;
 
 use super::emit::{self, Reply};
-use super::protocol::{AgentEvent, Decision, Protocol, Request};
+use super::protocol::{AgentEvent, Call, Decision, Protocol, Request, StartSource};
 use super::session::Session;
 use super::{AdapterOptions, EXIT_OK, MAX_REASON_CHARS, load_bundle_for};
+use crate::explain::trace::{HandlerRun, Runs};
 use crate::json::one_line;
 
 /// What one call gives the agent (as JSON, `{"code", "stdout", "stderr"}`, the answer of
@@ -83,7 +85,7 @@ pub fn answer(
     input: &[u8],
     opts: &AdapterOptions,
 ) -> Outcome {
-    answer_with_decision(protocol, event_name, input, opts).0
+    answer_call(protocol, event_name, input, opts).outcome
 }
 
 /// [`answer`], with the decision the hooks' combined results made (before it was encoded in
@@ -96,20 +98,158 @@ pub fn answer_with_decision(
     input: &[u8],
     opts: &AdapterOptions,
 ) -> (Outcome, Option<Decision>) {
+    let answered = answer_call(protocol, event_name, input, opts);
+    (answered.outcome, answered.decision)
+}
+
+/// Everything one call gave: what the agent gets, what enforce mode gives (the same but in
+/// audit mode, [`crate::audit::apply`]), the decision, what the call was about, and the
+/// handlers that ran (when [`AdapterOptions::runs`] traces them).
+#[derive(Debug)]
+pub struct Answered {
+    /// What the agent gets.
+    pub outcome: Outcome,
+    /// What enforce mode gives.
+    pub enforced: Outcome,
+    /// The hooks' combined decision (`None`: no opinion, or the call failed first).
+    pub decision: Option<Decision>,
+    /// The call's session, tool and event in our terms, as far as its input was decoded.
+    pub facts: CallFacts,
+    /// The handlers that ran, in order (empty unless traced).
+    pub runs: Vec<HandlerRun>,
+}
+
+impl Answered {
+    /// The call answered `enforced` in enforce mode; in `mode` the agent gets
+    /// [`crate::audit::apply`] of it. The traced handlers are taken from `runs`.
+    pub(super) fn new(
+        protocol: &dyn Protocol,
+        event_name: &str,
+        enforced: Outcome,
+        decision: Option<Decision>,
+        facts: CallFacts,
+        (mode, runs): (crate::audit::Mode, Option<&Runs>),
+    ) -> Answered {
+        let outcome = crate::audit::apply(mode, protocol, event_name, &enforced, decision.as_ref());
+        let runs = runs.map_or_else(Vec::new, |runs| {
+            std::mem::take(&mut *runs.lock().unwrap_or_else(PoisonError::into_inner))
+        });
+        Answered {
+            outcome,
+            enforced,
+            decision,
+            facts,
+            runs,
+        }
+    }
+
+    /// A call that failed with `failed` before or outside its hooks (nothing traced), in
+    /// `mode`.
+    #[must_use]
+    pub fn failed(
+        protocol: &dyn Protocol,
+        event_name: &str,
+        failed: Outcome,
+        facts: CallFacts,
+        mode: crate::audit::Mode,
+    ) -> Answered {
+        Answered::new(protocol, event_name, failed, None, facts, (mode, None))
+    }
+}
+
+/// What one call was about, from its decoded input: for the decision log.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallFacts {
+    /// The agent's session id.
+    pub session: Option<String>,
+    /// The tool, by its canonical name (tool events only).
+    pub tool: Option<String>,
+    /// The event in our terms (`tool_call`), when the call emits one.
+    pub ours: Option<&'static str>,
+}
+
+impl CallFacts {
+    /// The facts of `request`.
+    pub(super) fn of(request: &Request) -> CallFacts {
+        use hooks_core::HookEvent as _;
+        use hooks_core::events::{
+            AgentEndEvent, BeforeAgentStartEvent, ContextEvent, SessionBeforeCompactEvent,
+            SessionShutdownEvent, SessionStartEvent, SessionSwitchEvent, ToolCallEvent,
+            ToolResultEvent,
+        };
+        let (tool, ours) = match &request.call {
+            Call::ToolCall(e) => (Some(e.tool_name.clone()), Some(ToolCallEvent::NAME)),
+            Call::ToolResult { event: e, .. } | Call::ToolFailure(e) => {
+                (Some(e.tool_name.clone()), Some(ToolResultEvent::NAME))
+            }
+            Call::Prompt(_) => (None, Some(BeforeAgentStartEvent::NAME)),
+            Call::SessionStart(StartSource::Startup) => (None, Some(SessionStartEvent::NAME)),
+            Call::SessionStart(StartSource::Compact) => (None, None),
+            Call::SessionStart(_) => (None, Some(SessionSwitchEvent::NAME)),
+            Call::SessionEnd => (None, Some(SessionShutdownEvent::NAME)),
+            Call::Compact(_) => (None, Some(SessionBeforeCompactEvent::NAME)),
+            Call::AgentEnd(_) => (None, Some(AgentEndEvent::NAME)),
+            Call::Context(_) => (None, Some(ContextEvent::NAME)),
+            Call::None => (None, None),
+        };
+        CallFacts {
+            session: request.session_id.clone().filter(|id| !id.is_empty()),
+            tool,
+            ours,
+        }
+    }
+}
+
+/// [`answer`], with everything the call gave ([`Answered`]).
+#[must_use]
+pub fn answer_call(
+    protocol: &dyn Protocol,
+    event_name: &str,
+    input: &[u8],
+    opts: &AdapterOptions,
+) -> Answered {
+    let mode = opts.audit.mode;
+    let runs = opts.runs.as_ref();
     if let Some(off) = super::disabled_outcome(protocol, event_name) {
-        return (off, None);
+        return Answered::new(
+            protocol,
+            event_name,
+            off.clone(),
+            None,
+            CallFacts::default(),
+            (crate::audit::Mode::Enforce, None),
+        );
     }
     let Some(event) = protocol.event(event_name) else {
         let reason = unknown_event(protocol, event_name);
-        return (Outcome::failure(protocol, event_name, &reason), None);
+        let failed = Outcome::failure(protocol, event_name, &reason);
+        return Answered::new(
+            protocol,
+            event_name,
+            failed,
+            None,
+            CallFacts::default(),
+            (mode, runs),
+        );
     };
-    let reply = catch_unwind(AssertUnwindSafe(|| handle(protocol, event, input, opts)))
-        .unwrap_or_else(|payload| {
-            let message = hooks_core::HandlerError::from_panic(&*payload);
-            Reply::failure(format!("internal error: the adapter panicked: {message}"))
-        });
+    let mut facts = CallFacts::default();
+    let reply = catch_unwind(AssertUnwindSafe(|| {
+        handle(protocol, event, input, opts, &mut facts)
+    }))
+    .unwrap_or_else(|payload| {
+        let message = hooks_core::HandlerError::from_panic(&*payload);
+        Reply::failure(format!("internal error: the adapter panicked: {message}"))
+    });
     let decision = reply.decision.clone();
-    (outcome(protocol, event, event_name, reply), decision)
+    let enforced = outcome(protocol, event, event_name, reply);
+    Answered::new(
+        protocol,
+        event_name,
+        enforced,
+        decision,
+        facts,
+        (mode, runs),
+    )
 }
 
 /// The outcome of a call of `event` whose hooks gave `reply`: the decision encoded in the
@@ -177,11 +317,13 @@ fn handle(
     event: AgentEvent,
     bytes: &[u8],
     opts: &AdapterOptions,
+    facts: &mut CallFacts,
 ) -> Reply {
     let request = match protocol.decode(event, bytes) {
         Ok(request) => request,
         Err(e) => return Reply::failure(format!("invalid input: {e}")),
     };
+    *facts = CallFacts::of(&request);
     let cwd = match working_dir(opts, &request) {
         Ok(cwd) => cwd,
         Err(e) => return Reply::failure(e),
@@ -190,10 +332,13 @@ fn handle(
         Some(factory) => factory(&cwd),
         None => load_bundle_for(&cwd, event, &opts.trust),
     };
-    let hooks = match hooks {
+    let mut hooks = match hooks {
         Ok(hooks) => hooks,
         Err(e) => return Reply::failure(format!("cannot load hooks: {e}")),
     };
+    if let Some(runs) = &opts.runs {
+        crate::explain::trace::trace(&mut hooks, runs, opts.handler_timeout);
+    }
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

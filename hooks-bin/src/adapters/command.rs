@@ -18,14 +18,21 @@
 
 use std::io::{self, Write};
 
+use std::time::{Instant, SystemTime};
+
 use super::AdapterOptions;
-use super::answer::{Outcome, answer};
+use super::answer::{Outcome, answer_call};
 use super::protocol::Protocol;
+use crate::audit::log::DecisionLog;
+use crate::audit::record::Record;
 use crate::json;
 
 /// Serves one call of `protocol` for the event named `event_name`: `input` is the bytes read
 /// from stdin (bounded: [`json::read_bounded`]); the answer goes to `out`, a failure line to
-/// `err`.
+/// `err`. In audit mode the agent gets "no opinion" ([`crate::audit::apply`]); when the
+/// decision log is written ([`AdapterOptions::audit`]), its line is appended after the answer
+/// was written and flushed (a log that cannot be written is said on `err`, and changes
+/// nothing else).
 /// Returns the exit code.
 pub fn run(
     protocol: &dyn Protocol,
@@ -35,13 +42,27 @@ pub fn run(
     err: &mut dyn Write,
     opts: &AdapterOptions,
 ) -> u8 {
-    deliver(
-        answer(protocol, event_name, input, opts),
-        protocol,
-        event_name,
-        out,
-        err,
-    )
+    let (start, clock) = (SystemTime::now(), Instant::now());
+    let mut answered = answer_call(protocol, event_name, input, opts);
+    let code = deliver(answered.outcome.clone(), protocol, event_name, out, err);
+    let settings = &opts.audit;
+    if let Some(why) = &settings.log_unplaced {
+        let _ignored = writeln!(err, "hooks: decision log: {why}");
+    }
+    if let Some(log) = settings.log.clone()
+        && !super::hooks_disabled()
+    {
+        let took = (start, clock.elapsed());
+        let record = Record::new(
+            protocol.name(),
+            event_name,
+            settings.mode,
+            took,
+            &mut answered,
+        );
+        DecisionLog::new(log).write(&record.line(), err);
+    }
+    code
 }
 
 /// Writes `outcome`'s answer to `out` and its line to `err`; returns the exit code. An answer
@@ -137,21 +158,27 @@ pub fn serve(
 /// code.
 #[must_use]
 pub fn reject(protocol: &dyn Protocol, event_name: &str) -> u8 {
+    fail(
+        protocol,
+        event_name,
+        "invalid command line",
+        &mut io::sink(),
+    )
+}
+
+/// Fails the call for `event_name` for `reason` (a config file that cannot be read) before
+/// its input is read, like any other failure of the call, on the process's stdout; the line
+/// goes to `err`. Returns the exit code.
+#[must_use]
+pub fn fail(protocol: &dyn Protocol, event_name: &str, reason: &str, err: &mut dyn Write) -> u8 {
     if let Some(off) = super::disabled_outcome(protocol, event_name) {
         return report(&off, &mut io::stderr().lock());
     }
     if protocol.is_gating(event_name) && stdout_unusable().is_some() {
-        return protocol.failure_code(event_name);
+        return report(&Outcome::exit_failure(protocol, event_name, reason), err);
     }
-    let failed = Outcome::failure(protocol, event_name, "invalid command line");
-    let mut printed = io::sink();
-    deliver(
-        failed,
-        protocol,
-        event_name,
-        &mut io::stdout().lock(),
-        &mut printed,
-    )
+    let failed = Outcome::failure(protocol, event_name, reason);
+    deliver(failed, protocol, event_name, &mut io::stdout().lock(), err)
 }
 
 /// Makes panics print nothing: handler panics are caught and reported as one stderr line, and

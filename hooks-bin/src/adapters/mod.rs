@@ -125,7 +125,7 @@ use hooks_core::LoadedHook;
 
 use crate::trust::TrustMode;
 
-pub use self::answer::{Outcome, answer, answer_with_decision};
+pub use self::answer::{Answered, CallFacts, Outcome, answer, answer_call, answer_with_decision};
 pub use self::disable::{DISABLE_ENV, disabled_line, disabled_outcome, hooks_disabled};
 pub use self::protocol::{
     AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout, Mapping,
@@ -161,6 +161,12 @@ pub struct AdapterOptions {
     /// How the linked bundle's project-level hook files are checked (`--trust-all`:
     /// [`TrustMode::All`]); default [`TrustMode::Check`].
     pub trust: TrustMode,
+    /// The mode and the decision log ([`crate::audit`]); default: enforce, no log.
+    pub audit: crate::audit::Settings,
+    /// Where the handlers of a call record what they did
+    /// ([`crate::explain::trace`]): `hooks explain`, and the decision log of a command call.
+    /// `None`: the handlers are not wrapped.
+    pub runs: Option<crate::explain::trace::Runs>,
 }
 
 impl AdapterOptions {
@@ -189,6 +195,8 @@ impl fmt::Debug for AdapterOptions {
             .field("hooks", &self.hooks.as_ref().map(|_| "<factory>"))
             .field("handler_timeout", &self.handler_timeout)
             .field("trust", &self.trust)
+            .field("audit", &self.audit)
+            .field("runs", &self.runs.is_some())
             .finish()
     }
 }

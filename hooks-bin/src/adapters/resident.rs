@@ -19,21 +19,25 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 
-use hooks_core::{HookRunner, JsonlSessionStore};
+use hooks_core::{HookRunner, HookTable, JsonlSessionStore};
 
-use super::answer::{outcome, unknown_event, working_dir};
+use super::answer::{Answered, CallFacts, outcome, unknown_event, working_dir};
 use super::emit::{self, Reply};
 use super::protocol::{AgentEvent, Call, Mapping, Protocol, Request, StartSource};
 use super::session::Session;
 use super::{AdapterOptions, Outcome, bundle_or_error};
+use crate::audit::Mode;
+use crate::explain::trace::{self, Runs};
 use crate::serve::Tables;
 
 /// What a resident host keeps per agent session besides its runner: the collectors of what
 /// its hooks report, send and notify, and the agent it serves.
 pub struct Resident {
     session: Session,
+    /// The session's handlers record what they did here when the decision log is written.
+    runs: Option<Runs>,
 }
 
 impl std::fmt::Debug for Resident {
@@ -48,6 +52,7 @@ pub struct Prepared {
     event: AgentEvent,
     request: Request,
     cwd: PathBuf,
+    facts: CallFacts,
 }
 
 impl Prepared {
@@ -64,6 +69,12 @@ impl Prepared {
     #[must_use]
     pub fn cwd(&self) -> &Path {
         &self.cwd
+    }
+
+    /// What the call is about (session, tool, our event), for the decision log.
+    #[must_use]
+    pub fn facts(&self) -> &CallFacts {
+        &self.facts
     }
 
     /// The call's event.
@@ -84,36 +95,51 @@ impl Prepared {
 /// [`answer()`](super::answer()) does.
 ///
 /// # Errors
-/// The call's failure [`Outcome`], the same as [`answer()`](super::answer())'s for that input.
+/// The call's failure, the same as [`answer_call`](super::answer_call)'s for that input.
 pub fn prepare(
     protocol: &dyn Protocol,
     event_name: &str,
     input: &[u8],
     opts: &AdapterOptions,
-) -> Result<Prepared, Outcome> {
+) -> Result<Prepared, Box<Answered>> {
+    let mode = opts.audit.mode;
     let Some(event) = protocol.event(event_name) else {
-        return Err(Outcome::failure(
+        let failed = Outcome::failure(protocol, event_name, &unknown_event(protocol, event_name));
+        return Err(Box::new(Answered::failed(
             protocol,
             event_name,
-            &unknown_event(protocol, event_name),
-        ));
+            failed,
+            CallFacts::default(),
+            mode,
+        )));
     };
     let decoded = catch_unwind(AssertUnwindSafe(|| {
         let request = protocol
             .decode(event, input)
             .map_err(|e| format!("invalid input: {e}"))?;
+        let facts = CallFacts::of(&request);
         let cwd = working_dir(opts, &request)?;
         Ok::<_, String>(Prepared {
             event,
             request,
             cwd,
+            facts,
         })
     }))
     .unwrap_or_else(|payload| {
         let message = hooks_core::HandlerError::from_panic(&*payload);
         Err(format!("internal error: the adapter panicked: {message}"))
     });
-    decoded.map_err(|failure| outcome(protocol, event, event_name, Reply::failure(failure)))
+    decoded.map_err(|failure| {
+        let failed = outcome(protocol, event, event_name, Reply::failure(failure));
+        Box::new(Answered::failed(
+            protocol,
+            event_name,
+            failed,
+            CallFacts::default(),
+            mode,
+        ))
+    })
 }
 
 /// Builds the session of `call`: its hooks (from `opts`, else the linked bundle and the hook
@@ -131,31 +157,46 @@ pub fn open(
     tables: &Tables,
     store: Option<JsonlSessionStore>,
 ) -> Result<(Arc<HookRunner>, Resident), String> {
-    let hooks = match &opts.hooks {
+    let mut hooks = match &opts.hooks {
         Some(factory) => factory(&call.cwd),
         None => bundle_or_error(crate::load::load(&call.cwd, &[], &opts.trust)),
     }
     .map_err(|e| format!("cannot load hooks: {e}"))?;
+    let runs = opts.audit.log.is_some().then(Runs::default);
+    if let Some(runs) = &runs {
+        trace::trace(&mut hooks, runs, opts.handler_timeout);
+    }
     let (agent, cwd, timeout) = (protocol.name(), &call.cwd, opts.handler_timeout);
-    let table = tables.table_for(hooks);
+    // Traced hooks record into this session's `runs`: a table of their own, never shared.
+    let table = if runs.is_some() {
+        HookTable::new(hooks)
+    } else {
+        tables.table_for(hooks)
+    };
     let session = match store {
         Some(store) => Session::with_store(agent, &table, cwd, store, timeout),
         None => Session::new(agent, &table, cwd, call.session_id(), timeout),
     }
     .map_err(|e| e.to_string())?;
-    Ok((Arc::clone(&session.runner), Resident { session }))
+    Ok((Arc::clone(&session.runner), Resident { session, runs }))
 }
 
 /// Runs `call` on its session `resident`; `started`: this call built the session (and
-/// `session_start` was just emitted on it). Gives the call's [`Outcome`].
+/// `session_start` was just emitted on it); `mode`: enforce or audit. Gives what the call
+/// gave ([`Answered`]; the handlers that ran, when the decision log is written).
 pub async fn run(
     protocol: &dyn Protocol,
     call: Prepared,
     resident: &Resident,
     started: bool,
-) -> Outcome {
+    mode: Mode,
+) -> Answered {
     let s = &resident.session;
     let event = call.event;
+    if !started {
+        // What the session's handlers did before this call is not this call's.
+        drain(resident);
+    }
     let reply = match call.request.call {
         Call::SessionStart(StartSource::Startup) if started => emit::started(s),
         // A live session started once already.
@@ -169,14 +210,48 @@ pub async fn run(
             emit::emit(other, s).await
         }
     };
-    outcome(protocol, event, event.name, reply)
+    answered(protocol, event, reply, call.facts, resident, mode)
+}
+
+/// The [`Answered`] of a call of `event` on `resident` whose hooks gave `reply`.
+fn answered(
+    protocol: &dyn Protocol,
+    event: AgentEvent,
+    reply: Reply,
+    facts: CallFacts,
+    resident: &Resident,
+    mode: Mode,
+) -> Answered {
+    let decision = reply.decision.clone();
+    let enforced = outcome(protocol, event, event.name, reply);
+    let runs = resident.runs.as_ref();
+    Answered::new(
+        protocol,
+        event.name,
+        enforced,
+        decision,
+        facts,
+        (mode, runs),
+    )
+}
+
+/// Forgets what the handlers of `resident` recorded.
+fn drain(resident: &Resident) {
+    if let Some(runs) = &resident.runs {
+        runs.lock().unwrap_or_else(PoisonError::into_inner).clear();
+    }
 }
 
 /// Runs `call` on a runner of its own, `resident` (a call without a session id, which no
 /// later call can join): every event of the call is emitted, `session_start` included, as a
 /// fresh process would.
-pub async fn run_alone(protocol: &dyn Protocol, call: Prepared, resident: &Resident) -> Outcome {
+pub async fn run_alone(
+    protocol: &dyn Protocol,
+    call: Prepared,
+    resident: &Resident,
+    mode: Mode,
+) -> Answered {
     let event = call.event;
     let reply = emit::emit(call.request.call, &resident.session).await;
-    outcome(protocol, event, event.name, reply)
+    answered(protocol, event, reply, call.facts, resident, mode)
 }

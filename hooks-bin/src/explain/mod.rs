@@ -13,7 +13,7 @@ pub mod trace;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 
@@ -28,7 +28,7 @@ handler that ran, in order, with its hook, file:line, outcome and time, the comb
 decision, and the exact stdout, stderr and exit code the agent would get. No agent tool runs \
 and no settings or session file is written; the hooks run as they would for the agent.\n\n\
 Exit status: 0 the call was explained (whatever the agent would get); 1 the input cannot be \
-read; 2 invalid usage.";
+read, or the config file is invalid; 2 invalid usage.";
 
 /// Options of `hooks explain`.
 #[derive(Debug, Clone, clap::Args)]
@@ -61,8 +61,7 @@ pub struct Explained {
 }
 
 /// Serves `input` for `agent`'s event `event_name` through the adapter with every handler
-/// traced; `options` as for the adapter (its `hooks` factory, if any, is replaced by one that
-/// loads the bundle as the adapter does, or wraps the one given).
+/// traced ([`AdapterOptions::runs`]); `options` as for the adapter.
 #[must_use]
 pub fn explain(
     agent: Agent,
@@ -73,24 +72,12 @@ pub fn explain(
     let protocol = agent.protocol();
     let runs: Runs = Arc::new(Mutex::new(Vec::new()));
     let mut opts = options.clone();
-    let given = options.hooks.clone();
-    let event = protocol.event(event_name);
-    let (trust, timeout, tracer) = (opts.trust.clone(), opts.handler_timeout, Arc::clone(&runs));
-    opts.hooks = Some(Arc::new(move |cwd: &std::path::Path| {
-        let mut hooks = match (&given, event) {
-            (Some(factory), _) => factory(cwd)?,
-            (None, Some(event)) => adapters::load_bundle_for(cwd, event, &trust)?,
-            (None, None) => adapters::load_bundle(cwd)?,
-        };
-        trace::trace(&mut hooks, &tracer, timeout);
-        Ok(hooks)
-    }));
-    let (outcome, decision) = adapters::answer_with_decision(protocol, event_name, input, &opts);
-    let runs = std::mem::take(&mut *runs.lock().unwrap_or_else(PoisonError::into_inner));
+    opts.runs = Some(Arc::clone(&runs));
+    let answered = adapters::answer_call(protocol, event_name, input, &opts);
     Explained {
-        runs,
-        decision: decision.map(|d| format!("{d:?}")),
-        outcome,
+        runs: answered.runs,
+        decision: answered.decision.map(|d| format!("{d:?}")),
+        outcome: answered.outcome,
     }
 }
 
@@ -119,7 +106,21 @@ pub fn run(args: &ExplainArgs, trust: TrustMode) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let options = crate::adapter_options(agent, args.cwd.clone(), trust);
+    let mut options = crate::adapter_options(agent, args.cwd.clone(), trust);
+    // The mode applies as for the agent's call; explain writes no decision log.
+    match crate::audit::Settings::load() {
+        Ok(settings) => {
+            options.audit = crate::audit::Settings {
+                log: None,
+                log_unplaced: None,
+                ..settings
+            };
+        }
+        Err(e) => {
+            eprintln!("hooks explain: invalid configuration: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let explained = explain(agent, &args.event, &input, &options);
     let mut out = io::stdout().lock();
     let written = if args.json {

@@ -23,10 +23,12 @@ so no secret), where `hooks AGENT EVENT` hands over its calls while the server r
 $XDG_STATE_HOME/hooks/sessions/<agent>/<session id>.jsonl (else ~/.local/state/...), reopened \
 when the session comes back after a restart, never deleted by the server.\n\nExit status: 0 served until \
 SIGTERM/SIGINT, stopped, started (--detach) or running (--status); 1 not running (--status), \
-another server holds the lock, or the port, secret or lock cannot be had; 2 invalid usage.\n\n\
+another server holds the lock, or the port, secret or lock cannot be had, or the config file \
+(config.toml) is invalid; 2 invalid usage. In audit mode (HOOKS_MODE=audit or mode = \"audit\" \
+in config.toml, read at start) every call answers no opinion after it is logged.\n\n\
 With --stdio: the client's methods are describe, emit, command and end; the server's requests \
 are ui/* and host/*. Exit status 0 at the end of input or on SIGTERM, after every live session \
-ended (session_shutdown); 1 it could not start.";
+ended (session_shutdown); 1 it could not start (an invalid config file too).";
 
 /// Options of `hooks serve`.
 #[derive(Debug, Clone, clap::Args)]
@@ -301,9 +303,14 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
             ending.reason
         );
     });
+    let audit = match crate::audit::Settings::load() {
+        Ok(audit) => audit,
+        Err(e) => return fail(&format!("invalid configuration: {e}")),
+    };
     let options = ServeOptions {
         adapter: AdapterOptions {
             trust,
+            audit,
             ..AdapterOptions::default()
         },
         sessions: SessionsConfig {

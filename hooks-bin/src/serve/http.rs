@@ -44,7 +44,7 @@
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant, SystemTime};
 
 use axum::Router;
 use axum::body::Body;
@@ -61,7 +61,9 @@ use super::session_files::SessionFiles;
 use super::sessions::{Session, SessionKey, Sessions, SessionsConfig};
 use super::tables::Tables;
 use crate::adapters::resident::{self, Prepared, Resident};
-use crate::adapters::{AdapterOptions, Agent, EXIT_BLOCK, EXIT_OK, Outcome, Protocol};
+use crate::adapters::{AdapterOptions, Agent, Answered, EXIT_BLOCK, EXIT_OK, Outcome, Protocol};
+use crate::audit::log::{DecisionLog, LogTask};
+use crate::audit::record::Record;
 use crate::json::MAX_INPUT_BYTES;
 
 /// What a [`Server`] is told.
@@ -160,6 +162,8 @@ struct State {
     options: ServeOptions,
     sessions: Sessions<Resident>,
     tables: Tables,
+    /// The decision log's writer task, when the log is written.
+    log: Option<LogTask>,
 }
 
 /// The resident host behind the HTTP transport: the sessions and how a call runs; cheap to
@@ -186,11 +190,21 @@ impl Server {
     #[must_use]
     pub fn new(options: ServeOptions) -> Server {
         let sessions = Sessions::new(options.sessions.clone());
+        if let Some(why) = &options.adapter.audit.log_unplaced {
+            eprintln!("hooks serve: decision log: {why}");
+        }
+        let log = options
+            .adapter
+            .audit
+            .log
+            .clone()
+            .map(|log| LogTask::start(DecisionLog::new(log)));
         Server {
             state: Arc::new(State {
                 options,
                 sessions,
                 tables: Tables::new(),
+                log,
             }),
         }
     }
@@ -362,7 +376,9 @@ impl Server {
     }
 
     /// One call of `agent`'s event `event_name` with the input `input`, on its session: the
-    /// [`Outcome`] the command adapter would give (see [`crate::adapters::resident`]).
+    /// [`Outcome`] the command adapter would give (see [`crate::adapters::resident`]), "no
+    /// opinion" in audit mode ([`crate::audit::apply`]); its line of the decision log is
+    /// handed to the log's writer task, off the call's path.
     /// With the hooks switched off ([`crate::adapters::disabled_outcome`], read from the
     /// server's environment) it answers "no opinion" at once and writes the line saying so
     /// on the server's stderr.
@@ -385,38 +401,60 @@ impl Server {
             eprint!("{}", off.stderr);
             return off;
         }
+        let (start, clock) = (SystemTime::now(), Instant::now());
+        let mut answered = self.answered(protocol, event_name, input, adapter).await;
+        if let Some(log) = &self.state.log {
+            let took = (start, clock.elapsed());
+            let record = Record::new(
+                agent.as_str(),
+                event_name,
+                adapter.audit.mode,
+                took,
+                &mut answered,
+            );
+            log.send(record.line());
+        }
+        answered.outcome
+    }
+
+    async fn answered(
+        &self,
+        protocol: &'static dyn Protocol,
+        event_name: &str,
+        input: &[u8],
+        adapter: &AdapterOptions,
+    ) -> Answered {
         let call = match resident::prepare(protocol, event_name, input, adapter) {
             Ok(call) => call,
-            Err(outcome) => return outcome,
+            Err(answered) => return *answered,
         };
         let name = call.event().name;
+        let facts = call.facts().clone();
         let key = call
             .session_id()
-            .map(|id| SessionKey::new(agent.as_str(), id));
+            .map(|id| SessionKey::new(protocol.name(), id));
         // Run in place (no task of its own: no hand-over to another worker thread), a panic
         // caught, and dropped (cancelled) at the call timeout.
         let run = AssertUnwindSafe(self.run(protocol, call, key.clone(), adapter)).catch_unwind();
         let bound = self.state.options.call_timeout;
-        match tokio::time::timeout(bound, run).await {
-            Ok(Ok(outcome)) => outcome,
-            Ok(Err(payload)) => {
-                let why = format!(
-                    "internal error: the adapter panicked: {}",
-                    hooks_core::HandlerError::from_panic(&*payload)
-                );
-                Outcome::failure(protocol, name, &blocked(protocol, name, &why))
-            }
+        let why = match tokio::time::timeout(bound, run).await {
+            Ok(Ok(answered)) => return answered,
+            Ok(Err(payload)) => format!(
+                "internal error: the adapter panicked: {}",
+                hooks_core::HandlerError::from_panic(&*payload)
+            ),
             Err(_) => {
                 if let Some(key) = &key {
                     self.state.sessions.abandon(key);
                 }
-                let why = format!(
+                format!(
                     "the hooks did not answer within {} s (the session was ended)",
                     bound.as_secs_f64()
-                );
-                Outcome::failure(protocol, name, &blocked(protocol, name, &why))
+                )
             }
-        }
+        };
+        let failed = Outcome::failure(protocol, name, &blocked(protocol, name, &why));
+        Answered::failed(protocol, name, failed, facts, adapter.audit.mode)
     }
 
     async fn run(
@@ -425,12 +463,17 @@ impl Server {
         call: Prepared,
         key: Option<SessionKey>,
         adapter: &AdapterOptions,
-    ) -> Outcome {
+    ) -> Answered {
         let name = call.event().name;
+        let mode = adapter.audit.mode;
+        let fail = |call: &Prepared, e: &str| {
+            let failed = Outcome::failure(protocol, name, e);
+            Answered::failed(protocol, name, failed, call.facts().clone(), mode)
+        };
         let Some(key) = key else {
             return match resident::open(protocol, &call, adapter, &self.state.tables, None) {
-                Ok((_runner, alone)) => resident::run_alone(protocol, call, &alone).await,
-                Err(e) => Outcome::failure(protocol, name, &e),
+                Ok((_runner, alone)) => resident::run_alone(protocol, call, &alone, mode).await,
+                Err(e) => fail(&call, &e),
             };
         };
         let files = self.state.options.session_files.as_ref();
@@ -446,15 +489,15 @@ impl Server {
             .await;
         let entered = match entered {
             Ok(entered) => entered,
-            Err(e) => return Outcome::failure(protocol, name, &e.to_string()),
+            Err(e) => return fail(&call, &e.to_string()),
         };
         let ends = call.ends_session();
         let started = entered.started();
-        let outcome = resident::run(protocol, call, &entered.data, started).await;
+        let answered = resident::run(protocol, call, &entered.data, started, mode).await;
         if ends {
             entered.close();
         }
-        outcome
+        answered
     }
 }
 

@@ -162,7 +162,7 @@ pub fn hand_over(
     // server gets the working directory resolved in this process (its own is `/`).
     let call = match resident::prepare(protocol, event_name, input, opts) {
         Ok(call) => call,
-        Err(refused) => return Some(refused),
+        Err(refused) => return Some(refused.outcome),
     };
     let cwd = HeaderValue::from_bytes(call.cwd().as_os_str().as_encoded_bytes()).ok()?;
     let trust = match opts.trust {

@@ -238,6 +238,10 @@ impl Server {
             Some(e) => (e.result, e.failure),
             None => (Value::Null, None),
         };
+        if self.options.mode == crate::audit::Mode::Audit {
+            // Computed, not enforced: no result, no error, no failure reaches the client.
+            return Ok(json!({ "result": null, "errors": [] }));
+        }
         let mut answer = json!({ "result": result, "errors": errors });
         if let Some(failure) = failure {
             answer["failure"] = error_json(&failure);

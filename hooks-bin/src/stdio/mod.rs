@@ -65,6 +65,9 @@ pub struct StdioOptions {
     /// The limits of the sessions (default: no idle timeout, since the client's input bounds
     /// every session it opens; the bound on live sessions of [`SessionsConfig`]).
     pub sessions: SessionsConfig,
+    /// Enforce or audit ([`crate::audit`]): in audit mode an `emit` runs its hooks and
+    /// answers `{"result": null, "errors": []}`.
+    pub mode: crate::audit::Mode,
 }
 
 impl Default for StdioOptions {
@@ -77,6 +80,7 @@ impl Default for StdioOptions {
                 idle_timeout: Duration::MAX,
                 ..SessionsConfig::default()
             },
+            mode: crate::audit::Mode::Enforce,
         }
     }
 }

@@ -11,6 +11,7 @@ mod adapter_codex;
 mod adapter_examples;
 mod adapter_stdio;
 mod adapter_tool_outputs;
+mod audit;
 mod decoder_props;
 mod explain;
 mod install;

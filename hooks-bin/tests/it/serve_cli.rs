@@ -172,6 +172,48 @@ fn hooks_disable_in_the_servers_environment_answers_no_opinion_and_says_so_per_c
 }
 
 #[test]
+fn a_server_in_audit_mode_decides_and_logs_its_http_calls_and_the_calls_handed_to_it() {
+    let user = User::new();
+    let log = user.path("decisions.jsonl");
+    let config = format!("mode = \"audit\"\n[log]\npath = \"{}\"\n", log.display());
+    std::fs::write(user.path("config").join("config.toml"), config).unwrap();
+    let mut server = user.serve(&[]);
+    let (status, body) = user.call("PreToolUse", "s1", bash("rm -rf /"));
+    assert_eq!((status, body.as_str()), (200, ""), "no opinion over HTTP");
+    // The adapter, enforcing on its own, hands the call to the server, which audits it.
+    let mut adapter = user
+        .command()
+        .args(["claude", "PreToolUse"])
+        .env("HOOKS_MODE", "enforce")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = user.input("PreToolUse", "s2", bash("rm -rf /"));
+    adapter.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = adapter.wait_with_output().unwrap();
+    assert_eq!(
+        (out.status.code(), text(&out).as_str()),
+        (Some(0), ""),
+        "{out:?}"
+    );
+    user.eventually("both calls are logged", || {
+        std::fs::read_to_string(&log).is_ok_and(|t| t.lines().count() == 2)
+    });
+    let text = std::fs::read_to_string(&log).unwrap();
+    for (line, session) in text.lines().zip(["s1", "s2"]) {
+        let line: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(line["session"], session, "{line}");
+        assert_eq!(line["enforced"], false, "{line}");
+        let deny = &line["would_have"]["stdout"]["hookSpecificOutput"];
+        assert_eq!(deny["permissionDecision"], "deny", "{line}");
+    }
+    terminate(&server);
+    assert!(wait(&mut server).success());
+}
+
+#[test]
 fn sigterm_ends_every_live_session_cleanly_and_the_server_exits_0() {
     let user = User::new();
     let mut server = user.serve(&[]);

@@ -82,6 +82,50 @@ fn rm_rf_is_blocked_and_the_model_gets_the_reason() {
 }
 
 #[test]
+fn in_audit_mode_rm_rf_runs_and_the_log_records_the_unenforced_deny() {
+    let Some((claude, sb)) = setup("claude-audit") else {
+        return;
+    };
+    sb.write("victim/keep.txt", "precious\n");
+    // The user's config file, where the hooks Claude Code starts find it ($HOME is the
+    // sandbox's); the decision log goes to the default place under the state directory.
+    let config = sb.home.join(".config/hooks/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "mode = \"audit\"\n").unwrap();
+    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
+    let run = claude.run(&sb, &server, "delete the victim directory", &[]);
+    assert!(
+        !sb.project.join("victim").exists(),
+        "audit mode enforces nothing, yet the victim survived:\n{}",
+        run.evidence()
+    );
+    let log = sb.home.join(".local/state/hooks/decisions.jsonl");
+    let text = std::fs::read_to_string(&log)
+        .unwrap_or_else(|e| panic!("{}: {e}\n{}", log.display(), run.evidence()));
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    let unenforced = lines
+        .iter()
+        .find(|l| l["event"]["agent"] == "PreToolUse" && l["tool"] == "bash")
+        .unwrap_or_else(|| panic!("no PreToolUse line for bash in {text}"));
+    assert_eq!(unenforced["mode"], "audit", "{unenforced}");
+    assert_eq!(unenforced["enforced"], false, "{unenforced}");
+    assert_eq!(unenforced["answer"]["stdout"], Value::Null, "{unenforced}");
+    let deny = &unenforced["would_have"]["stdout"]["hookSpecificOutput"];
+    assert_eq!(deny["permissionDecision"], "deny", "{unenforced}");
+    assert_eq!(deny["permissionDecisionReason"], "rm -rf blocked (no UI)");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["session"].is_string() && l["agent"] == "claude"),
+        "{text}"
+    );
+    assert!(run.finished.success(), "{}", run.evidence());
+}
+
+#[test]
 fn ls_runs_quietly() {
     let Some((claude, sb)) = setup("claude-ls") else {
         return;

@@ -1,0 +1,135 @@
+//! One line of the decision log: what one call was, what each handler did, what the agent
+//! got, and (in audit mode) what enforce mode would have given.
+//!
+//! ```json
+//! {"time":"2026-12-01T14:40:02.123456Z","agent":"claude","session":"s1",
+//!  "event":{"agent":"PreToolUse","ours":"tool_call"},"tool":"bash","mode":"audit",
+//!  "handlers":[{"hook":"guard","handler":"deny_rm","location":"examples/src/guard.rs:12",
+//!   "event":"tool_call","outcome":"result","result":{"block":true,"reason":"..."},
+//!   "error":null,"micros":41}],
+//!  "answer":{"exit":0,"stdout":null,"stderr":""},"enforced":false,
+//!  "would_have":{"exit":0,"stdout":{"hookSpecificOutput":{...}},"stderr":""},
+//!  "duration_us":2210}
+//! ```
+//!
+//! `answer.stdout` is the JSON value the agent read on stdout (`null`: nothing; the text
+//! itself if it is not JSON); over HTTP it is the command adapter's answer, which the server
+//! maps to its HTTP answer ([`crate::serve::HttpAnswer::from_outcome`]). The handlers are
+//! the records `hooks explain` shows ([`crate::explain::trace::HandlerRun`]).
+
+use std::time::{Duration, SystemTime};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Mode;
+use crate::adapters::{Answered, Outcome};
+use crate::explain::trace::HandlerRun;
+
+/// One call, as logged.
+#[derive(Debug, Clone, Serialize)]
+pub struct Record {
+    /// When the call began, RFC 3339 in UTC with microseconds.
+    pub time: String,
+    /// The agent (`claude`).
+    pub agent: &'static str,
+    /// The agent's session id, when its input had one.
+    pub session: Option<String>,
+    /// The event, as the agent names it and in our terms.
+    pub event: EventNames,
+    /// The tool, by its canonical name (tool events).
+    pub tool: Option<String>,
+    /// `enforce` or `audit`.
+    pub mode: &'static str,
+    /// Every handler that ran, in order.
+    pub handlers: Vec<HandlerRun>,
+    /// What the agent got.
+    pub answer: AnswerJson,
+    /// Whether the agent got what enforce mode gives.
+    pub enforced: bool,
+    /// In audit mode: what enforce mode would have given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub would_have: Option<AnswerJson>,
+    /// How long the call took, in microseconds.
+    pub duration_us: u64,
+}
+
+/// The event's two names.
+#[derive(Debug, Clone, Serialize)]
+pub struct EventNames {
+    /// The agent's (`PreToolUse`).
+    pub agent: String,
+    /// Ours (`tool_call`), when the call emits one.
+    pub ours: Option<&'static str>,
+}
+
+/// An answer: exit code, stdout (as JSON), stderr.
+#[derive(Debug, Clone, Serialize)]
+pub struct AnswerJson {
+    /// The exit code.
+    pub exit: u8,
+    /// The stdout, parsed (`null` when empty).
+    pub stdout: Value,
+    /// The stderr line.
+    pub stderr: String,
+}
+
+impl AnswerJson {
+    /// `outcome`, as logged.
+    #[must_use]
+    pub fn of(outcome: &Outcome) -> AnswerJson {
+        let out = outcome.stdout.trim_end();
+        let stdout = if out.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(out).unwrap_or_else(|_| Value::from(out))
+        };
+        AnswerJson {
+            exit: outcome.code,
+            stdout,
+            stderr: outcome.stderr.trim_end().to_owned(),
+        }
+    }
+}
+
+impl Record {
+    /// The record of a call of `agent`'s `event_name` that began at `start` and took
+    /// `took`, in `mode`, which gave `answered` (its handlers are moved into the record).
+    #[must_use]
+    pub fn new(
+        agent: &'static str,
+        event_name: &str,
+        mode: Mode,
+        (start, took): (SystemTime, Duration),
+        answered: &mut Answered,
+    ) -> Record {
+        let enforced = answered.outcome == answered.enforced;
+        Record {
+            time: humantime::format_rfc3339_micros(start).to_string(),
+            agent,
+            session: answered.facts.session.clone(),
+            event: EventNames {
+                agent: crate::json::one_line(event_name, 60),
+                ours: answered.facts.ours,
+            },
+            tool: answered.facts.tool.clone(),
+            mode: mode.as_str(),
+            handlers: std::mem::take(&mut answered.runs),
+            answer: AnswerJson::of(&answered.outcome),
+            enforced,
+            would_have: (mode == Mode::Audit).then(|| AnswerJson::of(&answered.enforced)),
+            duration_us: u64::try_from(took.as_micros()).unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The record as one line of JSON, with its newline.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let mut line = serde_json::to_string(self).unwrap_or_else(|e| {
+            serde_json::json!({ "time": self.time, "error": format!("unserializable record: {e}") })
+                .to_string()
+        });
+        line.push('\n');
+        line
+    }
+}
