@@ -214,6 +214,48 @@ fn a_server_in_audit_mode_decides_and_logs_its_http_calls_and_the_calls_handed_t
 }
 
 #[test]
+fn with_the_log_on_each_server_session_logs_its_own_handlers() {
+    let user = User::new();
+    let log = user.path("decisions.jsonl");
+    let config = format!("[log]\nenabled = true\npath = \"{}\"\n", log.display());
+    std::fs::write(user.path("config").join("config.toml"), config).unwrap();
+    let mut server = user.serve(&[]);
+    let sessions = ["s1", "s2", "s1", "s2"];
+    for session in sessions {
+        let (status, body) = user.call("PreToolUse", session, bash("rm -rf /"));
+        assert_eq!(status, 200);
+        assert!(body.contains("\"deny\""), "{body}");
+    }
+    user.eventually("the four calls are logged", || {
+        std::fs::read_to_string(&log).is_ok_and(|t| t.lines().count() == 4)
+    });
+    let text = std::fs::read_to_string(&log).unwrap();
+    let counts: Vec<(String, usize)> = text
+        .lines()
+        .map(|line| {
+            let line: serde_json::Value = serde_json::from_str(line).unwrap();
+            let handlers = line["handlers"].as_array().map_or(0, Vec::len);
+            (
+                line["session"].as_str().unwrap_or_default().to_owned(),
+                handlers,
+            )
+        })
+        .collect();
+    // The first call of a session also logs its session_start handlers.
+    let of = |session: &str| -> Vec<usize> {
+        counts
+            .iter()
+            .filter(|(s, _)| s == session)
+            .map(|(_, n)| *n)
+            .collect()
+    };
+    assert!(of("s1").iter().all(|n| *n > 0), "{counts:?}");
+    assert_eq!(of("s1"), of("s2"), "{counts:?}");
+    terminate(&server);
+    assert!(wait(&mut server).success());
+}
+
+#[test]
 fn sigterm_ends_every_live_session_cleanly_and_the_server_exits_0() {
     let user = User::new();
     let mut server = user.serve(&[]);
