@@ -6,6 +6,7 @@ mod claude_http;
 mod codex;
 mod copilot;
 mod copilot_bundle;
+mod doctor;
 mod droid;
 mod droid_bundle;
 mod gemini;
