@@ -85,7 +85,7 @@ pub(super) fn check_file(
     if found.is_empty() {
         return found;
     }
-    binaries(ctx, agent, scope, file, &found, out);
+    binaries(ctx, agent, scope, file, &found, version, out);
     servers(ctx, scope, file, &found, out);
     fail_closed(ctx, agent, scope, file, &found, version, out);
     if agent == Agent::Codex {
@@ -101,17 +101,19 @@ fn binaries(
     scope: Scope,
     file: &Path,
     found: &[Found],
+    version: Option<&Version>,
     out: &mut Vec<Finding>,
 ) {
-    let mut by_binary: BTreeMap<&Path, Vec<AgentEvent>> = BTreeMap::new();
+    let mut by_binary: BTreeMap<&Path, Vec<&Found>> = BTreeMap::new();
     for f in found {
         if let Runs::Binary(path) = &f.runs {
-            by_binary.entry(path).or_default().push(f.event);
+            by_binary.entry(path).or_default().push(f);
         }
     }
     let shown = file.display();
     let fix = ctx.install(agent, scope);
-    for (path, events) in by_binary {
+    for (path, entries_of) in by_binary {
+        let events: Vec<AgentEvent> = entries_of.iter().map(|f| f.event).collect();
         let (n, list) = (events.len(), names(&events));
         let entries = if n == 1 { "entry" } else { "entries" };
         let p = path.display();
@@ -127,7 +129,7 @@ fn binaries(
             BinaryState::Missing => Finding::error(
                 format!(
                     "{shown}: {n} {entries} ({list}) run {p}, which does not exist{}",
-                    consequence(agent, &events)
+                    consequence(agent, &entries_of, version)
                 ),
                 any_gating(&events),
             )
@@ -135,7 +137,7 @@ fn binaries(
             BinaryState::NotExecutable => Finding::error(
                 format!(
                     "{shown}: {n} {entries} ({list}) run {p}, which is not an executable file{}",
-                    consequence(agent, &events)
+                    consequence(agent, &entries_of, version)
                 ),
                 any_gating(&events),
             )
@@ -144,16 +146,29 @@ fn binaries(
     }
 }
 
-/// What the agent does when a gating entry's binary cannot start.
-fn consequence(agent: Agent, events: &[AgentEvent]) -> &'static str {
-    if !any_gating(events) {
-        return "";
+/// What the agent does with a call whose gating entry (of `entries`) cannot start: it blocks
+/// the call when the entry has the agent's fail-closed key and the agent (`version`, when
+/// known) reads it, else lets it run.
+fn consequence(agent: Agent, entries: &[&Found], version: Option<&Version>) -> String {
+    let gating: Vec<&&Found> = entries
+        .iter()
+        .filter(|f| f.event.mapping.is_gating())
+        .collect();
+    if gating.is_empty() {
+        return String::new();
     }
-    match agent.protocol().install().fail_closed {
-        Some(_) => {
-            ": the gating hooks do not run (the agent blocks each such call, if it reads the entry's fail-closed key, else lets it run)"
-        }
-        None => ": the gating hooks do not run, and the agent lets every such call through",
+    let name = agent.display_name();
+    let blocks = agent.protocol().install().fail_closed.is_some_and(|f| {
+        let [major, minor, patch] = f.since;
+        version.is_none_or(|v| *v >= Version::new(major, minor, patch))
+            && gating
+                .iter()
+                .all(|e| e.entry.get(f.key) == Some(&f.value.json()))
+    });
+    if blocks {
+        format!(": the gating hooks do not run, and {name} blocks every call they gate")
+    } else {
+        format!(": the gating hooks do not run, and {name} lets every call they gate through")
     }
 }
 
@@ -342,7 +357,7 @@ fn codex_trust(ctx: &Context, scope: Scope, file: &Path, found: &[Found], out: &
                 any_gating(&untrusted),
             )
             .fix(format!(
-                "{} --trust (or review them in Codex's /hooks)",
+                "{} (or review them in Codex's /hooks)",
                 ctx.install(Agent::Codex, scope)
             )),
         );

@@ -114,9 +114,13 @@ impl Context {
         format!("{name} {args}")
     }
 
-    /// The install that puts `agent`'s entries right in `scope`.
+    /// The install that puts `agent`'s entries right in `scope` (for Codex with `--trust`:
+    /// an entry it changes needs Codex's trust again).
     fn install(&self, agent: Agent, scope: Scope) -> String {
         let mut args = format!("install {} --{scope}", agent.as_str());
+        if agent == Agent::Codex {
+            args.push_str(" --trust");
+        }
         if scope == Scope::Project && self.explicit_project {
             args.push_str(&format!(
                 " --cwd {}",
