@@ -27,7 +27,7 @@ fn any_gating(events: &[AgentEvent]) -> bool {
 
 /// What a binary an entry names is.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum BinaryState {
+pub(super) enum BinaryState {
     /// This binary (the same file, after symlinks).
     This,
     /// Another executable file.
@@ -38,7 +38,7 @@ enum BinaryState {
     NotExecutable,
 }
 
-fn binary_state(path: &Path, this: &Path) -> BinaryState {
+pub(super) fn binary_state(path: &Path, this: &Path) -> BinaryState {
     match std::fs::metadata(path) {
         Err(_) => BinaryState::Missing,
         Ok(m) if !m.is_file() || m.permissions().mode() & 0o111 == 0 => BinaryState::NotExecutable,

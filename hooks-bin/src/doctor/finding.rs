@@ -173,7 +173,10 @@ impl Report {
             }
         }
         if !self.findings.is_empty() {
-            let _ = writeln!(out, "\nProject and environment");
+            let _ = writeln!(
+                out,
+                "\npi and oh-my-pi bridges, project hook files, environment"
+            );
             for finding in &self.findings {
                 line(&mut out, finding);
             }

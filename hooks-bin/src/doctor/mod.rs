@@ -19,9 +19,10 @@
 //! - the agent's hooks are switched on: Claude Code's `disableAllHooks`, Codex's `hooks`
 //!   feature, Gemini CLI's `hooksConfig.enabled`.
 //!
-//! Then the project hook files discovered for the project that are untrusted or changed since
-//! trusted ([`crate::trust`]), and this binary's kill switch (`HOOKS_DISABLE=1`) in the
-//! environment doctor runs in.
+//! Then the bridge extension of `install pi|omp` ([`bridge`]: it starts this binary, and is
+//! the bridge this version writes), the project hook files discovered for the project that are
+//! untrusted or changed since trusted ([`crate::trust`]), and this binary's kill switch
+//! (`HOOKS_DISABLE=1`) in the environment doctor runs in.
 //!
 //! A gating hook is one on an event that can block a tool call or a prompt
 //! ([`Mapping::is_gating`](crate::adapters::Mapping::is_gating): `PreToolUse`, `PostToolUse`,
@@ -30,6 +31,7 @@
 //! invalid usage. Nothing is written.
 
 pub mod agent;
+pub mod bridge;
 pub mod entries;
 pub mod finding;
 pub mod server;
@@ -55,7 +57,8 @@ settings (project and user): the binary exists and is this one; the agent's vers
 fail-closed key the entry has (Claude Code's onFailure, 2.1.295 and later); the agent's hooks \
 are switched on (disableAllHooks, Codex's hooks feature, Gemini's hooksConfig.enabled); Codex \
 trusts the entries (config.toml); `hooks serve` answers where HTTP entries post to it, with \
-their secret; and the project hook files are trusted and unchanged. Each finding comes with the \
+their secret; the pi and oh-my-pi bridges start this binary; and the project hook files are \
+trusted and unchanged. Each finding comes with the \
 command that fixes it. Nothing is written.\n\nA gating hook is one on an event that can block a \
 tool call or a prompt (PreToolUse, PostToolUse, UserPromptSubmit, PreCompact, BeforeModel and \
 their counterparts).\n\nExit status: 0 every gating hook runs (warnings may remain); 1 a gating \
@@ -121,6 +124,11 @@ impl Context {
         if agent == Agent::Codex {
             args.push_str(" --trust");
         }
+        self.in_project(args, scope)
+    }
+
+    /// `hooks ARGS`, with `--cwd` naming the project when it was given and `scope` is it.
+    fn in_project(&self, mut args: String, scope: Scope) -> String {
         if scope == Scope::Project && self.explicit_project {
             args.push_str(&format!(
                 " --cwd {}",
@@ -128,6 +136,11 @@ impl Context {
             ));
         }
         self.command(&args)
+    }
+
+    /// The install of `agent`'s bridge in `scope`.
+    fn install_bridge(&self, agent: install::extension::ExtensionAgent, scope: Scope) -> String {
+        self.in_project(format!("install {agent} --{scope}"), scope)
     }
 
     /// The install of Claude Code's HTTP entries in `scope`.
@@ -217,6 +230,7 @@ pub fn diagnose(ctx: &Context) -> Report {
              were not checked",
         ));
     }
+    bridge::check(ctx, &mut report.findings);
     project_files(ctx, &mut report.findings);
     switch::kill_switch(&mut report.findings);
     report

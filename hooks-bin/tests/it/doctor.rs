@@ -433,3 +433,18 @@ fn a_project_that_does_not_exist_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("nowhere"), "{}", text(&out));
 }
+
+#[test]
+fn a_pi_bridge_whose_binary_is_gone_is_an_error_with_the_fix() {
+    let m = Machine::new();
+    m.ok(&["install", "pi"]);
+    let (code, report, human) = m.doctor();
+    assert_eq!(code, 0, "{human}");
+    finding(&report, None, "ok", "pi bridge");
+    let bridge = m.path("project/.pi/extensions/hooks.ts");
+    m.replace(&bridge, BIN, m.path("gone/hooks").to_str().unwrap());
+    let (code, report, human) = m.doctor();
+    assert_eq!(code, 1, "{human}");
+    let f = finding(&report, None, "error", "which is missing or not executable");
+    assert_eq!(f["fix"], "hooks install pi --project");
+}
