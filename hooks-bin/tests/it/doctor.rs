@@ -448,3 +448,38 @@ fn a_pi_bridge_whose_binary_is_gone_is_an_error_with_the_fix() {
     let f = finding(&report, None, "error", "which is missing or not executable");
     assert_eq!(f["fix"], "hooks install pi --project");
 }
+
+#[test]
+fn the_kill_switch_in_the_environment_is_an_error_fixed_by_unsetting_it() {
+    let m = claude_and_codex();
+    m.ok(&["install", "claude"]);
+    let out = m
+        .command(&["doctor", "--json"])
+        .env("HOOKS_DISABLE", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = finding(&report, None, "error", "HOOKS_DISABLE=1 is set here");
+    assert_eq!(f["fix"], "unset HOOKS_DISABLE");
+}
+
+#[test]
+fn gemini_hooks_config_enabled_false_is_an_error() {
+    let m = Machine::new();
+    m.agent("gemini", "0.61.0");
+    m.ok(&["install", "gemini"]);
+    let settings = m.path("project/.gemini/settings.json");
+    let mut value: Value = serde_json::from_str(&fs::read_to_string(&settings).unwrap()).unwrap();
+    value["hooksConfig"] = serde_json::json!({"enabled": false});
+    fs::write(&settings, value.to_string()).unwrap();
+    let (code, report, human) = m.doctor();
+    assert_eq!(code, 1, "{human}");
+    assert_eq!(report["agents"][0]["version"], "0.61.0");
+    finding(
+        &report,
+        Some("gemini"),
+        "error",
+        "`hooksConfig.enabled` is false",
+    );
+}
