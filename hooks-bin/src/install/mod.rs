@@ -104,6 +104,7 @@
 //!   author's own binary).
 mod apply;
 mod codex_trust;
+pub mod created;
 mod error;
 pub mod extension;
 mod file;
@@ -292,6 +293,7 @@ pub fn uninstall(
     } else {
         cwd.join(binary)
     };
+    let record = created::record_path();
     for path in paths {
         Uninstall {
             target,
@@ -299,6 +301,7 @@ pub fn uninstall(
             binary: binary.clone(),
             http: http.clone(),
             dry_run,
+            record: record.clone(),
         }
         .apply(out)?;
     }
@@ -443,7 +446,25 @@ pub fn run(
         on_failure_block,
         http: options.http.clone(),
     };
+    let dirs = created::missing_dirs(&plan.path);
+    let new_file = std::fs::symlink_metadata(&plan.path).is_err();
     let report = plan.apply(&events, out)?;
+    if new_file && report.written {
+        let remembered = created::record_path()
+            .ok_or_else(|| "no config directory".to_owned())
+            .and_then(|record| {
+                created::remember(&record, &plan.path, dirs)
+                    .map_err(|e| format!("{}: {e}", record.display()))
+            });
+        if let Err(why) = remembered {
+            writeln!(
+                out,
+                "Cannot record that install created {} ({why}): uninstall will leave it, empty.",
+                plan.path.display()
+            )
+            .map_err(InstallError::Output)?;
+        }
+    }
     if let Some(config) = config {
         let binary = plan
             .binary

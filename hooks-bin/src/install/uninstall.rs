@@ -4,9 +4,10 @@
 //! syntax tree and with the same read, backup and atomic write as install.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::apply::Opened;
+use super::created;
 use super::file::write_settings;
 use super::merge::remove;
 use super::shape::{HttpHooks, Ours};
@@ -26,6 +27,9 @@ pub struct Uninstall {
     pub http: Option<HttpHooks>,
     /// Print the diff instead of writing.
     pub dry_run: bool,
+    /// The record of the files install created ([`created`]): a file it names that holds
+    /// nothing once this tool's entries are gone is removed, with the directories made for it.
+    pub record: Option<PathBuf>,
 }
 
 /// What [`Uninstall::apply`] did.
@@ -35,11 +39,42 @@ pub struct UninstallReport {
     pub removed: Vec<AgentEvent>,
     /// The backup written, if any.
     pub backup: Option<PathBuf>,
-    /// Whether the settings file was written.
+    /// Whether the settings file was written (or removed).
     pub written: bool,
+    /// Whether the settings file was removed (or, in a dry run, would be): install created it
+    /// and nothing else is in it.
+    pub removed_file: bool,
 }
 
 impl Uninstall {
+    /// The directories made for the file, when the record says install created it and
+    /// `new_text` holds nothing; a record that cannot be read is said on `out` and counts as
+    /// no.
+    fn made_by_install(
+        &self,
+        new_text: &str,
+        out: &mut dyn Write,
+    ) -> Result<Option<Vec<PathBuf>>, InstallError> {
+        let Some(record) = self.record.as_deref() else {
+            return Ok(None);
+        };
+        if !created::holds_nothing(new_text) {
+            return Ok(None);
+        }
+        match created::made_by_install(record, &self.path) {
+            Ok(dirs) => Ok(dirs),
+            Err(e) => {
+                writeln!(
+                    out,
+                    "Cannot read {} ({e}): the file stays, empty.",
+                    record.display()
+                )
+                .map_err(InstallError::Output)?;
+                Ok(None)
+            }
+        }
+    }
+
     /// Removes this tool's entries for every event of the agent from the file, reporting to
     /// `out`; a file without any (or no file) is left as it is.
     ///
@@ -57,6 +92,7 @@ impl Uninstall {
             removed: Vec::new(),
             backup: None,
             written: false,
+            removed_file: false,
         };
         if opened.old_text.is_none() {
             o(writeln!(out, "{shown} does not exist; nothing to remove."))?;
@@ -83,6 +119,39 @@ impl Uninstall {
         let (count, events) = (report.removed.len(), events.join(", "));
         let entries = if count == 1 { "entry" } else { "entries" };
         let new_text = opened.new_text();
+        if let Some(dirs) = self.made_by_install(&new_text, out)? {
+            report.removed_file = true;
+            let record = self.record.as_deref().unwrap_or(Path::new(""));
+            if self.dry_run {
+                o(write!(out, "{}", opened.diff(&shown, "")))?;
+                o(writeln!(
+                    out,
+                    "Would remove {count} {entries} ({events}) and then {shown}, which install \
+                     created: nothing else is in it.\nDry run: nothing written."
+                ))?;
+                return Ok(report);
+            }
+            let gone = created::remove(record, &self.path, &dirs).map_err(|source| {
+                InstallError::Write {
+                    path: self.path.clone(),
+                    source,
+                }
+            })?;
+            report.written = true;
+            o(writeln!(
+                out,
+                "Removed {count} {entries} ({events}) and then {shown}: install created it \
+                 and nothing else is in it."
+            ))?;
+            for dir in gone {
+                o(writeln!(
+                    out,
+                    "Removed {}: install made it, and it is empty.",
+                    dir.display()
+                ))?;
+            }
+            return Ok(report);
+        }
         if self.dry_run {
             o(write!(out, "{}", opened.diff(&shown, &new_text)))?;
             o(writeln!(

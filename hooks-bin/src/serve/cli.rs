@@ -305,8 +305,14 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         let listener = match tokio::net::TcpListener::bind(("127.0.0.1", endpoint.port)).await {
             Ok(listener) => listener,
             Err(e) => {
+                let taken = if e.kind() == std::io::ErrorKind::AddrInUse {
+                    " (another program holds it: the port is derived from the user id and this \
+                     binary's path, and the entries `hooks install --http` wrote point at it)"
+                } else {
+                    ""
+                };
                 return fail(&format!(
-                    "cannot listen on 127.0.0.1:{}: {e}",
+                    "cannot listen on 127.0.0.1:{}: {e}{taken}",
                     endpoint.port
                 ));
             }

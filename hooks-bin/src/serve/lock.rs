@@ -71,13 +71,24 @@ pub fn lock_path(dir: &Path, binary: &Path) -> PathBuf {
     dir.join(format!("serve-{}.lock", binary_tag(binary)))
 }
 
-/// The port of this user's server for `binary`: in 20000..50000, from the user id and the
-/// binary's path, so that it is the same for every run of the same binary by the same user.
+/// The first port [`default_port`] may choose.
+pub const PORTS_FROM: u16 = 20_000;
+
+/// One past the last port [`default_port`] may choose: the first of Linux's default ephemeral
+/// range (`net.ipv4.ip_local_port_range` is `32768 60999`), from which the kernel picks the
+/// local port of every outgoing connection and of every listener bound to port 0. A derived
+/// port inside that range is taken, now and then, by whatever connection happens to get it.
+pub const PORTS_UNTIL: u16 = 32_768;
+
+/// The port of this user's server for `binary`: in [`PORTS_FROM`]..[`PORTS_UNTIL`], from the
+/// user id and the binary's path, so that it is the same for every run of the same binary by
+/// the same user.
 #[must_use]
 pub fn default_port(binary: &Path) -> u16 {
     let digest = crate::trust::sha256_hex(format!("{}:{}", uid(), binary.display()).as_bytes());
     let n = u32::from_str_radix(&digest[..8], 16).unwrap_or(0);
-    20_000 + u16::try_from(n % 30_000).unwrap_or(0)
+    let span = u32::from(PORTS_UNTIL - PORTS_FROM);
+    PORTS_FROM + u16::try_from(n % span).unwrap_or(0)
 }
 
 /// Makes `dir` (mode 0700) if missing.
@@ -172,4 +183,27 @@ fn read_running(file: &mut fs::File) -> Option<Running> {
     file.rewind().ok()?;
     file.take(4096).read_to_string(&mut text).ok()?;
     serde_json::from_str(&text).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_ports_stay_below_the_ephemeral_range() {
+        for i in 0..2_000 {
+            let port = default_port(Path::new(&format!("/opt/tool-{i}/bin/hooks")));
+            assert!((PORTS_FROM..PORTS_UNTIL).contains(&port), "{port}");
+        }
+    }
+
+    #[test]
+    fn the_derived_port_is_the_same_for_the_same_binary() {
+        let binary = Path::new("/usr/local/bin/hooks");
+        assert_eq!(default_port(binary), default_port(binary));
+        assert_ne!(
+            default_port(binary),
+            default_port(Path::new("/home/me/.cargo/bin/hooks"))
+        );
+    }
 }

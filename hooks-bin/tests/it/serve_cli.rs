@@ -446,3 +446,23 @@ fn a_session_keeps_what_its_hooks_count_where_a_process_per_call_starts_again() 
     terminate(&server);
     assert!(wait(&mut server).success());
 }
+
+#[test]
+fn a_port_held_by_another_program_fails_the_start_naming_it_and_leaves_no_server() {
+    let user = User::new();
+    let holder = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = holder.local_addr().unwrap().port();
+    let out = user.hooks(&["serve", &format!("--port={port}")]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!("cannot listen on 127.0.0.1:{port}"))
+            && text(&out).contains("another program holds it"),
+        "{}",
+        text(&out)
+    );
+    let out = user.hooks(&["serve", "--status"]);
+    assert_eq!(
+        (out.status.code(), text(&out).as_str()),
+        (Some(1), "not running\n")
+    );
+}

@@ -66,6 +66,7 @@ fn uninstall(target: Target, path: &Path, dry_run: bool) -> (UninstallReport, St
             ..http()
         }),
         dry_run,
+        record: None,
     }
     .apply(&mut out)
     .unwrap();
@@ -373,6 +374,78 @@ fn hooks_uninstall_undoes_hooks_install_for_each_agent_and_scope() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn uninstall_removes_what_install_created_so_the_project_is_as_before() {
+    let dir = common::workdir();
+    let (project, home) = (dir.path().join("project"), dir.path().join("home"));
+    for d in [&project, &home] {
+        fs::create_dir_all(d).unwrap();
+    }
+    // A directory the user had before stays, though empty once the file is gone.
+    fs::create_dir_all(project.join(".github")).unwrap();
+    let listing = |root: &Path| -> Vec<PathBuf> {
+        let mut all: Vec<PathBuf> = walk(root);
+        all.sort();
+        all
+    };
+    let before = listing(&project);
+    let agents = [
+        "claude", "codex", "gemini", "copilot", "qwen", "droid", "cursor",
+    ];
+    for agent in agents {
+        let mut args = vec!["install", agent];
+        if agent == "claude" {
+            args.extend(["--claude-version", "2.1.328"]);
+        }
+        ok(&hooks(&project, &home, &args));
+    }
+    assert_ne!(listing(&project), before);
+    let dry = ok(&hooks(
+        &project,
+        &home,
+        &["uninstall", "gemini", "--dry-run"],
+    ));
+    assert!(
+        dry.contains("which install created: nothing else is in it"),
+        "{dry}"
+    );
+    assert!(
+        project.join(".gemini/settings.json").exists(),
+        "a dry run removes nothing"
+    );
+    for agent in agents {
+        let said = ok(&hooks(&project, &home, &["uninstall", agent]));
+        assert!(
+            said.contains("install created it and nothing else is in it"),
+            "{agent}: {said}"
+        );
+    }
+    assert_eq!(listing(&project), before);
+    // A file that was there before install keeps its last byte, `{}` though it is.
+    let claude = project.join(".claude");
+    fs::create_dir_all(&claude).unwrap();
+    let settings = file(&claude, "settings.json", "{}\n");
+    ok(&hooks(
+        &project,
+        &home,
+        &["install", "claude", "--claude-version", "2.1.328"],
+    ));
+    ok(&hooks(&project, &home, &["uninstall", "claude"]));
+    assert_eq!(fs::read_to_string(&settings).unwrap(), "{}\n");
+}
+
+fn walk(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(root).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        }
+        out.push(path);
+    }
+    out
 }
 
 #[test]
