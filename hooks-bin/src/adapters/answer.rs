@@ -13,8 +13,9 @@ use super::session::Session;
 use super::{AdapterOptions, EXIT_OK, MAX_REASON_CHARS, load_bundle_for};
 use crate::json::one_line;
 
-/// What one call gives the agent.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What one call gives the agent (as JSON, `{"code", "stdout", "stderr"}`, the answer of
+/// `hooks serve`'s unix socket: [`crate::serve::socket`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Outcome {
     /// The exit code: [`EXIT_OK`], else the call's
     /// [`failure_code`](Protocol::failure_code).

@@ -72,10 +72,21 @@ fn deliver(
     report(&outcome, err)
 }
 
+/// Hands a call's input to a resident host: its [`Outcome`], or `None` to run the call in this
+/// process ([`crate::serve::socket::hand_over`]).
+pub type HandOver<'a> = &'a dyn Fn(&[u8]) -> Option<Outcome>;
+
 /// Serves one call of `protocol` for the event named `event_name` on the process's stdin,
-/// stdout and stderr (see the [module docs](self)); returns the exit code.
+/// stdout and stderr (see the [module docs](self)), in this process or, when `hand_over`
+/// takes it, in a resident host (after the kill switch and the check of stdout, with the
+/// input read here); returns the exit code.
 #[must_use]
-pub fn serve(protocol: &dyn Protocol, event_name: &str, opts: &AdapterOptions) -> u8 {
+pub fn serve(
+    protocol: &dyn Protocol,
+    event_name: &str,
+    opts: &AdapterOptions,
+    hand_over: Option<HandOver<'_>>,
+) -> u8 {
     silence_panic_output();
     let mut err = io::stderr().lock();
     // Switched off, nothing is checked or read: no opinion.
@@ -102,6 +113,15 @@ pub fn serve(protocol: &dyn Protocol, event_name: &str, opts: &AdapterOptions) -
             );
         }
     };
+    if let Some(outcome) = hand_over.and_then(|hand_over| hand_over(&input)) {
+        return deliver(
+            outcome,
+            protocol,
+            event_name,
+            &mut io::stdout().lock(),
+            &mut err,
+        );
+    }
     run(
         protocol,
         event_name,

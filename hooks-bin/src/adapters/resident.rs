@@ -21,7 +21,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hooks_core::HookRunner;
+use hooks_core::{HookRunner, JsonlSessionStore};
 
 use super::answer::{outcome, unknown_event, working_dir};
 use super::emit::{self, Reply};
@@ -117,7 +117,8 @@ pub fn prepare(
 
 /// Builds the session of `call`: its hooks (from `opts`, else the linked bundle and the hook
 /// files for [`Prepared::cwd`]), a runner over them with the agent's adapter host, and the
-/// collectors. The runner is not yet started (the transport emits `session_start`).
+/// collectors, its entries in `store` (its file: [`crate::serve::SessionFiles`]), else in
+/// memory. The runner is not yet started (the transport emits `session_start`).
 ///
 /// # Errors
 /// The hooks cannot be loaded (`cannot load hooks: ...`).
@@ -125,19 +126,18 @@ pub fn open(
     protocol: &dyn Protocol,
     call: &Prepared,
     opts: &AdapterOptions,
+    store: Option<JsonlSessionStore>,
 ) -> Result<(Arc<HookRunner>, Resident), String> {
     let hooks = match &opts.hooks {
         Some(factory) => factory(&call.cwd),
         None => bundle_or_error(crate::load::load(&call.cwd, &[], &opts.trust)),
     }
     .map_err(|e| format!("cannot load hooks: {e}"))?;
-    let session = Session::new(
-        protocol.name(),
-        hooks,
-        &call.cwd,
-        call.session_id(),
-        opts.handler_timeout,
-    );
+    let (agent, cwd, timeout) = (protocol.name(), &call.cwd, opts.handler_timeout);
+    let session = match store {
+        Some(store) => Session::with_store(agent, hooks, cwd, store, timeout),
+        None => Session::new(agent, hooks, cwd, call.session_id(), timeout),
+    };
     Ok((Arc::clone(&session.runner), Resident { session }))
 }
 

@@ -1,6 +1,6 @@
 //! `hooks serve [--status | --stop | --detach] [OPTIONS]`: runs the resident host on
-//! 127.0.0.1 (see [`super::http`]) until `SIGTERM` or `SIGINT`, then ends every live session
-//! (`session_shutdown` on each) and exits 0.
+//! 127.0.0.1 (see [`super::http`]) and on a unix socket ([`super::socket`]) until `SIGTERM`
+//! or `SIGINT`, then ends every live session (`session_shutdown` on each) and exits 0.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,15 +8,20 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::lock::{self, Lock, State};
-use super::{OnEnd, Secret, ServeOptions, Server, SessionKey, SessionsConfig};
+use super::{OnEnd, Secret, ServeOptions, Server, SessionFiles, SessionKey, SessionsConfig};
 use crate::adapters::AdapterOptions;
 use crate::trust::TrustMode;
 
 /// What `hooks serve --help` adds.
 pub const SERVE_HELP: &str = "One server per user and binary: the lock file serve-<BINARY>.lock \
 in the runtime directory ($XDG_RUNTIME_DIR/hooks, else <tmp>/hooks-<uid>) holds its pid and \
-port. Every request must carry `Authorization: Bearer SECRET` (the secret is \
-<config dir>/serve-secret, mode 0600, made on first use).\n\nExit status: 0 served until \
+port. Every request on 127.0.0.1 must carry `Authorization: Bearer SECRET` (the secret is \
+<config dir>/serve-secret, mode 0600, made on first use). The server also listens on the \
+unix socket serve-<BINARY>.sock beside the lock file (mode 0600: only the user can connect, \
+so no secret), where `hooks AGENT EVENT` hands over its calls while the server runs \
+(HOOKS_NO_SERVER=1: never). Each session's entries are kept in \
+$XDG_STATE_HOME/hooks/sessions/<agent>/<session id>.jsonl (else ~/.local/state/...), reopened \
+when the session comes back after a restart, never deleted by the server.\n\nExit status: 0 served until \
 SIGTERM/SIGINT, stopped, started (--detach) or running (--status); 1 not running (--status), \
 another server holds the lock, or the port, secret or lock cannot be had; 2 invalid usage.\n\n\
 With --stdio: the client's methods are describe, emit, command and end; the server's requests \
@@ -63,6 +68,8 @@ pub struct Endpoint {
     pub binary: PathBuf,
     /// The lock file.
     pub lock: PathBuf,
+    /// The unix socket ([`super::socket`]).
+    pub socket: PathBuf,
     /// The port.
     pub port: u16,
 }
@@ -71,9 +78,11 @@ impl Endpoint {
     /// The endpoint of `binary`'s server on `port` (default: [`lock::default_port`]).
     #[must_use]
     pub fn of(binary: &Path, port: Option<u16>) -> Endpoint {
+        let dir = lock::runtime_dir();
         Endpoint {
             binary: binary.to_path_buf(),
-            lock: lock::lock_path(&lock::runtime_dir(), binary),
+            lock: lock::lock_path(&dir, binary),
+            socket: lock::socket_path(&dir, binary),
             port: port.unwrap_or_else(|| lock::default_port(binary)),
         }
     }
@@ -269,10 +278,15 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         Ok(secret) => secret,
         Err(e) => return fail(&format!("no secret: {e}")),
     };
+    let session_dir = match SessionFiles::default_dir() {
+        Ok(dir) => dir,
+        Err(e) => return fail(&format!("no directory for the session files: {e}")),
+    };
     let lock = match Lock::acquire(&endpoint.lock, endpoint.port) {
         Ok(lock) => lock,
         Err(e) => return fail(&e.to_string()),
     };
+    raise_open_file_limit();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -300,6 +314,7 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         },
         call_timeout: Duration::from_secs(args.call_timeout),
         secret,
+        session_files: Some(SessionFiles::new(session_dir)),
     };
     let code = runtime.block_on(async {
         let listener = match tokio::net::TcpListener::bind(("127.0.0.1", endpoint.port)).await {
@@ -317,14 +332,12 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
                 ));
             }
         };
-        eprintln!(
-            "hooks serve: listening on {} (pid {}, lock {})",
-            endpoint.url(),
-            std::process::id(),
-            lock.path().display()
-        );
+        if let Some(files) = &options.session_files {
+            eprintln!("hooks serve: session files in {}", files.dir().display());
+        }
         let server = Server::new(options);
-        match server.serve(listener, terminated()).await {
+        let served = serve_on(&server, listener, endpoint, &lock).await;
+        match served {
             Ok(()) => {
                 eprintln!("hooks serve: stopped");
                 ExitCode::SUCCESS
@@ -334,6 +347,83 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
     });
     drop(lock);
     code
+}
+
+/// Serves `listener` and the unix socket ([`super::socket::bind`], replacing a stale one:
+/// `lock` is held) until `SIGTERM` or `SIGINT`; the socket's file is removed before the lock
+/// is let go, so that a server started after this one keeps its own. A socket that cannot
+/// be bound is said on stderr, and the server serves HTTP alone (the command adapters then
+/// run their calls in their own processes).
+#[cfg(unix)]
+async fn serve_on(
+    server: &Server,
+    listener: tokio::net::TcpListener,
+    endpoint: &Endpoint,
+    lock: &Lock,
+) -> std::io::Result<()> {
+    let (pid, url) = (std::process::id(), endpoint.url());
+    match super::socket::bind(&endpoint.socket) {
+        Ok((socket, file)) => {
+            eprintln!(
+                "hooks serve: listening on {url} and {} (pid {pid}, lock {})",
+                file.path().display(),
+                lock.path().display()
+            );
+            let served = server
+                .serve_with_socket(listener, socket, terminated())
+                .await;
+            drop(file);
+            served
+        }
+        Err(e) => {
+            eprintln!(
+                "hooks serve: cannot listen on {} ({e}); serving HTTP only",
+                endpoint.socket.display()
+            );
+            eprintln!(
+                "hooks serve: listening on {url} (pid {pid}, lock {})",
+                lock.path().display()
+            );
+            server.serve(listener, terminated()).await
+        }
+    }
+}
+
+/// Raises the soft limit of open files to the hard one: each live session holds its session
+/// file open (up to `--max-sessions`, 1,024 by default, beside the connections), past the
+/// usual soft limit of 1,024. A limit that cannot be raised stays as it is.
+fn raise_open_file_limit() {
+    #[cfg(unix)]
+    {
+        use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+        let limit = getrlimit(Resource::Nofile);
+        if limit.current != limit.maximum {
+            let _ = setrlimit(
+                Resource::Nofile,
+                Rlimit {
+                    current: limit.maximum,
+                    maximum: limit.maximum,
+                },
+            );
+        }
+    }
+}
+
+/// Serves `listener` until `SIGTERM` or `SIGINT` (no unix socket here).
+#[cfg(not(unix))]
+async fn serve_on(
+    server: &Server,
+    listener: tokio::net::TcpListener,
+    endpoint: &Endpoint,
+    lock: &Lock,
+) -> std::io::Result<()> {
+    eprintln!(
+        "hooks serve: listening on {} (pid {}, lock {})",
+        endpoint.url(),
+        std::process::id(),
+        lock.path().display()
+    );
+    server.serve(listener, terminated()).await
 }
 
 /// Resolves on `SIGTERM` or `SIGINT`.

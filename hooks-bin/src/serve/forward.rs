@@ -21,7 +21,7 @@ use crate::adapters::{Agent, EXIT_OK, Outcome};
 use crate::json;
 
 /// How long the forwarded call may take (as an HTTP hook entry's `timeout`).
-const CALL_TIMEOUT: Duration = Duration::from_secs(crate::install::HTTP_TIMEOUT_SECS);
+pub(super) const CALL_TIMEOUT: Duration = Duration::from_secs(crate::install::HTTP_TIMEOUT_SECS);
 
 /// Serves one call of `agent`'s `event_name` through the server; returns the exit code.
 #[must_use]
@@ -105,11 +105,6 @@ async fn post(
     let stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
         .await
         .map_err(|e| e.to_string())?;
-    let (mut sender, conn) =
-        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
-            .await
-            .map_err(|e| e.to_string())?;
-    tokio::spawn(conn);
     let request = hyper::Request::post(path)
         .header(hyper::header::HOST, format!("127.0.0.1:{port}"))
         .header(
@@ -119,6 +114,23 @@ async fn post(
         .header(hyper::header::CONTENT_TYPE, "application/json")
         .body(Full::new(Bytes::from(input)))
         .map_err(|e| e.to_string())?;
+    let (status, body) = exchange(stream, request).await?;
+    Ok((status, String::from_utf8_lossy(&body).into_owned()))
+}
+
+/// Sends `request` on the connection `stream` (HTTP/1.1): the answer's status and body.
+pub(super) async fn exchange<S>(
+    stream: S,
+    request: hyper::Request<Full<Bytes>>,
+) -> Result<(u16, Bytes), String>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let (mut sender, conn) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .map_err(|e| e.to_string())?;
+    tokio::spawn(conn);
     let response = sender
         .send_request(request)
         .await
@@ -130,5 +142,5 @@ async fn post(
         .await
         .map_err(|e| e.to_string())?
         .to_bytes();
-    Ok((status, String::from_utf8_lossy(&body).into_owned()))
+    Ok((status, body))
 }

@@ -2,9 +2,13 @@
 //! (`POST /claude/PreToolUse`), the body the input JSON a command hook gets on stdin, the
 //! answer in that agent's schema, from the same [`Protocol`](crate::adapters::Protocol) as the
 //! command adapter ([`crate::adapters::resident`]), with one runner per agent session
-//! ([`Sessions`]).
+//! ([`Sessions`]). The same routes and handlers serve the unix socket ([`super::socket`]),
+//! where the file's mode stands for the `Host` and secret checks and the answer is the
+//! command adapter's [`Outcome`] itself.
 //!
 //! # Refusals (nothing is run, no session is touched)
+//!
+//! On 127.0.0.1 (the socket refuses by size and path alone):
 //!
 //! | request | status |
 //! | --- | --- |
@@ -47,6 +51,7 @@ use serde_json::{Map, Value};
 use tokio::net::TcpListener;
 
 use super::secret::Secret;
+use super::session_files::SessionFiles;
 use super::sessions::{Session, SessionKey, Sessions, SessionsConfig};
 use crate::adapters::resident::{self, Prepared, Resident};
 use crate::adapters::{AdapterOptions, Agent, EXIT_BLOCK, EXIT_OK, Outcome, Protocol};
@@ -65,6 +70,9 @@ pub struct ServeOptions {
     pub call_timeout: Duration,
     /// The secret every request must carry.
     pub secret: Secret,
+    /// Where each session's entries are kept, so that they outlive the server; `None` (the
+    /// default): in memory only.
+    pub session_files: Option<SessionFiles>,
 }
 
 impl ServeOptions {
@@ -76,6 +84,7 @@ impl ServeOptions {
             sessions: SessionsConfig::default(),
             call_timeout: Duration::from_secs(50),
             secret,
+            session_files: None,
         }
     }
 }
@@ -133,6 +142,15 @@ impl IntoResponse for HttpAnswer {
     }
 }
 
+/// The door a request came in by.
+#[derive(Clone)]
+enum Door {
+    /// 127.0.0.1, with the `Host` values that name it.
+    Loopback(Arc<[String]>),
+    /// The unix socket.
+    Socket,
+}
+
 struct State {
     options: ServeOptions,
     sessions: Sessions<Resident>,
@@ -174,20 +192,32 @@ impl Server {
     }
 
     /// The routes: `POST /AGENT/EVENT` for every agent and event, for requests whose `Host`
-    /// names `port` on the loopback.
+    /// names `port` on the loopback and that carry the secret; the answer an HTTP hook reads
+    /// ([`HttpAnswer`]).
     pub fn router(&self, port: u16) -> Router {
         let hosts: Arc<[String]> = [format!("127.0.0.1:{port}"), format!("localhost:{port}")]
             .into_iter()
             .collect();
+        self.routes(&Door::Loopback(hosts))
+    }
+
+    /// The same routes for the unix socket ([`super::socket`]): no `Host` or secret (the
+    /// socket's mode is the authentication); the call's working directory and trust mode
+    /// from its headers; the answer the command adapter's [`Outcome`] as JSON.
+    pub fn socket_router(&self) -> Router {
+        self.routes(&Door::Socket)
+    }
+
+    fn routes(&self, door: &Door) -> Router {
         let mut router = Router::new();
         for &agent in Agent::ALL {
             for event in agent.protocol().events() {
-                let (server, hosts) = (self.clone(), Arc::clone(&hosts));
+                let (server, door) = (self.clone(), door.clone());
                 let name = event.name;
                 router = router.route(
                     &format!("/{agent}/{name}"),
                     post(move |headers: HeaderMap, body: Body| async move {
-                        server.handle(&hosts, agent, name, &headers, body).await
+                        server.handle(&door, agent, name, &headers, body).await
                     }),
                 );
             }
@@ -213,31 +243,46 @@ impl Server {
         served
     }
 
+    /// [`Server::serve`] on `listener` and on the unix socket `socket` at once (the same
+    /// sessions), until `shutdown` resolves.
+    ///
+    /// # Errors
+    /// A listener fails.
+    #[cfg(unix)]
+    pub async fn serve_with_socket(
+        &self,
+        listener: TcpListener,
+        socket: tokio::net::UnixListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let port = listener.local_addr()?.port();
+        let stop = tokio_util::sync::CancellationToken::new();
+        let on_tcp = axum::serve(listener, self.router(port))
+            .with_graceful_shutdown(stop.clone().cancelled_owned());
+        let on_socket = axum::serve(socket, self.socket_router())
+            .with_graceful_shutdown(stop.clone().cancelled_owned());
+        let stopping = async move {
+            shutdown.await;
+            stop.cancel();
+        };
+        let (on_tcp, on_socket, ()) =
+            tokio::join!(on_tcp.into_future(), on_socket.into_future(), stopping);
+        self.state.sessions.shutdown_all().await;
+        on_tcp.and(on_socket)
+    }
+
     async fn handle(
         &self,
-        hosts: &[String],
+        door: &Door,
         agent: Agent,
         event: &'static str,
         headers: &HeaderMap,
         body: Body,
     ) -> Response {
-        let host = headers.get(header::HOST).map(|h| h.as_bytes());
-        if !host.is_some_and(|h| hosts.iter().any(|ok| ok.as_bytes() == h)) {
-            return HttpAnswer::refusal(
-                StatusCode::MISDIRECTED_REQUEST,
-                &format!("the Host header must be {}", hosts.join(" or ")),
-            );
-        }
-        let secret = &self.state.options.secret;
-        if !headers
-            .get(header::AUTHORIZATION)
-            .is_some_and(|v| secret.authorizes(v.as_bytes()))
+        if let Door::Loopback(hosts) = door
+            && let Some(refused) = self.refusal(hosts, headers)
         {
-            return HttpAnswer::refusal(
-                StatusCode::UNAUTHORIZED,
-                "no valid `Authorization: Bearer SECRET` (the secret is in the config \
-                 directory's serve-secret; `hooks install claude --http` writes it)",
-            );
+            return refused;
         }
         let too_large = || {
             HttpAnswer::refusal(
@@ -265,7 +310,44 @@ impl Server {
                 );
             }
         };
-        HttpAnswer::from_outcome(&self.answer(agent, event, &input).await).into_response()
+        match door {
+            Door::Loopback(_) => {
+                HttpAnswer::from_outcome(&self.answer(agent, event, &input).await).into_response()
+            }
+            Door::Socket => {
+                match super::socket::call_options(headers, &self.state.options.adapter) {
+                    Ok(options) => {
+                        axum::Json(self.answer_with(agent, event, &input, &options).await)
+                            .into_response()
+                    }
+                    Err(why) => HttpAnswer::refusal(StatusCode::BAD_REQUEST, &why),
+                }
+            }
+        }
+    }
+
+    /// The refusal of a loopback request whose `Host` is not one of `hosts` (DNS rebinding)
+    /// or that does not carry the secret; `None` when it may go on.
+    fn refusal(&self, hosts: &[String], headers: &HeaderMap) -> Option<Response> {
+        let host = headers.get(header::HOST).map(|h| h.as_bytes());
+        if !host.is_some_and(|h| hosts.iter().any(|ok| ok.as_bytes() == h)) {
+            return Some(HttpAnswer::refusal(
+                StatusCode::MISDIRECTED_REQUEST,
+                &format!("the Host header must be {}", hosts.join(" or ")),
+            ));
+        }
+        let secret = &self.state.options.secret;
+        if !headers
+            .get(header::AUTHORIZATION)
+            .is_some_and(|v| secret.authorizes(v.as_bytes()))
+        {
+            return Some(HttpAnswer::refusal(
+                StatusCode::UNAUTHORIZED,
+                "no valid `Authorization: Bearer SECRET` (the secret is in the config \
+                 directory's serve-secret; `hooks install claude --http` writes it)",
+            ));
+        }
+        None
     }
 
     /// One call of `agent`'s event `event_name` with the input `input`, on its session: the
@@ -274,13 +356,25 @@ impl Server {
     /// server's environment) it answers "no opinion" at once and writes the line saying so
     /// on the server's stderr.
     pub async fn answer(&self, agent: Agent, event_name: &str, input: &[u8]) -> Outcome {
+        self.answer_with(agent, event_name, input, &self.state.options.adapter)
+            .await
+    }
+
+    /// [`Server::answer`] with the adapter options `adapter` (a call on the unix socket
+    /// brings its own working directory and trust mode) in place of the server's.
+    pub async fn answer_with(
+        &self,
+        agent: Agent,
+        event_name: &str,
+        input: &[u8],
+        adapter: &AdapterOptions,
+    ) -> Outcome {
         let protocol = agent.protocol();
         if let Some(off) = crate::adapters::disabled_outcome(protocol, event_name) {
             eprint!("{}", off.stderr);
             return off;
         }
-        let call = match resident::prepare(protocol, event_name, input, &self.state.options.adapter)
-        {
+        let call = match resident::prepare(protocol, event_name, input, adapter) {
             Ok(call) => call,
             Err(outcome) => return outcome,
         };
@@ -290,7 +384,7 @@ impl Server {
             .map(|id| SessionKey::new(agent.as_str(), id));
         // Run in place (no task of its own: no hand-over to another worker thread), a panic
         // caught, and dropped (cancelled) at the call timeout.
-        let run = AssertUnwindSafe(self.run(protocol, call, key.clone())).catch_unwind();
+        let run = AssertUnwindSafe(self.run(protocol, call, key.clone(), adapter)).catch_unwind();
         let bound = self.state.options.call_timeout;
         match tokio::time::timeout(bound, run).await {
             Ok(Ok(outcome)) => outcome,
@@ -319,20 +413,22 @@ impl Server {
         protocol: &'static dyn Protocol,
         call: Prepared,
         key: Option<SessionKey>,
+        adapter: &AdapterOptions,
     ) -> Outcome {
         let name = call.event().name;
-        let adapter = &self.state.options.adapter;
         let Some(key) = key else {
-            return match resident::open(protocol, &call, adapter) {
+            return match resident::open(protocol, &call, adapter, None) {
                 Ok((_runner, alone)) => resident::run_alone(protocol, call, &alone).await,
                 Err(e) => Outcome::failure(protocol, name, &e),
             };
         };
+        let files = self.state.options.session_files.as_ref();
         let entered = self
             .state
             .sessions
-            .enter(key, || {
-                let (runner, data) = resident::open(protocol, &call, adapter)?;
+            .enter(key.clone(), || {
+                let store = files.map(|f| f.open(&key, call.cwd())).transpose()?;
+                let (runner, data) = resident::open(protocol, &call, adapter, store)?;
                 Ok(Session { runner, data })
             })
             .await;
@@ -351,7 +447,7 @@ impl Server {
 }
 
 /// `blocked: why` on a gating event (as the adapter words a hook failure there), else `why`.
-fn blocked(protocol: &dyn Protocol, event_name: &str, why: &str) -> String {
+pub(super) fn blocked(protocol: &dyn Protocol, event_name: &str, why: &str) -> String {
     if protocol.is_gating(event_name) {
         format!("blocked: {why}")
     } else {

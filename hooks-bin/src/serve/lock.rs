@@ -71,6 +71,12 @@ pub fn lock_path(dir: &Path, binary: &Path) -> PathBuf {
     dir.join(format!("serve-{}.lock", binary_tag(binary)))
 }
 
+/// The unix socket of `binary`'s server in `dir`, beside its lock file.
+#[must_use]
+pub fn socket_path(dir: &Path, binary: &Path) -> PathBuf {
+    dir.join(format!("serve-{}.sock", binary_tag(binary)))
+}
+
 /// The first port [`default_port`] may choose.
 pub const PORTS_FROM: u16 = 20_000;
 

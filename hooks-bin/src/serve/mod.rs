@@ -6,11 +6,14 @@ pub mod forward;
 pub mod http;
 pub mod lock;
 pub mod secret;
+pub mod session_files;
 mod sessions;
+pub mod socket;
 
 pub use cli::{Endpoint, SERVE_HELP, ServeArgs};
 pub use http::{HttpAnswer, ServeOptions, Server};
 pub use secret::Secret;
+pub use session_files::SessionFiles;
 
 pub use sessions::{
     EndReason, Ending, Entered, OnEnd, Session, SessionError, SessionKey, Sessions, SessionsConfig,

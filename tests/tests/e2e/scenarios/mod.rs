@@ -4,6 +4,7 @@ mod bundle;
 mod claude;
 mod claude_http;
 mod codex;
+mod codex_serve;
 mod copilot;
 mod copilot_bundle;
 mod doctor;

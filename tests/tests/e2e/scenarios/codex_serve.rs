@@ -1,0 +1,120 @@
+//! Codex 0.169.0 with `hooks serve` running (`hooks serve --detach` in the sandbox): the
+//! installed `hooks codex EVENT` commands hand their calls to the server over its unix
+//! socket, so one Codex session keeps one runner and its count across tool calls.
+
+use crate::agent::Sandbox;
+use crate::agent::codex::Codex;
+use crate::model::{ModelServer, Script, Step};
+
+/// `hooks serve ARGS` as the session's hooks see it (`TMPDIR` is the sandbox's, so the lock
+/// file and the socket are there): its stdout.
+fn serve(sb: &Sandbox, args: &[&str]) -> String {
+    let mut all = vec!["serve"];
+    all.extend_from_slice(args);
+    let done = std::process::Command::new(crate::hooks_bin::path())
+        .args(&all)
+        .current_dir(&sb.project)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", &sb.home)
+        .env("TMPDIR", sb.root())
+        .output()
+        .expect("hooks serve runs");
+    String::from_utf8_lossy(&done.stdout).into_owned()
+}
+
+/// Stops the server when the scenario ends, however it ends.
+struct StopServer<'a>(&'a Sandbox);
+
+impl Drop for StopServer<'_> {
+    fn drop(&mut self) {
+        let _ = serve(self.0, &["--stop"]);
+    }
+}
+
+/// The server's log (`serve-<BINARY>.log` in the sandbox's runtime directory).
+fn server_log(sb: &Sandbox) -> String {
+    let Ok(dirs) = std::fs::read_dir(sb.root()) else {
+        return String::new();
+    };
+    dirs.filter_map(Result::ok)
+        .map(|d| d.path())
+        .filter(|d| {
+            d.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("hooks-"))
+        })
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|f| f.path())
+        .filter(|f| f.extension().is_some_and(|x| x == "log"))
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .collect()
+}
+
+#[test]
+fn with_a_server_running_a_codex_session_keeps_its_count_across_tool_calls_and_the_gate_blocks() {
+    let server = ModelServer::start(Script::new(vec![
+        Step::Shell("echo one".into()),
+        Step::Shell("rm -rf victim".into()),
+        Step::Shell("echo two".into()),
+        Step::Shell("echo three".into()),
+        Step::Text("done".into()),
+    ]));
+    let Some(codex) = Codex::for_suite() else {
+        return;
+    };
+    let sb = Sandbox::new("codex-serve");
+    Codex::configure(&sb, &server, "");
+    Codex::install_hooks(&sb);
+    Codex::trust_hooks(&sb);
+    let _stop = StopServer(&sb);
+    serve(&sb, &["--detach"]);
+    assert!(
+        serve(&sb, &["--status"]).starts_with("running"),
+        "{}",
+        server_log(&sb)
+    );
+    sb.write("victim/keep.txt", "precious\n");
+    let turn = codex.app_server_turn(&sb, "tidy up");
+    let evidence = format!("{}\nserver log:\n{}", turn.evidence(), server_log(&sb));
+    // The gate, served by the server.
+    assert!(
+        sb.project.join("victim/keep.txt").exists(),
+        "rm -rf ran:\n{evidence}"
+    );
+    let results = server.tool_results();
+    assert!(
+        results
+            .iter()
+            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
+        "the model did not get the reason: {results:?}\n{evidence}"
+    );
+    // One count for the session, kept across the three calls that ran (the blocked one
+    // never ran): in a process per call each would say `tools run: 1`.
+    let warnings = turn.entries("postToolUse", "warning");
+    for n in 1..=3 {
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains(&format!("status: tools run: {n} "))),
+            "no `tools run: {n}`: {warnings:?}\n{evidence}"
+        );
+    }
+    let stopped = serve(&sb, &["--stop"]);
+    assert!(stopped.starts_with("stopped"), "{stopped}");
+    let log = server_log(&sb);
+    assert!(
+        log.contains("session codex/") && log.contains(" ended (shutdown)"),
+        "the server served no Codex session:\n{log}"
+    );
+    for needle in ["tools run:", "[debug]"] {
+        assert_eq!(server.received(needle), Vec::<String>::new(), "{needle}");
+    }
+    let times = turn.hook_times();
+    crate::report(&format!(
+        "codex hook time handed to hooks serve (unix socket): preToolUse {}, postToolUse {}",
+        times.median("preToolUse", |_| true),
+        times.median("postToolUse", |_| true),
+    ));
+}
