@@ -57,11 +57,7 @@ pub(super) fn check_file(
     version: Option<&Version>,
     out: &mut Vec<Finding>,
 ) -> Vec<Found> {
-    let http = install::takes_http(agent).then(|| install::HttpHooks {
-        url: crate::serve::Endpoint::of(&ctx.binary, None).url(),
-        secret: String::new(),
-    });
-    let found = match install::find_ours(agent, file, &ctx.binary, http.as_ref()) {
+    let found = match install::find_ours(agent, file, &ctx.binary) {
         Ok(found) => found,
         Err(e) => {
             out.push(

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::apply::Opened;
 use super::file::read_settings;
 use super::merge::find;
-use super::shape::{HttpHooks, Ours};
+use super::shape::Ours;
 use super::{InstallError, Target};
 use crate::adapters::AgentEvent;
 
@@ -47,18 +47,13 @@ pub struct Found {
 }
 
 /// The entries of `target`'s settings file `path` that this tool installed for `binary` (a
-/// binary of its file name at any path; with `http`, also the server's entries for its URL),
+/// binary of its file name at any path, and the entries of its server: [`Ours::is_ours`]),
 /// for every event of the agent, in the file's order per event; none when the file does not
 /// exist. The file is read as `install` reads it, and never written.
 ///
 /// # Errors
 /// The file cannot be read, or is not a settings file ([`InstallError`]).
-pub fn find_ours(
-    target: Target,
-    path: &Path,
-    binary: &Path,
-    http: Option<&HttpHooks>,
-) -> Result<Vec<Found>, InstallError> {
+pub fn find_ours(target: Target, path: &Path, binary: &Path) -> Result<Vec<Found>, InstallError> {
     let binary = binary
         .to_str()
         .ok_or_else(|| InstallError::BinaryPath(binary.to_path_buf()))?;
@@ -66,7 +61,7 @@ pub fn find_ours(
     if opened.old_text.is_none() {
         return Ok(Vec::new());
     }
-    let ours = Ours::new(target, binary).with_http(http);
+    let ours = Ours::new(target, binary);
     find(
         &opened.root.object_value_or_set(),
         &ours,

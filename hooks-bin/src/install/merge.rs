@@ -299,9 +299,7 @@ fn runs_of(ours: &Ours<'_>, entry: &Value, event: AgentEvent) -> Option<Runs> {
     if let Some((path, _)) = ours.installed_by_us(entry, event) {
         return Some(Runs::Binary(path.into()));
     }
-    if ours.http.is_none() || !ours.runs_us(entry, event) {
-        return None;
-    }
+    let server_entry = ours.server_entry(entry, event)?;
     Some(match entry.get("url").and_then(Value::as_str) {
         Some(url) => Runs::Http {
             url: url.to_owned(),
@@ -310,8 +308,8 @@ fn runs_of(ours: &Ours<'_>, entry: &Value, event: AgentEvent) -> Option<Runs> {
                 .and_then(Value::as_str)
                 .map(str::to_owned),
         },
-        // The `--via-server` command entry.
-        None => Runs::Binary(ours.binary.into()),
+        // The `--via-server` command entry: its binary.
+        None => Runs::Binary(server_entry.into()),
     })
 }
 
