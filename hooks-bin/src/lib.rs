@@ -20,6 +20,7 @@
 //! | `hooks install claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor\|pi\|omp [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]; pi and oh-my-pi get the bridge extension, [`install::extension`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks explain AGENT EVENT [--input FILE] [--json] [--cwd DIR]` | one agent call with every handler that ran, its outcome and time, and the agent's answer ([`explain`]) | 0 explained; 1 the input or the config file cannot be read; 2 invalid usage |
 //! | `hooks uninstall AGENT [--project\|--user] [--dry-run]` (every agent `install` takes) | remove this binary's entries from the agent's settings ([`install::uninstall`]; pi and oh-my-pi: the bridge extension, [`install::extension::uninstall`]) | 0; 1 on failure; 2 invalid usage |
+//! | `hooks doctor [--project DIR] [--json]` | for each agent on this machine and each entry of this binary in its settings: the binary, the agent's version and switches, Codex's trust, the server of HTTP entries, project hook files; each finding with its fix ([`doctor`]) | 0 every gating hook runs; 1 a gating hook would not run; 2 invalid usage |
 //! | `hooks serve [--status\|--stop\|--detach] [--port N] [--idle-timeout S] [--max-sessions N] [--call-timeout S]` | serve the hooks over HTTP on 127.0.0.1 and a unix socket in the runtime directory, one runner per agent session ([`serve`]) | 0; 1 not running (`--status`) or cannot serve |
 //! | `hooks serve --stdio` | serve the hooks over JSON-RPC 2.0 on stdin and stdout, one session per client session id ([`stdio`]) | 0 at the end of input or on SIGTERM; 1 it could not start |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
@@ -44,6 +45,7 @@ use clap::{Parser, Subcommand};
 
 pub mod adapters;
 pub mod audit;
+pub mod doctor;
 pub mod explain;
 pub mod home;
 pub mod install;
@@ -190,6 +192,11 @@ pub enum Command {
         was changed in that file); 2 invalid usage, e.g. a --cwd that does not exist."
     )]
     Uninstall(UninstallArgs),
+    /// Check that the hooks installed for each agent on this machine run: the entries'
+    /// binary, the agent's version and switches, Codex's trust, the server of HTTP entries,
+    /// project hook files; each finding with the command that fixes it.
+    #[command(after_help = doctor::DOCTOR_HELP)]
+    Doctor(doctor::DoctorArgs),
     /// Trust project hook files: record the SHA-256 of each (default: every project hook file
     /// discovered for the working directory), so that they run; `--list` shows the store.
     #[command(after_help = trust::TRUST_HELP)]
@@ -330,7 +337,11 @@ pub fn main() -> ExitCode {
         | Command::Droid(args)
         | Command::Cursor(args) => args.trust.trust_all,
         Command::Serve(args) => args.trust_all,
-        Command::Install(_) | Command::Uninstall(_) | Command::Trust(_) | Command::Untrust(_) => {
+        Command::Install(_)
+        | Command::Uninstall(_)
+        | Command::Doctor(_)
+        | Command::Trust(_)
+        | Command::Untrust(_) => {
             if cli.trust_all {
                 eprintln!(
                     "hooks: --trust-all is an option of list, run, serve and the agent adapters only"
@@ -359,6 +370,7 @@ pub fn main() -> ExitCode {
         Command::Cursor(args) => serve(adapters::Agent::Cursor, &args, trust),
         Command::Install(args) => install_cmd(&args),
         Command::Uninstall(args) => uninstall_cmd(&args),
+        Command::Doctor(args) => doctor::run(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
         Command::Serve(args) if args.stdio => match audit::Settings::load() {

@@ -24,6 +24,7 @@ use sha2::{Digest, Sha256};
 use toml_edit::{DocumentMut, Item, Table};
 
 use super::file::{read_settings, write_settings};
+use super::found::Found;
 use super::shape::Ours;
 use super::{InstallError, Target};
 use crate::adapters::AgentEvent;
@@ -74,7 +75,7 @@ pub(super) fn trust(
             for (j, handler) in handlers.into_iter().flatten().enumerate() {
                 if ours.runs_us(handler, event) {
                     let label = snake_case(event.as_str());
-                    let key = format!("{}:{label}:{i}:{j}", hooks_json.display());
+                    let key = trust_key(hooks_json, &label, i, j);
                     let matcher = group.get("matcher").and_then(Value::as_str);
                     wanted.push((key, trust_hash(&label, matcher, handler)));
                 }
@@ -82,18 +83,7 @@ pub(super) fn trust(
         }
     }
     let old_text = read_settings(config)?;
-    let mut doc: DocumentMut =
-        old_text
-            .as_deref()
-            .unwrap_or("")
-            .parse()
-            .map_err(|e: toml_edit::TomlError| InstallError::Shape {
-                path: config.to_path_buf(),
-                message: format!(
-                    "not valid TOML: {}",
-                    crate::json::one_line(&e.to_string(), 300)
-                ),
-            })?;
+    let mut doc = parse_config(old_text.as_deref().unwrap_or(""), config)?;
     let mut keys = Vec::new();
     {
         let state = state_table(&mut doc, config)?;
@@ -151,6 +141,81 @@ pub(super) fn trust(
         ))?;
     }
     Ok(trusted)
+}
+
+/// `text`, the content of the `config.toml` at `config`, as a document.
+fn parse_config(text: &str, config: &Path) -> Result<DocumentMut, InstallError> {
+    text.parse()
+        .map_err(|e: toml_edit::TomlError| InstallError::Shape {
+            path: config.to_path_buf(),
+            message: format!(
+                "not valid TOML: {}",
+                crate::json::one_line(&e.to_string(), 300)
+            ),
+        })
+}
+
+/// The key Codex keeps a hook's trust under: `<hooks.json>:<label>:<group>:<handler>`.
+fn trust_key(hooks_json: &Path, label: &str, group: usize, handler: usize) -> String {
+    format!("{}:{label}:{group}:{handler}", hooks_json.display())
+}
+
+/// Codex's `config.toml`, read (never written) for what `hooks doctor` checks: the trust of
+/// each hook, the `hooks` feature, the trust of a project.
+#[derive(Debug, Clone)]
+pub struct CodexConfig {
+    doc: DocumentMut,
+}
+
+impl CodexConfig {
+    /// The `config.toml` at `path` (bounded read); `None` when it does not exist.
+    ///
+    /// # Errors
+    /// It cannot be read or is not TOML.
+    pub fn read(path: &Path) -> Result<Option<CodexConfig>, InstallError> {
+        let Some(text) = read_settings(path)? else {
+            return Ok(None);
+        };
+        Ok(Some(CodexConfig {
+            doc: parse_config(&text, path)?,
+        }))
+    }
+
+    /// Whether Codex trusts `found`, an entry of the `hooks.json` at `hooks_json`, as it is
+    /// now: `hooks.state."KEY".trusted_hash` is [`trust_hash`] of it.
+    #[must_use]
+    pub fn trusts(&self, hooks_json: &Path, found: &Found) -> bool {
+        let label = snake_case(found.event.as_str());
+        let key = trust_key(hooks_json, &label, found.group.unwrap_or(0), found.index);
+        let hash = trust_hash(&label, found.matcher.as_deref(), &found.entry);
+        self.doc
+            .get("hooks")
+            .and_then(|h| h.get("state"))
+            .and_then(|s| s.get(&key))
+            .and_then(|t| t.get("trusted_hash"))
+            .and_then(Item::as_str)
+            == Some(hash.as_str())
+    }
+
+    /// `features.hooks`, when set (Codex's default is on).
+    #[must_use]
+    pub fn hooks_feature(&self) -> Option<bool> {
+        self.doc
+            .get("features")
+            .and_then(|f| f.get("hooks"))
+            .and_then(Item::as_bool)
+    }
+
+    /// Whether `projects."DIR".trust_level` is `"trusted"` for the project directory `dir`.
+    #[must_use]
+    pub fn trusts_project(&self, dir: &Path) -> bool {
+        self.doc
+            .get("projects")
+            .and_then(|p| p.get(dir.display().to_string()))
+            .and_then(|p| p.get("trust_level"))
+            .and_then(Item::as_str)
+            == Some("trusted")
+    }
 }
 
 /// The table `hooks.state` of `doc`, made (as implicit tables, so that it is written as

@@ -288,6 +288,28 @@ fn bridge_path(
     Ok((dir.join(file), binary))
 }
 
+/// The bridge of this tool in `agent`'s extensions directory in `scope`, found by install's
+/// rule (a bridge for a binary of `binary`'s file name): its path, the binary it runs, and
+/// whether it is the bridge this binary would write now; `None` when there is none (no file,
+/// or another tool's).
+///
+/// # Errors
+/// No directory for `scope`, or the file cannot be read.
+pub fn find_bridge(
+    agent: ExtensionAgent,
+    scope: Scope,
+    binary: &Path,
+    cwd: &Path,
+    home: &Path,
+) -> Result<Option<(PathBuf, PathBuf, bool)>, InstallError> {
+    let (path, binary) = bridge_path(agent, scope, binary, cwd, home)?;
+    let Some(text) = read_settings(&path)? else {
+        return Ok(None);
+    };
+    let current = binary.to_str().is_some_and(|b| text == bridge_for(b));
+    Ok(ours(&text, &binary).map(|old| (path, PathBuf::from(old), current)))
+}
+
 /// `hooks uninstall pi|omp`: removes the bridge `install` put into `agent`'s extensions
 /// directory in `scope`, when it is this tool's (the rule of install: a bridge for a binary
 /// of this binary's file name), keeping it as `NAME.ts.bak`; anything else at that path is

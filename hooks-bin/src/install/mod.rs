@@ -115,6 +115,7 @@ pub mod created;
 mod error;
 pub mod extension;
 mod file;
+mod found;
 mod merge;
 mod shape;
 mod uninstall;
@@ -132,11 +133,12 @@ use hooks_core::{HookRunner, JsonlSessionStore};
 use crate::adapters::{self, AgentEvent};
 
 pub use apply::{Install, InstallReport, Replaced};
-pub use codex_trust::{Trusted, snake_case, trust_hash};
+pub use codex_trust::{CodexConfig, Trusted, snake_case, trust_hash};
 pub use error::InstallError;
+pub use found::{Found, Runs, find_ours, read_object};
 pub use shape::{HTTP_TIMEOUT_SECS, HttpHooks, UNREACHABLE_QUERY, VIA_SERVER};
 pub use uninstall::{Uninstall, UninstallReport};
-pub use version::{AgentVersion, decide as decide_fail_closed, parse_version};
+pub use version::{AgentVersion, decide as decide_fail_closed, parse_version, version_in};
 
 /// The agent CLI to install into (the adapter's [`adapters::Agent`]).
 pub use crate::adapters::Agent as Target;
@@ -292,13 +294,7 @@ pub fn uninstall(
         source,
     };
     let cwd = cwd.canonicalize().map_err(working_dir)?;
-    let mut paths = vec![install_path(target, scope, false, &cwd, home)?];
-    if takes_http(target) {
-        let local = install_path(target, scope, true, &cwd, home)?;
-        if !paths.contains(&local) {
-            paths.push(local);
-        }
-    }
+    let paths = settings_files(target, scope, &cwd, home)?;
     let binary = if binary.is_absolute() {
         binary.to_path_buf()
     } else {
@@ -317,6 +313,29 @@ pub fn uninstall(
         .apply(out)?;
     }
     Ok(())
+}
+
+/// Every file `install` writes for `target` in `scope`, with and without `--http` (when the
+/// agent [`takes_http`]): what `uninstall` cleans and `doctor` checks. `cwd` is the canonical
+/// project directory; a user-level file follows the agent's config-directory variable
+/// ([`user_settings_path`]).
+///
+/// # Errors
+/// No absolute home (or config directory) for the user's files.
+pub fn settings_files(
+    target: Target,
+    scope: Scope,
+    cwd: &Path,
+    home: &Path,
+) -> Result<Vec<PathBuf>, InstallError> {
+    let mut paths = vec![install_path(target, scope, false, cwd, home)?];
+    if takes_http(target) {
+        let local = install_path(target, scope, true, cwd, home)?;
+        if !paths.contains(&local) {
+            paths.push(local);
+        }
+    }
+    Ok(paths)
 }
 
 /// The events of `target` that the hooks of `runner` handle (see the [module docs](self)), in

@@ -43,10 +43,21 @@ impl AgentVersion {
     /// executable file of that name, asked `--version`.
     #[must_use]
     pub fn detect(executable: &str, path_var: Option<&OsStr>) -> AgentVersion {
+        AgentVersion::detect_within(executable, path_var, VERSION_TIMEOUT)
+    }
+
+    /// [`AgentVersion::detect`], with `--version` given at most `timeout` (then it is killed
+    /// and the version is [`AgentVersion::Unreadable`]).
+    #[must_use]
+    pub fn detect_within(
+        executable: &str,
+        path_var: Option<&OsStr>,
+        timeout: Duration,
+    ) -> AgentVersion {
         let Some(path) = find_on_path(executable, path_var) else {
             return AgentVersion::NotFound;
         };
-        match ask_version(&path) {
+        match ask_version(&path, timeout) {
             Ok(version) => AgentVersion::Found { path, version },
             Err(why) => AgentVersion::Unreadable { path, why },
         }
@@ -133,9 +144,9 @@ fn find_on_path(name: &str, path_var: Option<&OsStr>) -> Option<PathBuf> {
         })
 }
 
-/// Runs `path --version` (stdin closed, at most [`VERSION_TIMEOUT`]) and reads the version
-/// from what it prints.
-fn ask_version(path: &Path) -> Result<Version, String> {
+/// Runs `path --version` (stdin closed, at most `timeout`, then killed) and reads the version
+/// from what it prints ([`version_in`]).
+fn ask_version(path: &Path, timeout: Duration) -> Result<Version, String> {
     let mut child = Command::new(path)
         .arg("--version")
         .stdin(Stdio::null())
@@ -143,14 +154,14 @@ fn ask_version(path: &Path) -> Result<Version, String> {
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("cannot run it: {e}"))?;
-    let status = match child.wait_timeout(VERSION_TIMEOUT) {
+    let status = match child.wait_timeout(timeout) {
         Ok(Some(status)) => status,
         Ok(None) => {
             let _ = child.kill();
             let _ = child.wait();
             return Err(format!(
                 "`--version` did not answer within {} s",
-                VERSION_TIMEOUT.as_secs()
+                timeout.as_secs()
             ));
         }
         Err(e) => return Err(format!("cannot wait for it: {e}")),
@@ -162,7 +173,7 @@ fn ask_version(path: &Path) -> Result<Version, String> {
     if !status.success() {
         return Err(format!("`--version` exited with {status}"));
     }
-    parse_version(&printed)
+    version_in(&printed)
         .ok_or_else(|| format!("`--version` printed no version: {:?}", printed.trim()))
 }
 
@@ -171,6 +182,16 @@ fn ask_version(path: &Path) -> Result<Version, String> {
 pub fn parse_version(text: &str) -> Option<Version> {
     let word = text.lines().next()?.split_whitespace().next()?;
     Version::parse(word.trim_start_matches('v')).ok()
+}
+
+/// The first version among the words of `text`'s first line, as agents print it:
+/// `2.1.328 (Claude Code)`, `codex-cli 0.169.0`, `omp/18.2.3` → the version.
+#[must_use]
+pub fn version_in(text: &str) -> Option<Version> {
+    text.lines()
+        .next()?
+        .split(|c: char| c.is_whitespace() || c == '/')
+        .find_map(|word| parse_version(word.trim_end_matches([',', ';', ')'])))
 }
 
 #[cfg(test)]
@@ -193,6 +214,20 @@ mod tests {
         assert_eq!(parse_version("v1.0.0"), Some(Version::new(1, 0, 0)));
         assert_eq!(parse_version("Claude Code 2.1.328"), None);
         assert_eq!(parse_version(""), None);
+    }
+
+    #[test]
+    fn printed_versions_are_the_first_version_word_of_the_first_line() {
+        assert_eq!(
+            version_in("2.1.328 (Claude Code)\n"),
+            Some(Version::new(2, 1, 328))
+        );
+        assert_eq!(
+            version_in("codex-cli 0.169.0\n"),
+            Some(Version::new(0, 169, 0))
+        );
+        assert_eq!(version_in("omp/18.2.3"), Some(Version::new(18, 2, 3)));
+        assert_eq!(version_in("no version here\n1.2.3"), None);
     }
 
     #[test]

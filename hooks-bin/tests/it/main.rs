@@ -13,6 +13,7 @@ mod adapter_stdio;
 mod adapter_tool_outputs;
 mod audit;
 mod decoder_props;
+mod doctor;
 mod explain;
 mod install;
 mod install_agents;

@@ -7,6 +7,7 @@ mod codex;
 mod codex_serve;
 mod copilot;
 mod copilot_bundle;
+mod doctor;
 mod droid;
 mod droid_bundle;
 mod gemini;

@@ -1,0 +1,93 @@
+//! The entries of this tool already in an agent's settings file, found by the same rule that
+//! `install` and `uninstall` use ([`Ours::is_ours`], the
+//! [module docs](super#which-entries-are-this-tools)): what `hooks doctor` checks.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use super::apply::Opened;
+use super::file::read_settings;
+use super::merge::find;
+use super::shape::Ours;
+use super::{InstallError, Target};
+use crate::adapters::AgentEvent;
+
+/// What an entry of ours runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Runs {
+    /// A command entry: the binary it runs (absolute, with this binary's file name; maybe
+    /// another path than this binary's).
+    Binary(PathBuf),
+    /// An HTTP entry of `install --http`: the URL it posts to and its `Authorization` header.
+    Http {
+        /// The URL.
+        url: String,
+        /// The `Authorization` header value (`Bearer SECRET`), if any.
+        authorization: Option<String>,
+    },
+}
+
+/// One entry of ours in a settings file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// The event it is under.
+    pub event: AgentEvent,
+    /// The index of its matcher group in `hooks.EVENT` (`None` in a versioned file, whose
+    /// entries are straight under the event).
+    pub group: Option<usize>,
+    /// Its index in its group's `hooks` (or in `hooks.EVENT` of a versioned file).
+    pub index: usize,
+    /// Its group's `matcher`, if any.
+    pub matcher: Option<String>,
+    /// The entry as written.
+    pub entry: Value,
+    /// What it runs.
+    pub runs: Runs,
+}
+
+/// The entries of `target`'s settings file `path` that this tool installed for `binary` (a
+/// binary of its file name at any path, and the entries of its server: [`Ours::is_ours`]),
+/// for every event of the agent, in the file's order per event; none when the file does not
+/// exist. The file is read as `install` reads it, and never written.
+///
+/// # Errors
+/// The file cannot be read, or is not a settings file ([`InstallError`]).
+pub fn find_ours(target: Target, path: &Path, binary: &Path) -> Result<Vec<Found>, InstallError> {
+    let binary = binary
+        .to_str()
+        .ok_or_else(|| InstallError::BinaryPath(binary.to_path_buf()))?;
+    let opened = Opened::read(path)?;
+    if opened.old_text.is_none() {
+        return Ok(Vec::new());
+    }
+    let ours = Ours::new(target, binary);
+    find(
+        &opened.root.object_value_or_set(),
+        &ours,
+        target.protocol().events(),
+    )
+    .map_err(|message| InstallError::Shape {
+        path: path.to_path_buf(),
+        message,
+    })
+}
+
+/// The settings file `path` as a JSON object, read as `install` reads it (bounded, strict; an
+/// empty file is `{}`); `None` when it does not exist.
+///
+/// # Errors
+/// The file cannot be read or is not one JSON object.
+pub fn read_object(path: &Path) -> Result<Option<Map<String, Value>>, InstallError> {
+    let Some(text) = read_settings(path)? else {
+        return Ok(None);
+    };
+    let body = text.trim_start_matches('\u{feff}');
+    if body.trim().is_empty() {
+        return Ok(Some(Map::new()));
+    }
+    Ok(Some(crate::json::decode_object(
+        body.as_bytes(),
+        &path.display().to_string(),
+    )?))
+}
