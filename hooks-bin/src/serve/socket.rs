@@ -11,8 +11,10 @@
 //! cleanly ([`SocketFile`]).
 //!
 //! A request on the socket is one call of the command adapter: the body is the agent's
-//! input, the call's working directory and trust mode are headers ([`CWD_HEADER`],
-//! [`TRUST_HEADER`]: the adapter's own, which the server's do not replace), and the answer
+//! input, the call's working directory, trust mode and audit mode are headers
+//! ([`CWD_HEADER`], [`TRUST_HEADER`], [`MODE_HEADER`]: the adapter's own, which the server's
+//! do not replace: a call is decided in the mode of the process the agent started), and the
+//! answer
 //! is the adapter's [`Outcome`] itself as JSON (`{"code", "stdout", "stderr"}`), which the
 //! adapter writes as if it had run the call.
 //!
@@ -57,6 +59,9 @@ pub const CWD_HEADER: &str = "x-hooks-cwd";
 /// The header of the call's trust mode: `all` (`--trust-all`) or `check`.
 pub const TRUST_HEADER: &str = "x-hooks-trust";
 
+/// The header of the call's audit mode ([`crate::audit::Mode`]): `enforce` or `audit`.
+pub const MODE_HEADER: &str = "x-hooks-mode";
+
 /// The socket's file, removed when this is dropped (the server exits cleanly).
 #[derive(Debug)]
 pub struct SocketFile(PathBuf);
@@ -100,7 +105,8 @@ pub fn bind(path: &Path) -> std::io::Result<(tokio::net::UnixListener, SocketFil
 }
 
 /// The options of a call that came in on the socket: `base` (the server's) with the call's
-/// working directory and trust mode from its headers, when it has them.
+/// working directory, trust mode and audit mode from its headers, when it has them (the
+/// decision log stays the server's).
 ///
 /// # Errors
 /// A header that is not what the adapter sends (names it).
@@ -118,6 +124,13 @@ pub fn call_options(headers: &HeaderMap, base: &AdapterOptions) -> Result<Adapte
             b"all" => TrustMode::All,
             b"check" => TrustMode::Check,
             _ => return Err(format!("{TRUST_HEADER} must be `all` or `check`")),
+        };
+    }
+    if let Some(mode) = headers.get(MODE_HEADER) {
+        options.audit.mode = match mode.as_bytes() {
+            b"enforce" => crate::audit::Mode::Enforce,
+            b"audit" => crate::audit::Mode::Audit,
+            _ => return Err(format!("{MODE_HEADER} must be `enforce` or `audit`")),
         };
     }
     Ok(options)
@@ -183,6 +196,7 @@ pub fn hand_over(
             .header(hyper::header::CONTENT_TYPE, "application/json")
             .header(CWD_HEADER, cwd)
             .header(TRUST_HEADER, trust)
+            .header(MODE_HEADER, opts.audit.mode.as_str())
             .body(http_body_util::Full::new(
                 hyper::body::Bytes::copy_from_slice(input),
             ))
@@ -270,5 +284,18 @@ mod tests {
         assert_eq!(relative, "x-hooks-cwd must be an absolute path");
         let trust = call_options(&headers(&[(TRUST_HEADER, "yes")]), &base).unwrap_err();
         assert_eq!(trust, "x-hooks-trust must be `all` or `check`");
+        let mode = call_options(&headers(&[(MODE_HEADER, "lenient")]), &base).unwrap_err();
+        assert_eq!(mode, "x-hooks-mode must be `enforce` or `audit`");
+    }
+
+    #[test]
+    fn a_socket_call_is_decided_in_the_mode_of_the_adapter_that_sent_it() {
+        let base = AdapterOptions::default();
+        let audit = call_options(&headers(&[(MODE_HEADER, "audit")]), &base).unwrap();
+        assert_eq!(audit.audit.mode, crate::audit::Mode::Audit);
+        let mut auditing = base.clone();
+        auditing.audit.mode = crate::audit::Mode::Audit;
+        let enforce = call_options(&headers(&[(MODE_HEADER, "enforce")]), &auditing).unwrap();
+        assert_eq!(enforce.audit.mode, crate::audit::Mode::Enforce);
     }
 }

@@ -180,33 +180,47 @@ fn a_server_in_audit_mode_decides_and_logs_its_http_calls_and_the_calls_handed_t
     let mut server = user.serve(&[]);
     let (status, body) = user.call("PreToolUse", "s1", bash("rm -rf /"));
     assert_eq!((status, body.as_str()), (200, ""), "no opinion over HTTP");
-    // The adapter, enforcing on its own, hands the call to the server, which audits it.
-    let mut adapter = user
-        .command()
-        .args(["claude", "PreToolUse"])
-        .env("HOOKS_MODE", "enforce")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let input = user.input("PreToolUse", "s2", bash("rm -rf /"));
-    adapter.stdin.take().unwrap().write_all(&input).unwrap();
-    let out = adapter.wait_with_output().unwrap();
+    // The adapters hand their calls to the server, which decides each in the adapter's own
+    // mode: the config file's (audit), or its environment's (HOOKS_MODE=enforce).
+    let adapter = |session: &str, env: &[(&str, &str)]| {
+        let mut adapter = user
+            .command()
+            .args(["claude", "PreToolUse"])
+            .envs(env.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = user.input("PreToolUse", session, bash("rm -rf /"));
+        adapter.stdin.take().unwrap().write_all(&input).unwrap();
+        adapter.wait_with_output().unwrap()
+    };
+    let out = adapter("s2", &[]);
     assert_eq!(
         (out.status.code(), text(&out).as_str()),
         (Some(0), ""),
         "{out:?}"
     );
-    user.eventually("both calls are logged", || {
-        std::fs::read_to_string(&log).is_ok_and(|t| t.lines().count() == 2)
+    let out = adapter("s3", &[("HOOKS_MODE", "enforce")]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(text(&out).contains("\"deny\""), "{out:?}");
+    user.eventually("the three calls are logged", || {
+        std::fs::read_to_string(&log).is_ok_and(|t| t.lines().count() == 3)
     });
     let text = std::fs::read_to_string(&log).unwrap();
-    for (line, session) in text.lines().zip(["s1", "s2"]) {
+    for (line, (session, enforced)) in
+        text.lines()
+            .zip([("s1", false), ("s2", false), ("s3", true)])
+    {
         let line: serde_json::Value = serde_json::from_str(line).unwrap();
         assert_eq!(line["session"], session, "{line}");
-        assert_eq!(line["enforced"], false, "{line}");
-        let deny = &line["would_have"]["stdout"]["hookSpecificOutput"];
+        assert_eq!(line["enforced"], enforced, "{line}");
+        let deny = if enforced {
+            &line["answer"]["stdout"]["hookSpecificOutput"]
+        } else {
+            &line["would_have"]["stdout"]["hookSpecificOutput"]
+        };
         assert_eq!(deny["permissionDecision"], "deny", "{line}");
     }
     terminate(&server);
