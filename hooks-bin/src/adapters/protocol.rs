@@ -396,7 +396,8 @@ pub struct InstallShape {
     pub dir_env: Option<&'static str>,
     /// How the entries added run this binary.
     pub form: Form,
-    /// A line printed after the file was written (Codex: the hooks need the user's trust).
+    /// A line printed after the file was written (Codex: the hooks need the user's trust),
+    /// unless the install did what it asks (`install codex --trust`).
     pub note: Option<&'static str>,
     /// How the file lists an event's entries.
     pub layout: Layout,

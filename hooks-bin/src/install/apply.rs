@@ -218,9 +218,6 @@ impl Install {
                 backup.display()
             ))?;
         }
-        if let Some(note) = self.target.protocol().install().note {
-            o(writeln!(out, "{note}"))?;
-        }
         Ok(report)
     }
 

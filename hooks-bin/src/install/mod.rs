@@ -494,6 +494,13 @@ pub fn run(
             out.write_all(&said).map_err(InstallError::Output)?;
         }
     }
+    // What the agent still asks of the user (Codex: trust), unless this install did it.
+    if let Some(note) = target.protocol().install().note
+        && report.written
+        && config.is_none()
+    {
+        writeln!(out, "{note}").map_err(InstallError::Output)?;
+    }
     if let Some(config) = config {
         let binary = plan
             .binary

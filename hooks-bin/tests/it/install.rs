@@ -369,11 +369,6 @@ fn install_codex_uses_a_quoted_shell_command() {
     let events = [PRE_TOOL_USE, POST_TOOL_USE];
     let (result, out) = apply(&install, &events);
     result.unwrap();
-    assert!(out.contains("/hooks in Codex"), "trust note: {out}");
-    assert!(
-        out.contains("--trust") && out.contains("codex exec --dangerously-bypass-hook-trust"),
-        "the note says how to trust them for unattended runs: {out}"
-    );
     assert_eq!(
         read_json(&path)["hooks"]["PreToolUse"][0],
         json!({"hooks": [{"type": "command", "command": "'/opt/my tools/hooks' codex PreToolUse"}]})
@@ -1305,6 +1300,24 @@ mod binary {
     }
 
     #[test]
+    fn install_codex_says_how_to_trust_the_entries_unless_it_trusted_them() {
+        let (dir, home) = (workdir(), workdir());
+        let out = hooks_in(dir.path(), home.path().to_str(), &[], &["install", "codex"]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let said = text(&out.stdout);
+        assert!(said.contains("/hooks in Codex"), "trust note: {said}");
+        assert!(
+            said.contains("--trust") && said.contains("codex exec --dangerously-bypass-hook-trust"),
+            "the note says how to trust them for unattended runs: {said}"
+        );
+        let codex_home = workdir();
+        let out = install_codex_trusted(codex_home.path(), &[]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let said = text(&out.stdout);
+        assert!(!said.contains("/hooks in Codex"), "{said}");
+    }
+
+    #[test]
     fn install_codex_trust_trusts_exactly_our_entries_in_config_toml() {
         let codex_home = workdir();
         let config = codex_home.path().join("config.toml");
@@ -1321,6 +1334,10 @@ mod binary {
         assert_eq!(out.status.code(), Some(0), "{out:?}");
         let stdout = text(&out.stdout);
         assert!(stdout.contains("Trusted 5 hooks in"), "{stdout}");
+        assert!(
+            !stdout.contains("open /hooks in Codex"),
+            "no note asking for the trust this install gave: {stdout}"
+        );
 
         let text_after = fs::read_to_string(&config).unwrap();
         assert!(
