@@ -7,15 +7,17 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::lock::{self, Lock, State};
+use super::build::{self, Build};
+use super::lock::{self, Lock, Running, State};
 use super::{OnEnd, Secret, ServeOptions, Server, SessionKey, SessionsConfig};
 use crate::adapters::AdapterOptions;
 use crate::trust::TrustMode;
 
 /// What `hooks serve --help` adds.
 pub const SERVE_HELP: &str = "One server per user and binary: the lock file serve-<BINARY>.lock \
-in the runtime directory ($XDG_RUNTIME_DIR/hooks, else <tmp>/hooks-<uid>) holds its pid and \
-port. Every request on 127.0.0.1 must carry `Authorization: Bearer SECRET` (the secret is \
+in the runtime directory ($XDG_RUNTIME_DIR/hooks, else <tmp>/hooks-<uid>) holds its pid, \
+port and build (the binary file's identity: a rebuilt or reinstalled binary is another build, \
+whose calls a server of the older one never answers; a session start replaces that server). Every request on 127.0.0.1 must carry `Authorization: Bearer SECRET` (the secret is \
 <config dir>/serve-secret, mode 0600, made on first use). The server also listens on the \
 unix socket serve-<BINARY>.sock beside the lock file (mode 0600: only the user can connect, \
 so no secret), where `hooks AGENT EVENT` hands over its calls while the server runs \
@@ -33,7 +35,7 @@ pub struct ServeArgs {
     /// line, until the end of input (hooks-bin/bridges/PROTOCOL.md), instead of HTTP.
     #[arg(long, conflicts_with_all = ["status", "stop", "detach", "port", "idle_timeout", "max_sessions", "call_timeout"])]
     pub stdio: bool,
-    /// Say whether the server runs (pid, port), and exit.
+    /// Say whether the server runs (pid, port, whether of an older build), and exit.
     #[arg(long, conflicts_with_all = ["stop", "detach"])]
     pub status: bool,
     /// Stop the running server (SIGTERM: every live session ends cleanly), and exit.
@@ -119,7 +121,13 @@ fn fail(why: &str) -> ExitCode {
 fn status(endpoint: &Endpoint) -> ExitCode {
     match lock::state(&endpoint.lock) {
         Ok(State::Held(Some(r))) => {
-            println!("running: pid {}, http://127.0.0.1:{}", r.pid, r.port);
+            let older = if build::older(r.build.as_ref(), Build::running().ok().as_ref()) {
+                ", an older build of this binary: `hooks serve --stop` stops it, and the next \
+                 session start or `hooks serve --detach` starts this build"
+            } else {
+                ""
+            };
+            println!("running: pid {}, http://127.0.0.1:{}{older}", r.pid, r.port);
             ExitCode::SUCCESS
         }
         Ok(State::Held(None)) => {
@@ -149,18 +157,30 @@ fn stop(endpoint: &Endpoint) -> ExitCode {
         }
         Err(e) => return fail(&format!("{}: {e}", endpoint.lock.display())),
     };
-    if let Err(e) = terminate(running.pid) {
-        return fail(&format!("cannot signal pid {}: {e}", running.pid));
+    match stop_server(endpoint, &running) {
+        Ok(()) => {
+            println!("stopped (pid {})", running.pid);
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&e),
     }
+}
+
+/// Stops the server `running` that holds `endpoint`'s lock (`SIGTERM` to its pid, which the
+/// lock proves is the server: every live session ends cleanly), and waits until it lets the
+/// lock go (a server started meanwhile may hold it then).
+fn stop_server(endpoint: &Endpoint, running: &Running) -> Result<(), String> {
+    terminate(running.pid).map_err(|e| format!("cannot signal pid {}: {e}", running.pid))?;
     let deadline = Instant::now() + Duration::from_secs(30);
     while Instant::now() < deadline {
-        if matches!(lock::state(&endpoint.lock), Ok(State::Free)) {
-            println!("stopped (pid {})", running.pid);
-            return ExitCode::SUCCESS;
+        match lock::state(&endpoint.lock) {
+            Ok(State::Held(Some(r))) if r.pid == running.pid => {}
+            Ok(State::Held(None)) | Err(_) => {}
+            Ok(State::Free | State::Held(Some(_))) => return Ok(()),
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    fail(&format!("pid {} did not stop within 30 s", running.pid))
+    Err(format!("pid {} did not stop within 30 s", running.pid))
 }
 
 #[cfg(unix)]
@@ -199,12 +219,26 @@ impl Default for ServeArgs {
 }
 
 /// Starts `hooks serve` with `args` in the background (see [`ServeArgs::detach`]) unless
-/// `endpoint`'s server runs; returns the port the running server listens on.
+/// `endpoint`'s server runs; returns the port the running server listens on. A server of an
+/// older build (the binary was rebuilt or reinstalled at its path since it started, see
+/// [`super::build`]) is stopped first, as `hooks serve --stop` does, and the line saying so
+/// is written on stderr: what starts now runs on this build.
 ///
 /// # Errors
 /// The server could not be started, or did not listen within 10 s (the message names its
-/// log file).
+/// log file); the older server could not be stopped.
 pub fn ensure_running(endpoint: &Endpoint, args: &ServeArgs) -> Result<u16, String> {
+    if let Ok(State::Held(Some(old))) = lock::state(&endpoint.lock)
+        && build::older(old.build.as_ref(), Build::running().ok().as_ref())
+    {
+        stop_server(endpoint, &old)
+            .map_err(|e| format!("cannot replace the server of an older build: {e}"))?;
+        eprintln!(
+            "hooks serve: replaced the server of an older build of {} (pid {})",
+            endpoint.binary.display(),
+            old.pid
+        );
+    }
     let listening = || match lock::state(&endpoint.lock) {
         Ok(State::Held(Some(r))) => std::net::TcpStream::connect(("127.0.0.1", r.port))
             .is_ok()
@@ -307,6 +341,7 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         },
         call_timeout: Duration::from_secs(args.call_timeout),
         secret,
+        binary: Some(endpoint.binary.clone()),
     };
     let code = runtime.block_on(async {
         let listener = match tokio::net::TcpListener::bind(("127.0.0.1", endpoint.port)).await {

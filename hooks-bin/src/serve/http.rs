@@ -50,6 +50,7 @@ use futures::FutureExt as _;
 use serde_json::{Map, Value};
 use tokio::net::TcpListener;
 
+use super::build::Watch;
 use super::secret::Secret;
 use super::sessions::{Session, SessionKey, Sessions, SessionsConfig};
 use crate::adapters::resident::{self, Prepared, Resident};
@@ -69,6 +70,11 @@ pub struct ServeOptions {
     pub call_timeout: Duration,
     /// The secret every request must carry.
     pub secret: Secret,
+    /// The binary this process was started from, if it is to watch it: once its file is
+    /// replaced by another build, the first request after (the file is looked at once a
+    /// second at most) writes one line saying so on stderr ([`Watch`]); the server goes on
+    /// answering.
+    pub binary: Option<std::path::PathBuf>,
 }
 
 impl ServeOptions {
@@ -80,6 +86,7 @@ impl ServeOptions {
             sessions: SessionsConfig::default(),
             call_timeout: Duration::from_secs(50),
             secret,
+            binary: None,
         }
     }
 }
@@ -149,6 +156,7 @@ enum Door {
 struct State {
     options: ServeOptions,
     sessions: Sessions<Resident>,
+    watch: Option<Watch>,
 }
 
 /// The resident host behind the HTTP transport: the sessions and how a call runs; cheap to
@@ -175,8 +183,13 @@ impl Server {
     #[must_use]
     pub fn new(options: ServeOptions) -> Server {
         let sessions = Sessions::new(options.sessions.clone());
+        let watch = options.binary.as_deref().and_then(Watch::new);
         Server {
-            state: Arc::new(State { options, sessions }),
+            state: Arc::new(State {
+                options,
+                sessions,
+                watch,
+            }),
         }
     }
 
@@ -274,6 +287,9 @@ impl Server {
         headers: &HeaderMap,
         body: Body,
     ) -> Response {
+        if let Some(watch) = &self.state.watch {
+            watch.check();
+        }
         if let Door::Loopback(hosts) = door
             && let Some(refused) = self.refusal(hosts, headers)
         {

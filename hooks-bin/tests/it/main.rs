@@ -23,6 +23,7 @@ mod run_cli;
 mod run_pty;
 mod serve_cli;
 mod serve_http;
+mod serve_rebuilt;
 mod serve_reliability;
 mod serve_socket;
 mod trust;
