@@ -37,7 +37,7 @@
 //! reads stdout on exit 2 and drops stderr there: a failing `postToolUse` answers exit 2 with
 //! the output withheld in `modifiedResult`, which Copilot applies; a failing `preToolUse` exits
 //! 2, which denies the call, and answers a deny whose reason is the failure line
-//! ([`Protocol::deny_on_failure`]), so the model gets `Denied by preToolUse hook: hooks copilot
+//! ([`Protocol::failure_answer`]), so the model gets `Denied by preToolUse hook: hooks copilot
 //! preToolUse: ...` rather than `hook exited with code 2`.
 
 use serde::Deserialize;

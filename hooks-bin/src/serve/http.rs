@@ -1,6 +1,6 @@
 //! The HTTP transport of `hooks serve`: HTTP/1.1 on 127.0.0.1, one route per agent and event
 //! (`POST /claude/PreToolUse`), the body the input JSON a command hook gets on stdin, the
-//! answer in that agent's schema, from the same [`Protocol`](crate::adapters::Protocol) as the
+//! answer in that agent's schema, from the same [`Protocol`] as the
 //! command adapter ([`crate::adapters::resident`]), with one runner per agent session
 //! ([`Sessions`]). The same routes and handlers serve the unix socket ([`super::socket`]),
 //! where the file's mode stands for the `Host` and secret checks and the answer is the
