@@ -143,8 +143,8 @@ impl Watch {
             && !self.said.swap(true, Ordering::Relaxed)
         {
             eprintln!(
-                "hooks serve: {} is another build now; this server (pid {}) goes on answering \
-                 with its own, older one until it is stopped (`hooks serve --stop`; the next \
+                "hooks serve: {} was replaced by another build (or removed); this server (pid \
+                 {}) goes on answering with its own, older one until it is stopped (`hooks serve --stop`; the next \
                  `hooks claude SessionStart --via-server` replaces it)",
                 self.path.display(),
                 std::process::id()

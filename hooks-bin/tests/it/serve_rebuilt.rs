@@ -319,7 +319,10 @@ fn a_server_whose_binary_was_replaced_says_so_once_and_goes_on_answering() {
     user.start_server();
     let rm = user.claude("PreToolUse", "s1", rm_rf());
     assert_eq!(user.post("PreToolUse", &rm).0, 200);
-    let said = format!("hooks serve: {} is another build now", user.bin().display());
+    let said = format!(
+        "hooks serve: {} was replaced by another build",
+        user.bin().display()
+    );
     assert!(!user.log().contains(&said), "{}", user.log());
     // The file is looked at once a second at most.
     std::thread::sleep(Duration::from_millis(1100));
