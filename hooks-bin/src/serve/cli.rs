@@ -2,6 +2,7 @@
 //! 127.0.0.1 (see [`super::http`]) and on a unix socket ([`super::socket`]) until `SIGTERM`
 //! or `SIGINT`, then ends every live session (`session_shutdown` on each) and exits 0.
 
+use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -168,15 +169,23 @@ fn stop(endpoint: &Endpoint) -> ExitCode {
 
 /// Stops the server `running` that holds `endpoint`'s lock (`SIGTERM` to its pid, which the
 /// lock proves is the server: every live session ends cleanly), and waits until it lets the
-/// lock go (a server started meanwhile may hold it then).
+/// lock go (a server started meanwhile may hold it then; one that exited before the signal
+/// is stopped too).
 fn stop_server(endpoint: &Endpoint, running: &Running) -> Result<(), String> {
-    terminate(running.pid).map_err(|e| format!("cannot signal pid {}: {e}", running.pid))?;
+    let still_held = || match lock::state(&endpoint.lock) {
+        Ok(State::Held(Some(r))) => r.pid == running.pid,
+        Ok(State::Held(None)) | Err(_) => true,
+        Ok(State::Free) => false,
+    };
+    if let Err(e) = terminate(running.pid)
+        && still_held()
+    {
+        return Err(format!("cannot signal pid {}: {e}", running.pid));
+    }
     let deadline = Instant::now() + Duration::from_secs(30);
     while Instant::now() < deadline {
-        match lock::state(&endpoint.lock) {
-            Ok(State::Held(Some(r))) if r.pid == running.pid => {}
-            Ok(State::Held(None)) | Err(_) => {}
-            Ok(State::Free | State::Held(Some(_))) => return Ok(()),
+        if !still_held() {
+            return Ok(());
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -360,7 +369,9 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
             }
         };
         let server = Server::new(options);
-        let served = serve_on(&server, listener, endpoint, &lock).await;
+        // Caught from here on: a signal sent once the server says it listens ends it cleanly.
+        let shutdown = terminated();
+        let served = serve_on(&server, listener, endpoint, &lock, shutdown).await;
         match served {
             Ok(()) => {
                 eprintln!("hooks serve: stopped");
@@ -384,6 +395,7 @@ async fn serve_on(
     listener: tokio::net::TcpListener,
     endpoint: &Endpoint,
     lock: &Lock,
+    shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let (pid, url) = (std::process::id(), endpoint.url());
     match super::socket::bind(&endpoint.socket) {
@@ -393,9 +405,7 @@ async fn serve_on(
                 file.path().display(),
                 lock.path().display()
             );
-            let served = server
-                .serve_with_socket(listener, socket, terminated())
-                .await;
+            let served = server.serve_with_socket(listener, socket, shutdown).await;
             drop(file);
             served
         }
@@ -408,7 +418,7 @@ async fn serve_on(
                 "hooks serve: listening on {url} (pid {pid}, lock {})",
                 lock.path().display()
             );
-            server.serve(listener, terminated()).await
+            server.serve(listener, shutdown).await
         }
     }
 }
@@ -420,6 +430,7 @@ async fn serve_on(
     listener: tokio::net::TcpListener,
     endpoint: &Endpoint,
     lock: &Lock,
+    shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     eprintln!(
         "hooks serve: listening on {} (pid {}, lock {})",
@@ -427,29 +438,35 @@ async fn serve_on(
         std::process::id(),
         lock.path().display()
     );
-    server.serve(listener, terminated()).await
+    server.serve(listener, shutdown).await
 }
 
-/// Resolves on `SIGTERM` or `SIGINT`.
-async fn terminated() {
+/// Resolves on `SIGTERM` or `SIGINT`, which are caught from this call on (it must be made
+/// inside the runtime).
+fn terminated() -> impl Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        match (
+        let caught = (
             signal(SignalKind::terminate()),
             signal(SignalKind::interrupt()),
-        ) {
-            (Ok(mut term), Ok(mut int)) => {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = int.recv() => {}
+        );
+        async move {
+            match caught {
+                (Ok(mut term), Ok(mut int)) => {
+                    tokio::select! {
+                        _ = term.recv() => {}
+                        _ = int.recv() => {}
+                    }
                 }
+                _ => std::future::pending::<()>().await,
             }
-            _ => std::future::pending::<()>().await,
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }

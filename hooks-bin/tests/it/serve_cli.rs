@@ -468,3 +468,34 @@ fn a_port_held_by_another_program_fails_the_start_naming_it_and_leaves_no_server
         (Some(1), "not running\n")
     );
 }
+
+#[test]
+fn a_sigterm_sent_as_soon_as_the_server_says_it_listens_ends_it_cleanly() {
+    let user = User::new();
+    for round in 0..60u64 {
+        let log = std::fs::File::create(user.path("serve.log")).unwrap();
+        let mut server = user
+            .command()
+            .arg("serve")
+            .arg(format!("--port={}", user.port))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        // The signal follows the line by 0 to 3 ms: as closely as a script's would.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !user.log().contains("listening") {
+            assert!(Instant::now() < deadline, "round {round}: {}", user.log());
+        }
+        std::thread::sleep(Duration::from_micros(round * 50));
+        terminate(&server);
+        let status = wait(&mut server);
+        assert_eq!(
+            status.code(),
+            Some(0),
+            "round {round}: {status}; log: {}",
+            user.log()
+        );
+    }
+}
