@@ -1,17 +1,23 @@
 //! `hooks serve` over loopback HTTP (issue 15), with the bundled examples: one session calling
-//! `PreToolUse` in sequence (as an agent does), 64 sessions calling at once, the RSS with
-//! 1,000 live sessions, and, in the same run, the loopback floor (a server that answers every
-//! POST with an empty 200 and runs nothing).
+//! `PreToolUse` in sequence (as an agent does), 64 sessions calling at once, the server's RSS
+//! with 1,000 live sessions, and, in the same run, the loopback floor (a server that answers
+//! every POST with an empty 200 and runs nothing).
 //!
 //! ```text
-//! cargo bench -p hooks-bin --bench serve_http                 # about 20 s
+//! cargo bench -p hooks-bin --bench serve_http                 # about 40 s
 //! CALLS=5000 cargo bench -p hooks-bin --bench serve_http      # fewer calls per measurement
+//! HOOKS_BIN=/path/to/hooks cargo bench -p hooks-bin --bench serve_http  # another server binary
 //! ```
 //!
-//! Server and clients run in this process, on one tokio runtime with 2 worker threads (the
-//! clients use hyper's HTTP/1.1 client, one keep-alive connection per session, as an agent's
-//! HTTP client keeps its connection to a host); "new connection" opens one per call. Latency
-//! is from writing the request to reading the whole answer.
+//! The server is the release `hooks serve` in a process of its own (a scratch user: config,
+//! runtime and home directories), and so is the floor (this bench binary started again, an
+//! axum route on a tokio runtime as `hooks serve` has), so that the RSS is the server's own
+//! (`/proc/PID/status`) and neither shares a runtime with the clients. The clients run in
+//! this process on a tokio runtime with 2 worker threads and use hyper's HTTP/1.1 client, one
+//! keep-alive connection per session, as an agent's HTTP client keeps its connection to a
+//! host; "new connection" opens one per call. Latency is from writing the request to reading
+//! the whole answer. `Server::answer` (the server's own work, without HTTP) is timed in this
+//! process.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -140,36 +146,119 @@ async fn concurrent(
     (began.elapsed(), all)
 }
 
-fn rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
+/// A server in a process of its own: its address and pid; killed when dropped.
+struct Child {
+    process: std::process::Child,
+    addr: SocketAddr,
 }
 
-async fn serve_router(router: Router) -> SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    addr
+impl Child {
+    fn status_kib(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.process.id()))
+            .expect("/proc status of the server");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("a memory field")
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// A free loopback port.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Waits until `addr` accepts connections (10 s at most).
+fn wait_listening(addr: SocketAddr, process: &mut std::process::Child) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::net::TcpStream::connect(addr).is_err() {
+        assert!(
+            process.try_wait().unwrap().is_none(),
+            "the server exited before it listened"
+        );
+        assert!(
+            Instant::now() < deadline,
+            "the server did not listen in 10 s"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The release `hooks serve` for the scratch user in `user` (its `config`, `run`, `home`).
+fn start_hooks_serve(user: &std::path::Path) -> (Child, Secret) {
+    for sub in ["config", "run", "home", "project"] {
+        std::fs::create_dir_all(user.join(sub)).unwrap();
+    }
+    let port = free_port();
+    let binary = std::env::var_os("HOOKS_BIN").map_or_else(
+        || env!("CARGO_BIN_EXE_hooks").into(),
+        std::path::PathBuf::from,
+    );
+    let mut process = std::process::Command::new(binary)
+        .args(["serve", &format!("--port={port}"), "--max-sessions=4096"])
+        .env("HOOKS_CONFIG_DIR", user.join("config"))
+        .env("XDG_RUNTIME_DIR", user.join("run"))
+        .env("HOME", user.join("home"))
+        .current_dir(user.join("project"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start hooks serve");
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    wait_listening(addr, &mut process);
+    let secret = Secret::load(&Secret::path_in(&user.join("config"))).expect("the server's secret");
+    (Child { process, addr }, secret)
+}
+
+/// This binary again, as the floor's server.
+fn start_floor() -> Child {
+    let port = free_port();
+    let mut process = std::process::Command::new(std::env::current_exe().unwrap())
+        .env(FLOOR_PORT, port.to_string())
+        .stdin(std::process::Stdio::null())
+        .spawn()
+        .expect("start the floor");
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    wait_listening(addr, &mut process);
+    Child { process, addr }
+}
+
+/// Set to a port: this process is the floor's server.
+const FLOOR_PORT: &str = "SERVE_HTTP_FLOOR_PORT";
+
+/// The floor: an axum route answering an empty 200, on a multi-thread runtime (as `hooks
+/// serve` has), until killed.
+fn serve_floor(port: u16) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async move {
+        let listener = TcpListener::bind(("127.0.0.1", port)).await.unwrap();
+        let router = Router::new().route("/claude/PreToolUse", post(|| async { "" }));
+        axum::serve(listener, router).await.unwrap();
+    });
 }
 
 async fn bench(calls: usize) {
-    let rss_start = rss_kib();
-    let secret = Secret::generate().unwrap();
-    // The floor: the same client, a server that runs nothing.
-    let floor =
-        serve_router(Router::new().route("/claude/PreToolUse", post(|| async { "" }))).await;
-    let mut options = ServeOptions::new(secret.clone());
-    options.adapter = AdapterOptions::default().cwd(std::env::temp_dir());
-    options.sessions.max_sessions = 4096;
-    let server = Server::new(options);
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let serving = server.clone();
-    tokio::spawn(async move { serving.serve(listener, std::future::pending()).await });
+    let user = tempfile::tempdir().unwrap();
+    let (hooks, secret) = start_hooks_serve(user.path());
+    let floor = start_floor();
+    let (addr, floor_addr) = (hooks.addr, floor.addr);
+    let start_kib = hooks.status_kib("VmRSS:");
 
     // A deny answers too (the guard's decision), with a body.
     let mut check = Client::new(addr, &secret);
@@ -179,13 +268,16 @@ async fn bench(calls: usize) {
     println!("-- one session, in sequence (keep-alive connection)");
     report(
         "loopback floor (empty 200)",
-        sequential(floor, &secret, calls, false).await,
+        sequential(floor_addr, &secret, calls, false).await,
     );
     report(
         "hooks serve, PreToolUse (examples)",
         sequential(addr, &secret, calls, false).await,
     );
-    // The same calls without HTTP: what the server's own work costs.
+    // The same calls without HTTP, in this process: what the server's own work costs.
+    let mut options = ServeOptions::new(secret.clone());
+    options.adapter = AdapterOptions::default().cwd(std::env::temp_dir());
+    let server = Server::new(options);
     let body = input("bench-direct", "ls -la");
     let mut direct = Vec::with_capacity(calls);
     for i in 0..calls + calls / 10 {
@@ -199,10 +291,11 @@ async fn bench(calls: usize) {
         assert_eq!(outcome.code, 0);
     }
     report("Server::answer, no HTTP (examples)", direct);
+    server.sessions().shutdown_all().await;
     println!("-- one session, in sequence (a new connection per call)");
     report(
         "loopback floor (empty 200)",
-        sequential(floor, &secret, calls / 4, true).await,
+        sequential(floor_addr, &secret, calls / 4, true).await,
     );
     report(
         "hooks serve, PreToolUse (examples)",
@@ -212,7 +305,7 @@ async fn bench(calls: usize) {
     println!("-- 64 sessions at once (keep-alive connection each)");
     let per = (calls / 16).max(50);
     for (name, target) in [
-        ("loopback floor (empty 200)", floor),
+        ("loopback floor (empty 200)", floor_addr),
         ("hooks serve, PreToolUse (examples)", addr),
     ] {
         let (wall, times) = concurrent(target, &secret, 64, per).await;
@@ -227,9 +320,10 @@ async fn bench(calls: usize) {
         );
     }
 
-    println!("-- RSS");
-    let earlier = server.sessions().len();
-    let before = rss_kib();
+    println!("-- the server's RSS (its own process)");
+    // bench-check, bench-seq and the 64 above.
+    let earlier = 2 + 64;
+    let before = hooks.status_kib("VmRSS:");
     {
         let mut tasks = tokio::task::JoinSet::new();
         for chunk in 0..10 {
@@ -247,20 +341,29 @@ async fn bench(calls: usize) {
             done.unwrap();
         }
     }
-    let live = server.sessions().len();
-    let after = rss_kib();
+    let after = hooks.status_kib("VmRSS:");
+    let peak = hooks.status_kib("VmHWM:");
     println!(
-        "process RSS: {:.1} MiB at start, {:.1} MiB with {earlier} live sessions, {:.1} MiB with \
-         {live} ({:.1} KiB per session)",
-        rss_start as f64 / 1024.0,
+        "hooks serve RSS: {:.1} MiB at start, {:.1} MiB with {earlier} live sessions, {:.1} MiB \
+         with {} ({:.1} KiB per session); peak {:.1} MiB",
+        start_kib as f64 / 1024.0,
         before as f64 / 1024.0,
         after as f64 / 1024.0,
+        earlier + 1000,
         (after.saturating_sub(before)) as f64 / 1000.0,
+        peak as f64 / 1024.0,
     );
-    server.sessions().shutdown_all().await;
+    println!(
+        "loopback floor RSS: {:.1} MiB",
+        floor.status_kib("VmRSS:") as f64 / 1024.0
+    );
 }
 
 fn main() {
+    if let Ok(port) = std::env::var(FLOOR_PORT) {
+        serve_floor(port.parse().expect("a port"));
+        return;
+    }
     let calls = std::env::var("CALLS")
         .ok()
         .and_then(|c| c.parse().ok())

@@ -4,7 +4,8 @@
 //! of the same pipes: a line through `cat` and back.
 //!
 //! `cargo bench -p hooks-bin --bench stdio_roundtrip` (about 20 s); `CALLS=N` changes the
-//! number of sequential calls (default 20,000).
+//! number of sequential calls (default 20,000); `HOOKS_BIN=/path/to/hooks` measures another
+//! server binary.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -120,8 +121,9 @@ fn main() {
     let floor = sequential(&mut cat, calls, |id| emit(id, "s"));
     report("floor: the same line through cat", floor);
 
+    let binary = std::env::var_os("HOOKS_BIN").unwrap_or_else(|| HOOKS.into());
     let mut server = Pipe::start(
-        Command::new(HOOKS)
+        Command::new(binary)
             .args(["serve", "--stdio"])
             .current_dir(dir.path())
             .env("HOME", dir.path()),

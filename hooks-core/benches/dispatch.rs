@@ -3,7 +3,13 @@
 //! ```text
 //! cargo bench -p hooks-core --bench dispatch            # everything (about 2 minutes)
 //! cargo bench -p hooks-core --bench dispatch -- floor   # one group, by name filter
+//! HOOKS_BENCH_ROW=floor/sync/100 HOOKS_BENCH_ITERATIONS=10000 \
+//!   valgrind --tool=cachegrind target/release/deps/dispatch-HASH   # one row, a fixed count
 //! ```
+//!
+//! With `HOOKS_BENCH_ROW` set, every group's setup still runs, but only the named row's body,
+//! exactly `HOOKS_BENCH_ITERATIONS` times, and nothing is timed: two counts' instruction totals
+//! differ by that many iterations' instructions, whatever the code's layout.
 //!
 //! Groups: `primitives_x10` (what the machine allows: ten empty handlers as plain calls, boxed
 //! futures, inline futures), `context`, `emit_tool_call/{sync,async}/{1,10,100}`,
@@ -22,13 +28,16 @@
 //! prebuilt context (no ordering, combining, panic guard or context capture): the runner's
 //! own cost is `emit_tool_call/*` minus `floor/*`.
 
+use std::fmt::Display;
 use std::hint::black_box;
 use std::path::Path;
 use std::pin::pin;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -79,30 +88,116 @@ async fn floor<E: HookEvent>(
 
 const COUNTS: [usize; 3] = [1, 10, 100];
 
+// ---- rows: measured by criterion, or run a fixed number of times -----------------------------
+
+/// `HOOKS_BENCH_ROW` and `HOOKS_BENCH_ITERATIONS`: the one row to run and how many times,
+/// instead of criterion's timing (for counting its instructions under valgrind).
+struct Fixed {
+    row: String,
+    iterations: u64,
+    ran: AtomicBool,
+}
+
+/// The fixed run asked for in the environment, if any; exits naming the bad variable if its
+/// value is not one.
+fn fixed() -> Option<&'static Fixed> {
+    static FIXED: OnceLock<Option<Fixed>> = OnceLock::new();
+    FIXED
+        .get_or_init(|| {
+            let row = std::env::var("HOOKS_BENCH_ROW").ok()?;
+            let iterations = std::env::var("HOOKS_BENCH_ITERATIONS").unwrap_or_default();
+            let Ok(iterations) = iterations.parse() else {
+                eprintln!(
+                    "HOOKS_BENCH_ROW is set, so HOOKS_BENCH_ITERATIONS must be a count, \
+                     not {iterations:?}"
+                );
+                std::process::exit(2);
+            };
+            Some(Fixed {
+                row,
+                iterations,
+                ran: AtomicBool::new(false),
+            })
+        })
+        .as_ref()
+}
+
+/// A criterion benchmark group whose rows run a fixed number of times instead when
+/// [`fixed`] names one of them.
+struct Group<'a> {
+    name: &'static str,
+    group: BenchmarkGroup<'a, WallTime>,
+}
+
+impl<'a> Group<'a> {
+    fn new(c: &'a mut Criterion, name: &'static str) -> Self {
+        Group {
+            name,
+            group: c.benchmark_group(name),
+        }
+    }
+
+    /// The row `name` of this group, timing `body`.
+    fn row<O>(&mut self, name: &str, body: impl FnMut() -> O) {
+        self.run(name, None, body);
+    }
+
+    /// The row `function/parameter` of this group, timing `body`.
+    fn row_of<O>(&mut self, function: &str, parameter: impl Display, body: impl FnMut() -> O) {
+        let name = format!("{function}/{parameter}");
+        self.run(&name, Some(BenchmarkId::new(function, parameter)), body);
+    }
+
+    /// Times `body` as the row `name` (criterion's `id` if it has parameters), or runs it the
+    /// fixed number of times if it is the fixed row.
+    fn run<O>(&mut self, name: &str, id: Option<BenchmarkId>, mut body: impl FnMut() -> O) {
+        match (fixed(), id) {
+            (Some(fixed), _) => {
+                if fixed.row == format!("{}/{name}", self.name) {
+                    fixed.ran.store(true, Ordering::Relaxed);
+                    for _ in 0..fixed.iterations {
+                        black_box(body());
+                    }
+                }
+            }
+            (None, Some(id)) => {
+                self.group.bench_function(id, |b| b.iter(&mut body));
+            }
+            (None, None) => {
+                self.group.bench_function(name, |b| b.iter(&mut body));
+            }
+        }
+    }
+
+    fn finish(self) {
+        self.group.finish();
+    }
+}
+
 // ---- benchmarks ----------------------------------------------------------------------------
 
 fn emit_tool_call(c: &mut Criterion) {
     let bundle = bundle();
     let event = tool_call_event();
-    let mut group = c.benchmark_group("emit_tool_call");
+    let mut group = Group::new(c, "emit_tool_call");
     for mode in Mode::ALL {
         for n in COUNTS {
             let runner = runner(|api| add::<ToolCallEvent>(api, &bundle, mode, n));
-            group.bench_function(BenchmarkId::new(mode.as_str(), n), |b| {
-                b.iter(|| now(runner.emit_tool_call(black_box(&event))));
+            group.row_of(mode.as_str(), n, || {
+                now(runner.emit_tool_call(black_box(&event)))
             });
         }
     }
     group.finish();
 
-    let mut group = c.benchmark_group("floor");
+    let mut group = Group::new(c, "floor");
     for mode in Mode::ALL {
         for n in COUNTS {
             let runner = runner(|api| add::<ToolCallEvent>(api, &bundle, mode, n));
             let entries = runner.hooks()[0].handlers.get::<ToolCallEvent>();
             let ctx = runner.create_context();
-            group.bench_function(BenchmarkId::new(mode.as_str(), n), |b| {
-                b.iter(|| now(floor(entries, black_box(&event), &ctx)));
+            group.row_of(mode.as_str(), n, || {
+                now(floor(entries, black_box(&event), &ctx))
             });
         }
     }
@@ -115,15 +210,15 @@ fn no_handlers(c: &mut Criterion) {
     let runner = runner(|api| add::<TurnStartEvent>(api, &bundle, Mode::Sync, 1));
     let event = tool_call_event();
     let result_event = tool_result_event();
-    let mut group = c.benchmark_group("no_handlers");
-    group.bench_function("emit_tool_call", |b| {
-        b.iter(|| now(runner.emit_tool_call(black_box(&event))));
+    let mut group = Group::new(c, "no_handlers");
+    group.row("emit_tool_call", || {
+        now(runner.emit_tool_call(black_box(&event)))
     });
-    group.bench_function("emit_tool_result", |b| {
-        b.iter(|| now(runner.emit(black_box(&result_event))));
+    group.row("emit_tool_result", || {
+        now(runner.emit(black_box(&result_event)))
     });
-    group.bench_function("has_handlers", |b| {
-        b.iter(|| runner.has_handlers(black_box(hooks_core::EventKind::ToolCall)));
+    group.row("has_handlers", || {
+        runner.has_handlers(black_box(hooks_core::EventKind::ToolCall))
     });
     group.finish();
 }
@@ -134,29 +229,25 @@ fn emit_turn_start(c: &mut Criterion) {
         turn_index: 3,
         timestamp: 1_700_000_000_000,
     };
-    let mut group = c.benchmark_group("emit_turn_start");
+    let mut group = Group::new(c, "emit_turn_start");
     for mode in Mode::ALL {
         let runner = runner(|api| add::<TurnStartEvent>(api, &bundle, mode, 10));
-        group.bench_function(BenchmarkId::new(mode.as_str(), 10), |b| {
-            b.iter(|| now(runner.emit(black_box(&event))));
-        });
+        group.row_of(mode.as_str(), 10, || now(runner.emit(black_box(&event))));
     }
     group.finish();
 }
 
 fn emit_context(c: &mut Criterion) {
     let bundle = bundle();
-    let mut group = c.benchmark_group("emit_context_100_messages");
+    let mut group = Group::new(c, "emit_context_100_messages");
     for mode in Mode::ALL {
         let runner = runner(|api| add::<ContextEvent>(api, &bundle, mode, 10));
         let mut messages: Vec<Message> = (0..100)
             .map(|i| Message::user(format!("message {i}")))
             .collect();
-        group.bench_function(BenchmarkId::new(mode.as_str(), 10), |b| {
-            b.iter(|| {
-                let taken = std::mem::take(&mut messages);
-                messages = now(runner.emit_context(black_box(taken)));
-            });
+        group.row_of(mode.as_str(), 10, || {
+            let taken = std::mem::take(&mut messages);
+            messages = now(runner.emit_context(black_box(taken)));
         });
         assert_eq!(messages.len(), 100);
     }
@@ -199,15 +290,15 @@ fn wrapper(c: &mut Criterion) {
     let bundle = bundle();
     let input = input();
     let cancel = CancellationToken::new();
-    let mut group = c.benchmark_group("wrapper_execute");
+    let mut group = Group::new(c, "wrapper_execute");
 
     let raw = noop();
-    group.bench_function("raw_tool", |b| {
-        b.iter(|| now(raw.execute("call-1", black_box(&input), &cancel, None)));
+    group.row("raw_tool", || {
+        now(raw.execute("call-1", black_box(&input), &cancel, None))
     });
     let bare = HookToolWrapper::new(noop(), Arc::new(runner(|_| {})));
-    group.bench_function("no_handlers", |b| {
-        b.iter(|| now(bare.execute("call-1", black_box(&input), &cancel, None)));
+    group.row("no_handlers", || {
+        now(bare.execute("call-1", black_box(&input), &cancel, None))
     });
     for mode in Mode::ALL {
         for n in [1, 10] {
@@ -216,8 +307,8 @@ fn wrapper(c: &mut Criterion) {
                 add::<ToolResultEvent>(api, &bundle, mode, n);
             });
             let wrapped = HookToolWrapper::new(noop(), Arc::new(runner));
-            group.bench_function(BenchmarkId::new(mode.as_str(), format!("{n}+{n}")), |b| {
-                b.iter(|| now(wrapped.execute("call-1", black_box(&input), &cancel, None)));
+            group.row_of(mode.as_str(), format!("{n}+{n}"), || {
+                now(wrapped.execute("call-1", black_box(&input), &cancel, None))
             });
         }
     }
@@ -226,24 +317,22 @@ fn wrapper(c: &mut Criterion) {
     // What a wrapped call with one sync handler of each event cannot avoid, each alone: the
     // cancellation check before the tool starts, the tool name and call id the events own, and
     // the two emissions. Their sum is the least `sync/1+1` can cost over `raw_tool`.
-    let mut group = c.benchmark_group("wrapper_parts");
-    group.bench_function("is_cancelled", |b| {
-        b.iter(|| black_box(&cancel).is_cancelled());
-    });
-    group.bench_function("name_and_id", |b| {
-        b.iter(|| (black_box("bash").to_owned(), black_box("call-1").to_owned()));
+    let mut group = Group::new(c, "wrapper_parts");
+    group.row("is_cancelled", || black_box(&cancel).is_cancelled());
+    group.row("name_and_id", || {
+        (black_box("bash").to_owned(), black_box("call-1").to_owned())
     });
     let runner = runner(|api| {
         add::<ToolCallEvent>(api, &bundle, Mode::Sync, 1);
         add::<ToolResultEvent>(api, &bundle, Mode::Sync, 1);
     });
     let call = tool_call_event();
-    group.bench_function("emit_tool_call", |b| {
-        b.iter(|| now(runner.emit_tool_call(black_box(&call))));
+    group.row("emit_tool_call", || {
+        now(runner.emit_tool_call(black_box(&call)))
     });
     let result = tool_result_event();
-    group.bench_function("emit_tool_result", |b| {
-        b.iter(|| now(runner.emit_tool_result(black_box(&result))));
+    group.row("emit_tool_result", || {
+        now(runner.emit_tool_result(black_box(&result)))
     });
     group.finish();
 }
@@ -323,10 +412,8 @@ fn registry(c: &mut Criterion) {
     let cwd = Path::new(CWD);
     let hooks = build_hooks_from(&regs, cwd).expect("no duplicates");
     assert_eq!(hooks.len(), 100);
-    let mut group = c.benchmark_group("registry");
-    group.bench_function("build_10000", |b| {
-        b.iter(|| build_hooks_from(black_box(&regs), cwd));
-    });
+    let mut group = Group::new(c, "registry");
+    group.row("build_10000", || build_hooks_from(black_box(&regs), cwd));
     group.finish();
 }
 
@@ -342,7 +429,18 @@ criterion_group! {
     config = config();
     targets = primitives, emit_tool_call, no_handlers, emit_turn_start, emit_context, wrapper, registry
 }
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    match fixed() {
+        Some(fixed) if !fixed.ran.load(Ordering::Relaxed) => {
+            eprintln!("HOOKS_BENCH_ROW={}: no such row", fixed.row);
+            std::process::exit(2);
+        }
+        Some(_) => {}
+        None => Criterion::default().configure_from_args().final_summary(),
+    }
+}
 
 /// What the hardware allows per handler (issue 6's reference figures): ten empty handlers
 /// called through a function pointer, awaited as boxed futures, awaited as inline futures.
@@ -365,48 +463,42 @@ fn primitives(c: &mut Criterion) {
     let boxeds: Vec<Boxed> = vec![boxed; 10];
     let inlines: Vec<Inline> = vec![inline; 10];
     let event = tool_call_event();
-    let mut group = c.benchmark_group("primitives_x10");
-    group.bench_function("sync_call", |b| {
-        b.iter(|| {
+    let mut group = Group::new(c, "primitives_x10");
+    group.row("sync_call", || {
+        let mut last = None;
+        for f in &syncs {
+            if let Some(r) = black_box(*f)(black_box(&event)) {
+                last = Some(r);
+            }
+        }
+        last
+    });
+    group.row("boxed_future", || {
+        now(async {
             let mut last = None;
-            for f in &syncs {
-                if let Some(r) = black_box(*f)(black_box(&event)) {
+            for f in &boxeds {
+                if let Some(r) = black_box(*f)(black_box(&event)).await {
                     last = Some(r);
                 }
             }
             last
-        });
+        })
     });
-    group.bench_function("boxed_future", |b| {
-        b.iter(|| {
-            now(async {
-                let mut last = None;
-                for f in &boxeds {
-                    if let Some(r) = black_box(*f)(black_box(&event)).await {
-                        last = Some(r);
-                    }
+    group.row("inline_future", || {
+        now(async {
+            let mut last = None;
+            for f in &inlines {
+                if let Ok(Some(r)) = black_box(*f)(black_box(&event)).await {
+                    last = Some(r);
                 }
-                last
-            })
-        });
-    });
-    group.bench_function("inline_future", |b| {
-        b.iter(|| {
-            now(async {
-                let mut last = None;
-                for f in &inlines {
-                    if let Ok(Some(r)) = black_box(*f)(black_box(&event)).await {
-                        last = Some(r);
-                    }
-                }
-                last
-            })
-        });
+            }
+            last
+        })
     });
     group.finish();
 
     let runner = runner(|_| {});
-    let mut group = c.benchmark_group("context");
-    group.bench_function("create_context", |b| b.iter(|| runner.create_context()));
+    let mut group = Group::new(c, "context");
+    group.row("create_context", || runner.create_context());
     group.finish();
 }

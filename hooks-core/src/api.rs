@@ -371,6 +371,7 @@ impl HookApi {
             commands: self.commands,
             renderers: self.renderers,
             actions: self.sender.actions,
+            compiled: false,
         }
     }
 }
@@ -388,13 +389,30 @@ pub struct LoadedHook {
     /// Renderers by custom type.
     pub renderers: IndexMap<String, MessageRenderer>,
     actions: Arc<HookActions>,
+    /// Built from the link-time registry ([`crate::registry::compiled_hooks`]).
+    pub(crate) compiled: bool,
 }
 
 impl LoadedHook {
-    /// Sends this hook's `send_message` and `append_entry` to the host of the runner whose
-    /// state is `shared` (a hook is in one runner).
+    /// Sends this hook's `send_message` and `append_entry` (through the senders it handed
+    /// out) to the host of the runner whose state is `shared`: the first runner it is in.
     pub(crate) fn link(&self, shared: &Arc<Shared>) {
         let _ = self.actions.runner.set(Arc::clone(shared));
+    }
+
+    /// Whether the hook is a compiled-in one (`#[hook]`, `#[command]` and `#[renderer]`
+    /// functions of one hook id, from the link-time registry): the same functions and
+    /// registrations whoever loads it, and it hands out no [`HookSender`].
+    #[must_use]
+    pub fn is_compiled(&self) -> bool {
+        self.compiled
+    }
+
+    /// Whether a [`HookSender`] of this hook is still held (by a handler that closes over
+    /// `api.sender()`, say): then the hook sends to the host of one runner. No sender can be
+    /// made once the hook is loaded.
+    pub(crate) fn handed_out_sender(&self) -> bool {
+        Arc::strong_count(&self.actions) > 1
     }
 }
 

@@ -47,7 +47,7 @@ pub use exec::{ExecError, ExecOptions, ExecResult, exec_command};
 pub use handler::{HandlerError, IntoHandlerResult};
 pub use host::{Host, SessionActions};
 pub use loader::{LoadHooksResult, discover_and_load_hooks, load_hooks};
-pub use runner::{HookError, HookRunner, ToolCallHookError};
+pub use runner::{HookError, HookRunner, HookTable, TableInUse, ToolCallHookError};
 pub use session::{JsonlSessionStore, SessionError, SessionManager, SessionWriter};
 pub use tool::{HookToolWrapper, Tool, ToolError, ToolOutput};
 pub use ui::{HookUi, NoUi, StatusLine};

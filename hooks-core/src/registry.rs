@@ -355,7 +355,9 @@ fn build_hook(regs: &[&'static Registration], cwd: &Path) -> LoadedHook {
     for reg in regs {
         reg.install(&mut api);
     }
-    api.finish()
+    let mut hook = api.finish();
+    hook.compiled = true;
+    hook
 }
 
 /// What [`compiled_hooks`] does at a process's first use of the registry, over `registrations`

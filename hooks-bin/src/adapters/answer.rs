@@ -7,6 +7,8 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
+use hooks_core::HookTable;
+
 use super::emit::{self, Reply};
 use super::protocol::{AgentEvent, Decision, Protocol, Request};
 use super::session::Session;
@@ -111,14 +113,23 @@ pub fn answer_with_decision(
 }
 
 /// The outcome of a call of `event` whose hooks gave `reply`: the decision encoded in the
-/// agent's schema (with what the hooks told the user), the failure as the stderr line and
-/// exit code.
+/// agent's schema (with what the hooks told the user), or, where the agent reads it from the
+/// exit code ([`Protocol::exit_reason`]), as the exit code and stderr line of a failure; the
+/// failure as the stderr line and exit code.
 pub(super) fn outcome(
     protocol: &dyn Protocol,
     event: AgentEvent,
     event_name: &str,
     reply: Reply,
 ) -> Outcome {
+    if reply.failure.is_none()
+        && let Some(reason) = reply
+            .decision
+            .as_ref()
+            .and_then(|decision| protocol.exit_reason(event, decision))
+    {
+        return Outcome::exit_failure(protocol, event_name, &reason);
+    }
     // A failure without a decision encodes nothing: never the agent's "no opinion" (Cursor's
     // `{}`), which would let the action run.
     let encoded = if reply.failure.is_some() && reply.decision.is_none() {
@@ -190,13 +201,16 @@ fn handle(
         Ok(rt) => rt,
         Err(e) => return Reply::failure(format!("internal error: cannot start the runtime: {e}")),
     };
-    let session = Session::new(
+    let session = match Session::new(
         protocol.name(),
-        hooks,
+        &HookTable::new(hooks),
         &cwd,
         request.session_id.as_deref(),
         opts.handler_timeout,
-    );
+    ) {
+        Ok(session) => session,
+        Err(e) => return Reply::failure(format!("internal error: {e}")),
+    };
     runtime.block_on(emit::emit(request.call, &session))
 }
 

@@ -31,14 +31,21 @@
 //! | `sessionEnd` | `session_shutdown` | none |
 //! | `agentStop` | `agent_end` (no message: the input has none) | none |
 //!
+//! `preCompact` is not served: Copilot CLI 1.0.102 documents it as unable to block a
+//! compaction, and its input (built in the native runtime, not in the bundled JS) was never
+//! seen: no run here compacted, so there is nothing verified to map onto
+//! `session_before_compact`.
+//!
 //! # Exit codes
 //!
-//! The adapter's failures follow [the adapter docs](super#exit-codes-both-agents). Copilot
-//! reads stdout on exit 2 and drops stderr there: a failing `postToolUse` answers exit 2 with
-//! the output withheld in `modifiedResult`, which Copilot applies; a failing `preToolUse` exits
-//! 2, which denies the call, and answers a deny whose reason is the failure line
-//! ([`Protocol::failure_answer`]), so the model gets `Denied by preToolUse hook: hooks copilot
-//! preToolUse: ...` rather than `hook exited with code 2`.
+//! The adapter's failures follow [the adapter docs](super#exit-codes-both-agents), but for
+//! the tool events: Copilot drops a failing hook's stderr, so a failing `preToolUse` answers a
+//! deny whose reason is the failure line, and a failing `postToolUse` the output withheld in
+//! `modifiedResult`, both with exit 0 ([`Protocol::failure_answer`]); the model gets `Denied
+//! by preToolUse hook: hooks copilot preToolUse: ...` rather than `hook exited with code 2`.
+//! Over `hooks serve`'s `/copilot/EVENT` (Copilot's `"type": "http"` hooks) these are the
+//! same 200 answers, and a failure that exits 2 (`userPromptSubmitted`, an unknown event)
+//! answers 200 with `{"decision":"block","reason":LINE}` ([`Protocol::http_block`]).
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};

@@ -19,9 +19,9 @@
 //! | `UserPromptSubmit` | a command / `before_agent_start` | a command's output → `{"decision":"block","reason":OUTPUT}`; a message → `hookSpecificOutput.additionalContext` (`droid exec` never fires this event: a `/name` prompt goes to the model) |
 //! | `SessionStart` | `session_start` | a message → `hookSpecificOutput.additionalContext` (the first user message) |
 //! | `SessionEnd` | `session_shutdown` | none |
+//! | `PreCompact` | `session_before_compact` (`preparation.trigger`: Droid sends `manual` when the compaction has custom instructions, else `auto`; `customInstructions`) | `cancel` → exit 2 with `Compaction cancelled by a hook[: NOTIFIED]` on stderr ([`Protocol::exit_reason`]): Droid reads only a `PreCompact` hook's exit code, and 2 (or 3) keeps the messages as they are |
 //! | `Stop` | `agent_end` (no message: the input has none) | none |
 //!
-//! `PreCompact` is not served (Droid reads only its exit code, 2 or 3 blocking a compaction).
 //! Droid masks key-like values (`API_KEY=sk-...`, `password: ...`) in tool output itself,
 //! before any hook sees it.
 //!
@@ -36,8 +36,8 @@ use serde_json::{Value, json};
 use hooks_core::tool_names::ToolNames;
 
 use super::hook_json::{
-    self, POST_TOOL_USE, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP, USER_PROMPT_SUBMIT, block,
-    hook_specific,
+    self, POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP,
+    USER_PROMPT_SUBMIT, block, hook_specific,
 };
 use super::protocol::{
     AgentEvent, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
@@ -89,6 +89,7 @@ impl Protocol for Droid {
             USER_PROMPT_SUBMIT,
             SESSION_START,
             SESSION_END,
+            PRE_COMPACT,
             STOP,
         ]
     }
@@ -122,7 +123,17 @@ impl Protocol for Droid {
                 Some(hook_specific(event, json!({ "additionalContext": text })))
             }
             Decision::BlockPrompt { reason } => Some(block(reason)),
+            // A cancel is the exit code (`exit_reason`); Droid has no model-request event.
             Decision::CancelCompact { .. } | Decision::ReplaceMessages { .. } => None,
+        }
+    }
+
+    /// A cancelled compaction exits 2 with its reason: Droid reads nothing else of a
+    /// `PreCompact` hook.
+    fn exit_reason(&self, _event: AgentEvent, decision: &Decision) -> Option<String> {
+        match decision {
+            Decision::CancelCompact { reason } => Some(reason.clone()),
+            _ => None,
         }
     }
 

@@ -20,10 +20,11 @@
 //! | `BeforeModel` | `context` | changed messages → `hookSpecificOutput.llm_request.messages` (see below) |
 //! | `SessionStart` | `session_start` | a message → `hookSpecificOutput.additionalContext` (put before the first prompt) |
 //! | `SessionEnd` | `session_shutdown` | none |
+//! | `PreCompress` with `trigger: "manual"` (`/compress`) | `session_before_compact` (`preparation.trigger` = `manual`) | none: Gemini CLI ignores the answer, so the handlers observe the compression and a `cancel` holds nothing |
+//! | `PreCompress` with `trigger: "auto"` | nothing: Gemini CLI fires it before every model turn, before it checks whether the history is long enough to compress | none |
 //! | `AfterAgent` | `agent_end` (`prompt_response` as the one message) | none |
 //!
-//! `PreCompress` is not served: it fires before every model turn, compression or not, and its
-//! answer is ignored. The adapter never answers `ask` (a headless run waits for ever).
+//! The adapter never answers `ask` (a headless run waits for ever).
 //!
 //! `BeforeModel` shows a hook only the text of the request: one message (`user`, `model` or
 //! `system`) per content that has text, its text parts joined; contents with only tool calls
@@ -38,8 +39,9 @@
 //! exit 1 is a warning and any code above 1 with a message blocks (the message is the reason).
 //! The adapter's failures follow [the adapter docs](super#exit-codes-both-agents): exit 2 with
 //! the reason on stderr on a gating event (`BeforeTool`, `AfterTool`, `BeforeAgent`,
-//! `BeforeModel`: the call, the result, the prompt or the model call is blocked), exit 1 (a
-//! warning) elsewhere (exit 2 on `AfterAgent` would make Gemini retry).
+//! `BeforeModel`: the call, the result, the prompt or the model call is blocked; and
+//! `PreCompress`, where Gemini CLI ignores it), exit 1 (a warning) elsewhere (exit 2 on
+//! `AfterAgent` would make Gemini retry).
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -66,6 +68,9 @@ pub const AFTER_TOOL: AgentEvent = AgentEvent::new("AfterTool", Mapping::ToolRes
 pub const BEFORE_AGENT: AgentEvent = AgentEvent::new("BeforeAgent", Mapping::Prompt);
 /// `BeforeModel`: before each model call, with the request's text.
 pub const BEFORE_MODEL: AgentEvent = AgentEvent::new("BeforeModel", Mapping::Context);
+/// `PreCompress`: before a compression of the history would run (see the [module
+/// docs](self)).
+pub const PRE_COMPRESS: AgentEvent = AgentEvent::new("PreCompress", Mapping::Compact);
 /// `AfterAgent`: the agent answered a prompt.
 pub const AFTER_AGENT: AgentEvent = AgentEvent::new("AfterAgent", Mapping::AgentEnd);
 
@@ -114,6 +119,7 @@ impl Protocol for Gemini {
             BEFORE_MODEL,
             SESSION_START,
             SESSION_END,
+            PRE_COMPRESS,
             AFTER_AGENT,
         ]
     }
@@ -139,6 +145,14 @@ impl Protocol for Gemini {
                 }
                 Ok(request)
             }
+            Mapping::Compact => {
+                let mut request = hook_json::decode(event, input, &GEMINI_TOOL_NAMES)?;
+                let trigger: Trigger = json::decode_object(input, "stdin")?;
+                if trigger.trigger.as_deref() != Some("manual") {
+                    request.call = Call::None;
+                }
+                Ok(request)
+            }
             _ => {
                 let mut request = hook_json::decode(event, input, &GEMINI_TOOL_NAMES)?;
                 request.call = llm_content::read(request.call);
@@ -161,7 +175,7 @@ impl Protocol for Gemini {
                 event,
                 json!({ "llm_request": { "messages": request_messages(received, messages) } }),
             )),
-            // Gemini CLI's PreCompress cannot cancel a compaction; it is not served.
+            // Gemini CLI ignores PreCompress's answer: nothing holds a compression.
             Decision::CancelCompact { .. } => None,
         }
     }
@@ -189,6 +203,13 @@ fn assistant(text: String) -> Message {
 #[serde(default)]
 struct AgentResponse {
     prompt_response: Option<String>,
+}
+
+/// `PreCompress`'s trigger: `manual` (`/compress`) or `auto`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Trigger {
+    trigger: Option<String>,
 }
 
 /// The fields of a `BeforeModel` input read.
@@ -303,5 +324,59 @@ fn text(message: &Message) -> String {
                 .map_or_else(|_| other.to_string(), |c| c.to_text()),
             None => String::new(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `BeforeModel` input whose request has `messages`.
+    fn before_model(messages: &Value) -> Vec<u8> {
+        serde_json::to_vec(&json!({
+            "session_id": "s", "cwd": "/p", "hook_event_name": "BeforeModel",
+            "llm_request": { "model": "m", "messages": messages },
+        }))
+        .unwrap()
+    }
+
+    fn context_messages(input: &[u8]) -> Vec<Message> {
+        match Gemini.decode(BEFORE_MODEL, input).unwrap().call {
+            Call::Context(event) => event.messages,
+            other => panic!("not a context call: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn before_model_messages_round_trip_through_ours_unchanged() {
+        let sent = json!([
+            {"role": "system", "content": "be brief"},
+            {"role": "user", "content": "list the files"},
+            {"role": "model", "content": "here they are"},
+            {"role": "user", "content": "thanks"},
+        ]);
+        let messages = context_messages(&before_model(&sent));
+        assert_eq!(
+            messages.iter().map(Message::role).collect::<Vec<_>>(),
+            ["system", "user", "assistant", "user"]
+        );
+        assert_eq!(Value::Array(request_messages(&messages, &messages)), sent);
+    }
+
+    #[test]
+    fn a_rewritten_message_is_sent_in_its_place_and_a_dropped_one_as_removed() {
+        let sent = json!([
+            {"role": "user", "content": "secret plan"},
+            {"role": "model", "content": "noted"},
+        ]);
+        let received = context_messages(&before_model(&sent));
+        let kept = vec![Message::user("public plan")];
+        assert_eq!(
+            Value::Array(request_messages(&received, &kept)),
+            json!([
+                {"role": "user", "content": "public plan"},
+                {"role": "model", "content": REMOVED_TEXT},
+            ])
+        );
     }
 }

@@ -72,6 +72,37 @@ pub trait Protocol: Send + Sync {
         None
     }
 
+    /// The JSON body of the answer (status 200) an HTTP hook of `hooks serve` gets for a call
+    /// whose command hook exits 2 ([`Protocol::failure_code`], or a decision the agent reads
+    /// from the exit code, [`Protocol::exit_reason`]), which must block there too: `answer` is
+    /// what the command hook writes on stdout with that exit (`None`: nothing), `line` its
+    /// stderr line (without the newline).
+    ///
+    /// The default is Claude Code's, which Qwen Code 0.24.4 reads the same way (its bundled
+    /// JS: `decision: "block"` denies a tool call and blocks any other event) and Copilot CLI
+    /// where it exits 2 (`userPromptSubmitted`; its failing tool events exit 0 with an
+    /// answer, [`Protocol::failure_answer`]): `answer`'s object (or `{}`) with `"decision":
+    /// "block"` and `line` as `"reason"`. A non-2xx status would not do: Qwen Code never
+    /// blocks on one, Claude Code only with `"onFailure": "block"`.
+    fn http_block(&self, answer: Option<Value>, line: &str) -> Value {
+        let mut answer = match answer {
+            Some(Value::Object(map)) => map,
+            _ => serde_json::Map::new(),
+        };
+        answer.insert("decision".into(), Value::from("block"));
+        answer.insert("reason".into(), Value::from(line));
+        Value::Object(answer)
+    }
+
+    /// The reason, when the agent reads `decision` on `event` from the exit code alone
+    /// (Factory Droid's `PreCompact`, held by exit 2): the call then exits with
+    /// [`Protocol::failure_code`] and this reason on its stderr line, and answers nothing.
+    /// `None` (the default): the decision is [`Protocol::encode`]d.
+    fn exit_reason(&self, event: AgentEvent, decision: &Decision) -> Option<String> {
+        let _ = (event, decision);
+        None
+    }
+
     /// Where and how `hooks install` registers this binary with the agent.
     fn install(&self) -> &'static InstallShape;
 

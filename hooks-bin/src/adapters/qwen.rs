@@ -21,9 +21,8 @@
 //! | `UserPromptSubmit` without `submitted_prompt` | nothing: Qwen fires it again for each model send that is no user's prompt (a tool result, `prompt: ""`) | none |
 //! | `SessionStart` | `session_start` | a message → `hookSpecificOutput.additionalContext` (appended to the system prompt) |
 //! | `SessionEnd` | `session_shutdown` (it does not fire in `qwen -p`) | none |
+//! | `PreCompact` | `session_before_compact` (`preparation.trigger` = `manual` for `/compress`, else `auto`; `customInstructions`) | none: Qwen Code cannot hold a compaction (it reads only `additionalContext`, as more instructions for the summary), so the handlers observe it and a `cancel` holds nothing |
 //! | `Stop` | `agent_end` (`last_assistant_message`) | none |
-//!
-//! `PreCompact` is not served: its answer cannot cancel a compaction.
 //!
 //! # Exit codes
 //!
@@ -38,8 +37,8 @@ use serde_json::{Value, json};
 use hooks_core::tool_names::ToolNames;
 
 use super::hook_json::{
-    self, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP,
-    USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
+    self, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END,
+    SESSION_START, STOP, USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
 };
 use super::llm_content;
 use super::protocol::{
@@ -91,6 +90,7 @@ impl Protocol for Qwen {
             USER_PROMPT_SUBMIT,
             SESSION_START,
             SESSION_END,
+            PRE_COMPACT,
             STOP,
         ]
     }
@@ -129,6 +129,7 @@ impl Protocol for Qwen {
                 Some(hook_specific(event, json!({ "additionalContext": text })))
             }
             Decision::BlockPrompt { reason } => Some(block(reason)),
+            // Qwen Code cannot hold a compaction; it has no model-request event.
             Decision::CancelCompact { .. } | Decision::ReplaceMessages { .. } => None,
         }
     }

@@ -21,13 +21,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hooks_core::HookRunner;
+use hooks_core::{HookRunner, JsonlSessionStore};
 
 use super::answer::{outcome, unknown_event, working_dir};
 use super::emit::{self, Reply};
 use super::protocol::{AgentEvent, Call, Mapping, Protocol, Request, StartSource};
 use super::session::Session;
 use super::{AdapterOptions, Outcome, bundle_or_error};
+use crate::serve::Tables;
 
 /// What a resident host keeps per agent session besides its runner: the collectors of what
 /// its hooks report, send and notify, and the agent it serves.
@@ -116,8 +117,10 @@ pub fn prepare(
 }
 
 /// Builds the session of `call`: its hooks (from `opts`, else the linked bundle and the hook
-/// files for [`Prepared::cwd`]), a runner over them with the agent's adapter host, and the
-/// collectors. The runner is not yet started (the transport emits `session_start`).
+/// files for [`Prepared::cwd`]; over the table `tables` keeps when they are compiled-in hooks
+/// alone), a runner over them with the agent's adapter host, and the collectors, its entries
+/// in `store` (its file: [`crate::serve::SessionFiles`]), else in memory. The runner is not
+/// yet started (the transport emits `session_start`).
 ///
 /// # Errors
 /// The hooks cannot be loaded (`cannot load hooks: ...`).
@@ -125,19 +128,21 @@ pub fn open(
     protocol: &dyn Protocol,
     call: &Prepared,
     opts: &AdapterOptions,
+    tables: &Tables,
+    store: Option<JsonlSessionStore>,
 ) -> Result<(Arc<HookRunner>, Resident), String> {
     let hooks = match &opts.hooks {
         Some(factory) => factory(&call.cwd),
         None => bundle_or_error(crate::load::load(&call.cwd, &[], &opts.trust)),
     }
     .map_err(|e| format!("cannot load hooks: {e}"))?;
-    let session = Session::new(
-        protocol.name(),
-        hooks,
-        &call.cwd,
-        call.session_id(),
-        opts.handler_timeout,
-    );
+    let (agent, cwd, timeout) = (protocol.name(), &call.cwd, opts.handler_timeout);
+    let table = tables.table_for(hooks);
+    let session = match store {
+        Some(store) => Session::with_store(agent, &table, cwd, store, timeout),
+        None => Session::new(agent, &table, cwd, call.session_id(), timeout),
+    }
+    .map_err(|e| e.to_string())?;
     Ok((Arc::clone(&session.runner), Resident { session }))
 }
 

@@ -7,11 +7,14 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use hooks_core::events::CustomMessage;
+use hooks_core::session::{SessionManager, SessionWriter};
 use hooks_core::ui::{NotifyKind, StatusLine, Theme};
 use hooks_core::{
-    HookError, HookRunner, HookUi, Host, JsonlSessionStore, LoadedHook, NavigateTreeOptions,
+    HookError, HookRunner, HookTable, HookUi, Host, JsonlSessionStore, NavigateTreeOptions,
     NewSessionOptions, RenderOptions, SendMessageOptions, SessionActionResult, SessionActions,
+    TableInUse,
 };
+use serde_json::Value;
 
 /// The width the status line is rendered to for the user.
 const STATUS_WIDTH: usize = 200;
@@ -43,26 +46,49 @@ pub(super) struct Sent {
 }
 
 impl Session {
-    /// A runner over `hooks` for a call of the session `session_id` (a fresh id when the
-    /// agent sent none) of the agent named `agent`.
+    /// A runner over the hooks of `table` for a call of the session `session_id` (a fresh id
+    /// when the agent sent none) of the agent named `agent`, its session kept in memory.
+    ///
+    /// # Errors
+    /// `table` serves another runner and cannot serve this one ([`TableInUse`]).
     pub(super) fn new(
         agent: &'static str,
-        hooks: Vec<LoadedHook>,
+        table: &HookTable,
         cwd: &Path,
         session_id: Option<&str>,
         timeout: Option<Duration>,
-    ) -> Self {
-        let store = Arc::new(match session_id.filter(|id| !id.is_empty()) {
+    ) -> Result<Self, TableInUse> {
+        let store = match session_id.filter(|id| !id.is_empty()) {
             Some(id) => JsonlSessionStore::in_memory_with_id(cwd, id),
             None => JsonlSessionStore::in_memory(cwd),
-        });
-        let runner = Arc::new(HookRunner::new(hooks, cwd, store).with_default_timeout(timeout));
+        };
+        Session::with_store(agent, table, cwd, store, timeout)
+    }
+
+    /// A runner over the hooks of `table` for the session kept in `store`, of the agent named
+    /// `agent`.
+    ///
+    /// # Errors
+    /// `table` serves another runner and cannot serve this one ([`TableInUse`]).
+    pub(super) fn with_store(
+        agent: &'static str,
+        table: &HookTable,
+        cwd: &Path,
+        store: JsonlSessionStore,
+        timeout: Option<Duration>,
+    ) -> Result<Self, TableInUse> {
+        let store = Arc::new(store);
+        let runner = Arc::new(
+            HookRunner::from_table(table, cwd, Arc::clone(&store) as Arc<dyn SessionManager>)?
+                .with_default_timeout(timeout),
+        );
         let errors: Arc<Mutex<Vec<HookError>>> = Arc::default();
         let notes: Arc<Mutex<Vec<String>>> = Arc::default();
         let status: Arc<Mutex<Status>> = Arc::default();
         let messages: Arc<Mutex<Vec<CustomMessage>>> = Arc::default();
         let unavailable: Arc<Mutex<Vec<&'static str>>> = Arc::default();
         runner.initialize(AdapterHost {
+            store,
             messages: Arc::clone(&messages),
             notes: Arc::clone(&notes),
             status: Arc::clone(&status),
@@ -70,7 +96,7 @@ impl Session {
         });
         let sink = Arc::clone(&errors);
         let _subscription = runner.on_error(move |e| lock(&sink).push(e.clone()));
-        Session {
+        Ok(Session {
             runner,
             agent,
             errors,
@@ -78,7 +104,7 @@ impl Session {
             status,
             messages,
             unavailable,
-        }
+        })
     }
 
     /// The handler errors reported so far, as one string (`None` when there were none).
@@ -155,11 +181,14 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// The host of an adapter call: messages are collected, entries dropped; the agent owns its
+/// The host of an adapter call: messages are collected, entries appended to the session's
+/// store (in memory for a command adapter's call, the session's file in `hooks serve`: a write
+/// that fails is reported on stderr); the agent owns its
 /// sessions, so a command's session actions cannot be carried out here: they answer
 /// `cancelled: true` and are collected, for the command's answer; the UI collects what it is
 /// told and is not interactive.
 struct AdapterHost {
+    store: Arc<JsonlSessionStore>,
     messages: Arc<Mutex<Vec<CustomMessage>>>,
     notes: Arc<Mutex<Vec<String>>>,
     status: Arc<Mutex<Status>>,
@@ -178,6 +207,12 @@ impl AdapterHost {
 impl Host for AdapterHost {
     fn send_message(&self, message: CustomMessage, _options: SendMessageOptions) {
         lock(&self.messages).push(message);
+    }
+
+    fn append_entry(&self, custom_type: &str, data: Option<Value>) {
+        if let Err(e) = self.store.append_custom_entry(custom_type, data) {
+            eprintln!("hooks: the {custom_type} entry was not kept: {e}");
+        }
     }
 
     async fn new_session(&self, _options: NewSessionOptions) -> SessionActionResult {

@@ -99,10 +99,11 @@ pub struct Install {
 pub struct Replaced {
     /// The event the entry is for.
     pub event: AgentEvent,
-    /// The binary path the entry ran.
+    /// The binary path the entry ran (`the server at URL` for an HTTP entry of `--http`).
     pub old_binary: String,
     /// `false`: the entry now runs this binary, in the same place; `true`: it was removed,
-    /// because the event already had an entry for this binary.
+    /// because the event already had an entry for this binary, or has one of the other form
+    /// now (a command entry after an `--http` one, or the reverse).
     pub removed: bool,
 }
 

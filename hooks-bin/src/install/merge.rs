@@ -243,7 +243,8 @@ fn runs_us(entries: &CstArray, ours: &Ours<'_>, event: AgentEvent) -> bool {
 
 /// Points each of `entries` that this tool installed for `event` from another path of the
 /// binary at this binary, or removes it when the event already runs this binary (`present`,
-/// set once one was pointed). Returns whether it removed any.
+/// set once one was pointed); removes the entries of this tool's other form (the server's
+/// with a plain install, the command's with `--http`). Returns whether it removed any.
 fn repoint(
     entries: &CstArray,
     ours: &Ours<'_>,
@@ -255,6 +256,18 @@ fn repoint(
     for h in entries.elements() {
         let entry = value_of(&h);
         if ours.runs_us(&entry, event) {
+            continue;
+        }
+        // An entry of the server's that this install does not write (a plain install after
+        // `--http`; an `--http` entry of an older shape) goes: the event's entry is another.
+        if let Some(old_binary) = ours.server_entry(&entry, event) {
+            replaced.push(Replaced {
+                event,
+                old_binary,
+                removed: true,
+            });
+            h.remove();
+            removed_any = true;
             continue;
         }
         let Some((old_binary, form)) = ours.installed_by_us(&entry, event) else {

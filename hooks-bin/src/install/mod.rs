@@ -102,6 +102,13 @@
 //!   the key it is under: no other arguments, no pipes, no wrapper;
 //! - `PATH` is absolute and its file name is this binary's (`hooks`, or the name of an
 //!   author's own binary).
+//!
+//! For Claude Code, the entries of this binary's server (`--http`'s) are this tool's too: an
+//! `"type": "http"` entry whose URL is the server's route for the event
+//! (`http://127.0.0.1:PORT/claude/EVENT`, the port derived from the binary's path), with any
+//! query or none, and the command entry `PATH claude SessionStart --via-server` (exec form,
+//! `PATH` as above). A plain install replaces them with command entries, and `--http` the
+//! command entries with them: each event runs one entry of this tool's.
 mod apply;
 mod codex_trust;
 pub mod created;
@@ -127,7 +134,7 @@ use crate::adapters::{self, AgentEvent};
 pub use apply::{Install, InstallReport, Replaced};
 pub use codex_trust::{Trusted, snake_case, trust_hash};
 pub use error::InstallError;
-pub use shape::{HTTP_TIMEOUT_SECS, HttpHooks, VIA_SERVER};
+pub use shape::{HTTP_TIMEOUT_SECS, HttpHooks, UNREACHABLE_QUERY, VIA_SERVER};
 pub use uninstall::{Uninstall, UninstallReport};
 pub use version::{AgentVersion, decide as decide_fail_closed, parse_version};
 
@@ -345,14 +352,18 @@ pub struct Options {
 }
 
 /// Installs `binary` as the hook of `target` in `scope` for the events the linked bundle
-/// handles in `cwd` (loaded with [`adapters::load_bundle`]); reports to `out`. `home` is the
+/// handles in `cwd` (loaded with [`adapters::load_bundle`]); reports to `out`. For Claude Code
+/// in the project, where a plain install writes `.claude/settings.json` and `--http`
+/// `.claude/settings.local.json`, this tool's entries in the other of the two are removed
+/// (as [`Uninstall`] removes them), so that each event runs one of them. `home` is the
 /// user's home directory; a user-level install also reads the agent's config-directory
 /// variable (Codex's `CODEX_HOME`) from the environment ([`user_settings_path`]), and so does
 /// `--trust` for the `config.toml` it writes. For an agent with a fail-closed key,
 /// [`decide_fail_closed`] says whether it is written, in a line printed first.
 ///
 /// # Errors
-/// See [`InstallError`]; nothing is written on error.
+/// See [`InstallError`]; nothing is written on error, but for the project's other file, whose
+/// error comes after the install was written.
 pub fn run(
     target: Target,
     scope: Scope,
@@ -444,6 +455,24 @@ pub fn run(
                 plan.path.display()
             )
             .map_err(InstallError::Output)?;
+        }
+    }
+    if scope == Scope::Project && takes_http(target) {
+        // The project's other file (`settings.json` beside `--http`'s `settings.local.json`)
+        // loses this tool's entries: each event runs one of them, in the form asked for.
+        let other = install_path(target, scope, options.http.is_none(), &cwd, home)?;
+        let mut said = Vec::new();
+        let removed = Uninstall {
+            target,
+            path: other,
+            binary: plan.binary.clone(),
+            http: options.http.clone(),
+            dry_run: options.dry_run,
+            record: created::record_path(),
+        }
+        .apply(&mut said)?;
+        if !removed.removed.is_empty() {
+            out.write_all(&said).map_err(InstallError::Output)?;
         }
     }
     if let Some(config) = config {

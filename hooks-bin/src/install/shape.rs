@@ -4,6 +4,7 @@
 use std::ffi::OsStr;
 use std::path::Path;
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Value, json};
 
 use super::Target;
@@ -27,6 +28,22 @@ pub const HTTP_TIMEOUT_SECS: u64 = 60;
 /// it does not run): `hooks claude SessionStart --via-server`.
 pub const VIA_SERVER: &str = "--via-server";
 
+/// The key of the query every HTTP entry's URL carries: `?if-unreachable=run+BINARY+serve+--detach`.
+/// When Claude Code cannot reach the server (it died, or was killed) it blocks a gating call and
+/// tells the model and the user `[URL]: failed; blocking because onFailure is "block"`, naming
+/// the entry by its whole URL (2.1.328, measured): the query is how they learn how to bring the
+/// server back. The server ignores it.
+pub const UNREACHABLE_QUERY: &str = "if-unreachable";
+
+/// What a path may hold unencoded in [`UNREACHABLE_QUERY`]'s value (a query keeps `/` as
+/// is): the unreserved characters and `/`.
+const PATH_IN_QUERY: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'/')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'-')
+    .remove(b'~');
+
 impl HttpHooks {
     /// Whether `event` is sent over HTTP: every event but `SessionStart`, which Claude Code
     /// does not send to HTTP hooks (a command entry with [`VIA_SERVER`] instead).
@@ -41,6 +58,24 @@ impl HttpHooks {
         format!("{}/{}/{}", self.url, target.as_str(), event.as_str())
     }
 
+    /// The URL of the entry for `event` that runs `binary`'s server: the route
+    /// ([`HttpHooks::event_url`]) with the [`UNREACHABLE_QUERY`] naming the command that
+    /// starts the server, `?if-unreachable=run+/usr/bin/hooks+serve+--detach`.
+    #[must_use]
+    pub fn entry_url(&self, target: Target, binary: &str, event: AgentEvent) -> String {
+        let binary = utf8_percent_encode(binary, PATH_IN_QUERY);
+        format!(
+            "{}?{UNREACHABLE_QUERY}=run+{binary}+serve+--detach",
+            self.event_url(target, event)
+        )
+    }
+
+    /// Whether `url` is `event`'s route on this server, with any query or none (an entry
+    /// written before the [`UNREACHABLE_QUERY`] has none).
+    fn routes(&self, url: &str, target: Target, event: AgentEvent) -> bool {
+        url.split_once('?').map_or(url, |(route, _)| route) == self.event_url(target, event)
+    }
+
     /// The entry for `event`: an HTTP hook (`"onFailure": "block"` on a gating event), or for
     /// `SessionStart` a command entry running `binary` with [`VIA_SERVER`].
     fn entry(&self, target: Target, binary: &str, event: AgentEvent) -> Value {
@@ -53,7 +88,7 @@ impl HttpHooks {
         }
         let mut entry = json!({
             "type": "http",
-            "url": self.event_url(target, event),
+            "url": self.entry_url(target, binary, event),
             "headers": {"Authorization": format!("Bearer {}", self.secret)},
             "timeout": HTTP_TIMEOUT_SECS,
         });
@@ -117,25 +152,37 @@ pub(super) struct Ours<'a> {
     file_name: &'a OsStr,
     /// The fail-closed key written on gating entries, when it is.
     fail_closed: Option<FailClosed>,
-    /// `--http`: the server's entries.
+    /// `--http`: the server's entries are the ones written.
     pub(super) http: Option<&'a HttpHooks>,
+    /// The server whose entries (its routes, the [`VIA_SERVER`] command) are this tool's
+    /// too, for an agent that [takes `--http`](super::takes_http): `--http`'s, else this
+    /// binary's own (the URL `hooks serve` and `install --http` derive from its path).
+    server: Option<HttpHooks>,
 }
 
 impl<'a> Ours<'a> {
     /// The entries of `target` that run `binary`, a path.
     pub(super) fn new(target: Target, binary: &'a str) -> Self {
+        let server = super::takes_http(target).then(|| HttpHooks {
+            url: crate::serve::Endpoint::of(Path::new(binary), None).url(),
+            secret: String::new(),
+        });
         Ours {
             target,
             binary,
             file_name: Path::new(binary).file_name().unwrap_or_default(),
             fail_closed: None,
             http: None,
+            server,
         }
     }
 
-    /// These entries, for `--http`.
+    /// These entries, for `--http` (and `http`'s server the one whose entries are ours).
     pub(super) fn with_http(mut self, http: Option<&'a HttpHooks>) -> Self {
         self.http = http;
+        if let Some(http) = http {
+            self.server = Some(http.clone());
+        }
         self
     }
 
@@ -164,26 +211,19 @@ impl<'a> Ours<'a> {
             .map(|f| (f.key, f.value))
     }
 
-    /// Whether `entry` already runs this binary for `event`, in exec or shell form.
+    /// Whether `entry` is the one this install writes for `event`: this binary, in exec or
+    /// shell form; with `--http`, the server's entry ([`HttpHooks::entry_url`], or the
+    /// [`VIA_SERVER`] command of this binary).
     pub(super) fn runs_us(&self, entry: &Value, event: AgentEvent) -> bool {
         let (target, binary) = (self.target, self.binary);
         if let Some(http) = self.http {
             return if HttpHooks::over_http(event) {
                 entry.get("type").and_then(Value::as_str) == Some("http")
                     && entry.get("url").and_then(Value::as_str)
-                        == Some(http.event_url(target, event).as_str())
+                        == Some(http.entry_url(target, binary, event).as_str())
             } else {
                 entry.get("command").and_then(Value::as_str) == Some(binary)
-                    && entry
-                        .get("args")
-                        .and_then(Value::as_array)
-                        .is_some_and(|a| {
-                            a.iter().filter_map(Value::as_str).eq([
-                                target.as_str(),
-                                event.as_str(),
-                                VIA_SERVER,
-                            ])
-                        })
+                    && self.via_server(entry, event).is_some()
             };
         }
         let Some(command) = entry.get(self.command_key()).and_then(Value::as_str) else {
@@ -202,14 +242,45 @@ impl<'a> Ours<'a> {
         }
     }
 
+    /// What `entry` runs when it is one of the server's entries for `event` (see
+    /// [`Ours::server`]): `the server at URL` for an HTTP entry to its route (with any query,
+    /// so entries of older installs count), the binary's path for a [`VIA_SERVER`] command of
+    /// a binary with this one's file name, from any path.
+    pub(super) fn server_entry(&self, entry: &Value, event: AgentEvent) -> Option<String> {
+        let server = self.server.as_ref()?;
+        match entry.get("type").and_then(Value::as_str)? {
+            "http" => {
+                let url = entry.get("url")?.as_str()?;
+                server
+                    .routes(url, self.target, event)
+                    .then(|| format!("the server at {}", server.url))
+            }
+            "command" => self.via_server(entry, event),
+            _ => None,
+        }
+    }
+
+    /// The binary of `entry` when it is a [`VIA_SERVER`] command entry for `event` of a
+    /// binary with this one's file name, at an absolute path.
+    fn via_server(&self, entry: &Value, event: AgentEvent) -> Option<String> {
+        let command = entry.get("command")?.as_str()?;
+        let args = entry.get("args")?.as_array()?;
+        let p = Path::new(command);
+        (args
+            .iter()
+            .map(Value::as_str)
+            .eq([self.target.as_str(), event.as_str(), VIA_SERVER].map(Some))
+            && p.is_absolute()
+            && p.file_name() == Some(self.file_name))
+        .then(|| command.to_owned())
+    }
+
     /// Whether `entry`, under `hooks.EVENT` for `event`, is one this tool installed, in any
     /// of the forms `install` writes (what `uninstall` removes): a command entry of this
-    /// binary's name from any path ([`Ours::installed_by_us`]), or, with [`Ours::with_http`],
-    /// one of `--http`'s entries ([`Ours::runs_us`]: the server's URL for the event, the
-    /// `--via-server` command).
+    /// binary's name from any path ([`Ours::installed_by_us`]), or one of the server's
+    /// entries ([`Ours::server_entry`]: its route for the event, the `--via-server` command).
     pub(super) fn is_ours(&self, entry: &Value, event: AgentEvent) -> bool {
-        self.installed_by_us(entry, event).is_some()
-            || (self.http.is_some() && self.runs_us(entry, event))
+        self.installed_by_us(entry, event).is_some() || self.server_entry(entry, event).is_some()
     }
 
     /// The binary path and form of `entry` when it is a handler this tool installed for

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::build::{self, Build};
 use super::lock::{self, Lock, Running, State};
-use super::{OnEnd, Secret, ServeOptions, Server, SessionKey, SessionsConfig};
+use super::{OnEnd, Secret, ServeOptions, Server, SessionFiles, SessionKey, SessionsConfig};
 use crate::adapters::AdapterOptions;
 use crate::trust::TrustMode;
 
@@ -22,7 +22,9 @@ whose calls a server of the older one never answers; a session start replaces th
 <config dir>/serve-secret, mode 0600, made on first use). The server also listens on the \
 unix socket serve-<BINARY>.sock beside the lock file (mode 0600: only the user can connect, \
 so no secret), where `hooks AGENT EVENT` hands over its calls while the server runs \
-(HOOKS_NO_SERVER=1: never).\n\nExit status: 0 served until \
+(HOOKS_NO_SERVER=1: never). Each session's entries are kept in \
+$XDG_STATE_HOME/hooks/sessions/<agent>/<session id>.jsonl (else ~/.local/state/...), reopened \
+when the session comes back after a restart, never deleted by the server.\n\nExit status: 0 served until \
 SIGTERM/SIGINT, stopped, started (--detach) or running (--status); 1 not running (--status), \
 another server holds the lock, or the port, secret or lock cannot be had; 2 invalid usage.\n\n\
 With --stdio: the client's methods are describe, emit, command and end; the server's requests \
@@ -319,10 +321,15 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         Ok(secret) => secret,
         Err(e) => return fail(&format!("no secret: {e}")),
     };
+    let session_dir = match SessionFiles::default_dir() {
+        Ok(dir) => dir,
+        Err(e) => return fail(&format!("no directory for the session files: {e}")),
+    };
     let lock = match Lock::acquire(&endpoint.lock, endpoint.port) {
         Ok(lock) => lock,
         Err(e) => return fail(&e.to_string()),
     };
+    raise_open_file_limit();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -350,6 +357,7 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         },
         call_timeout: Duration::from_secs(args.call_timeout),
         secret,
+        session_files: Some(SessionFiles::new(session_dir)),
         binary: Some(endpoint.binary.clone()),
     };
     let code = runtime.block_on(async {
@@ -368,6 +376,9 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
                 ));
             }
         };
+        if let Some(files) = &options.session_files {
+            eprintln!("hooks serve: session files in {}", files.dir().display());
+        }
         let server = Server::new(options);
         // Caught from here on: a signal sent once the server says it listens ends it cleanly.
         let shutdown = terminated();
@@ -419,6 +430,26 @@ async fn serve_on(
                 lock.path().display()
             );
             server.serve(listener, shutdown).await
+        }
+    }
+}
+
+/// Raises the soft limit of open files to the hard one: each live session holds its session
+/// file open (up to `--max-sessions`, 1,024 by default, beside the connections), past the
+/// usual soft limit of 1,024. A limit that cannot be raised stays as it is.
+fn raise_open_file_limit() {
+    #[cfg(unix)]
+    {
+        use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+        let limit = getrlimit(Resource::Nofile);
+        if limit.current != limit.maximum {
+            let _ = setrlimit(
+                Resource::Nofile,
+                Rlimit {
+                    current: limit.maximum,
+                    maximum: limit.maximum,
+                },
+            );
         }
     }
 }

@@ -1,10 +1,11 @@
-//! The HTTP transport of `hooks serve`: HTTP/1.1 on 127.0.0.1, one route per agent and event
-//! (`POST /claude/PreToolUse`), the body the input JSON a command hook gets on stdin, the
-//! answer in that agent's schema, from the same [`Protocol`] as the
-//! command adapter ([`crate::adapters::resident`]), with one runner per agent session
-//! ([`Sessions`]). The same routes and handlers serve the unix socket ([`super::socket`]),
-//! where the file's mode stands for the `Host` and secret checks and the answer is the
-//! command adapter's [`Outcome`] itself.
+//! The HTTP transport of `hooks serve`: HTTP/1.1 on 127.0.0.1, one route per agent
+//! (`POST /AGENT/EVENT`: `POST /claude/PreToolUse`), the body the input JSON a command hook
+//! gets on stdin, the answer in that agent's schema, from the same
+//! [`Protocol`] as the command adapter
+//! ([`crate::adapters::resident`]), with one runner per agent session ([`Sessions`]). The
+//! same routes and handlers serve the unix socket ([`super::socket`]), where the file's mode
+//! stands for the `Host` and secret checks and the answer is the command adapter's
+//! [`Outcome`] itself.
 //!
 //! # Refusals (nothing is run, no session is touched)
 //!
@@ -15,21 +16,25 @@
 //! | a `Host` header other than `127.0.0.1:PORT` or `localhost:PORT` (DNS rebinding) | 421 |
 //! | no `Authorization: Bearer SECRET` with the user's [`Secret`] | 401 |
 //! | a body larger than stdin's limit ([`MAX_INPUT_BYTES`], 16 MiB) | 413 |
-//! | another path or method | 404 / 405 |
+//! | a path that is not `/AGENT/EVENT` for a known agent, another method | 404 / 405 |
 //!
 //! A body that is not what the agent sends (malformed, not UTF-8, nested deeper than
-//! [`MAX_DEPTH`](crate::json::MAX_DEPTH)) fails the call as on stdin: see below.
+//! [`MAX_DEPTH`](crate::json::MAX_DEPTH)), and an event the agent's protocol does not serve,
+//! fail the call as on stdin: see below.
 //!
 //! # Answers ([`HttpAnswer::from_outcome`])
 //!
-//! Claude Code reads a 2xx answer's JSON body as it reads a command hook's stdout (an empty
-//! body is `{}`), and takes a non-2xx status as a failure of the hook (blocking with
-//! `"onFailure": "block"`, else non-blocking). The command adapter's [`Outcome`] maps so:
+//! The agents with HTTP hooks (Claude Code, Qwen Code, Copilot CLI) read a 2xx answer's JSON
+//! body as they read a command hook's stdout (an empty body is no opinion). A non-2xx status
+//! is a failure of the hook that blocks nothing in Qwen Code, and only with `"onFailure":
+//! "block"` in Claude Code; so a failure that must block answers 200 with the JSON that
+//! blocks, which the agent's protocol gives ([`Protocol::http_block`]). The command adapter's
+//! [`Outcome`] maps so, through the agent's protocol and nothing else:
 //!
 //! | outcome | HTTP answer |
 //! | --- | --- |
 //! | exit 0 | 200, the body is the stdout, byte for byte (empty: no opinion) |
-//! | exit 2 (a failure on a gating event) | 200, the stdout's JSON object (or `{}`) with `"decision": "block"` and the stderr line as `"reason"`: Claude Code's JSON for what exit 2 does (it blocks with that reason) |
+//! | exit 2 (a failure on a gating event, an unknown event) | 200, [`Protocol::http_block`] of the stdout and the stderr line: the stdout's JSON object (or `{}`) with `"decision": "block"` and the line as `"reason"`, which blocks in all three agents |
 //! | exit 1 (a failure on an observational event) | 500, the stderr line as the body: a non-blocking error |
 //!
 //! A call that does not answer within the call timeout, or whose adapter panics, fails by
@@ -43,16 +48,19 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
+use axum::extract::Path;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use futures::FutureExt as _;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tokio::net::TcpListener;
 
 use super::build::Watch;
 use super::secret::Secret;
+use super::session_files::SessionFiles;
 use super::sessions::{Session, SessionKey, Sessions, SessionsConfig};
+use super::tables::Tables;
 use crate::adapters::resident::{self, Prepared, Resident};
 use crate::adapters::{AdapterOptions, Agent, EXIT_BLOCK, EXIT_OK, Outcome, Protocol};
 use crate::json::MAX_INPUT_BYTES;
@@ -70,6 +78,9 @@ pub struct ServeOptions {
     pub call_timeout: Duration,
     /// The secret every request must carry.
     pub secret: Secret,
+    /// Where each session's entries are kept, so that they outlive the server; `None` (the
+    /// default): in memory only.
+    pub session_files: Option<SessionFiles>,
     /// The binary this process was started from, if it is to watch it: once its file is
     /// replaced by another build, the first request after (the file is looked at once a
     /// second at most) writes one line saying so on stderr ([`Watch`]); the server goes on
@@ -86,6 +97,7 @@ impl ServeOptions {
             sessions: SessionsConfig::default(),
             call_timeout: Duration::from_secs(50),
             secret,
+            session_files: None,
             binary: None,
         }
     }
@@ -101,22 +113,20 @@ pub struct HttpAnswer {
 }
 
 impl HttpAnswer {
-    /// The HTTP answer of the command adapter's `outcome` (see the [module docs](self)).
+    /// The HTTP answer of `protocol`'s command adapter's `outcome` (see the [module
+    /// docs](self)).
     #[must_use]
-    pub fn from_outcome(outcome: &Outcome) -> HttpAnswer {
+    pub fn from_outcome(protocol: &dyn Protocol, outcome: &Outcome) -> HttpAnswer {
         match outcome.code {
             EXIT_OK => HttpAnswer {
                 status: 200,
                 body: outcome.stdout.clone(),
             },
             EXIT_BLOCK => {
-                let mut answer = match serde_json::from_str::<Value>(&outcome.stdout) {
-                    Ok(Value::Object(map)) => map,
-                    _ => Map::new(),
-                };
-                answer.insert("decision".into(), Value::from("block"));
-                answer.insert("reason".into(), Value::from(outcome.stderr.trim_end()));
-                let mut body = Value::Object(answer).to_string();
+                let answer = serde_json::from_str::<Value>(&outcome.stdout).ok();
+                let mut body = protocol
+                    .http_block(answer, outcome.stderr.trim_end())
+                    .to_string();
                 body.push('\n');
                 HttpAnswer { status: 200, body }
             }
@@ -156,6 +166,7 @@ enum Door {
 struct State {
     options: ServeOptions,
     sessions: Sessions<Resident>,
+    tables: Tables,
     watch: Option<Watch>,
 }
 
@@ -188,6 +199,7 @@ impl Server {
             state: Arc::new(State {
                 options,
                 sessions,
+                tables: Tables::new(),
                 watch,
             }),
         }
@@ -199,9 +211,10 @@ impl Server {
         &self.state.sessions
     }
 
-    /// The routes: `POST /AGENT/EVENT` for every agent and event, for requests whose `Host`
-    /// names `port` on the loopback and that carry the secret; the answer an HTTP hook reads
-    /// ([`HttpAnswer`]).
+    /// The routes: `POST /AGENT/EVENT` for every agent and any event name (one the agent's
+    /// protocol does not serve fails as the command adapter fails it), for requests whose
+    /// `Host` names `port` on the loopback and that carry the secret; the answer an HTTP hook
+    /// reads ([`HttpAnswer`]).
     pub fn router(&self, port: u16) -> Router {
         let hosts: Arc<[String]> = [format!("127.0.0.1:{port}"), format!("localhost:{port}")]
             .into_iter()
@@ -219,16 +232,15 @@ impl Server {
     fn routes(&self, door: &Door) -> Router {
         let mut router = Router::new();
         for &agent in Agent::ALL {
-            for event in agent.protocol().events() {
-                let (server, door) = (self.clone(), door.clone());
-                let name = event.name;
-                router = router.route(
-                    &format!("/{agent}/{name}"),
-                    post(move |headers: HeaderMap, body: Body| async move {
-                        server.handle(&door, agent, name, &headers, body).await
-                    }),
-                );
-            }
+            let (server, door) = (self.clone(), door.clone());
+            router = router.route(
+                &format!("/{agent}/{{event}}"),
+                post(
+                    move |Path(event): Path<String>, headers: HeaderMap, body: Body| async move {
+                        server.handle(&door, agent, &event, &headers, body).await
+                    },
+                ),
+            );
         }
         router
     }
@@ -283,7 +295,7 @@ impl Server {
         &self,
         door: &Door,
         agent: Agent,
-        event: &'static str,
+        event: &str,
         headers: &HeaderMap,
         body: Body,
     ) -> Response {
@@ -323,7 +335,8 @@ impl Server {
         };
         match door {
             Door::Loopback(_) => {
-                HttpAnswer::from_outcome(&self.answer(agent, event, &input).await).into_response()
+                let outcome = self.answer(agent, event, &input).await;
+                HttpAnswer::from_outcome(agent.protocol(), &outcome).into_response()
             }
             Door::Socket => {
                 match super::socket::call_options(headers, &self.state.options.adapter) {
@@ -428,16 +441,19 @@ impl Server {
     ) -> Outcome {
         let name = call.event().name;
         let Some(key) = key else {
-            return match resident::open(protocol, &call, adapter) {
+            return match resident::open(protocol, &call, adapter, &self.state.tables, None) {
                 Ok((_runner, alone)) => resident::run_alone(protocol, call, &alone).await,
                 Err(e) => Outcome::failure(protocol, name, &e),
             };
         };
+        let files = self.state.options.session_files.as_ref();
         let entered = self
             .state
             .sessions
-            .enter(key, || {
-                let (runner, data) = resident::open(protocol, &call, adapter)?;
+            .enter(key.clone(), || {
+                let store = files.map(|f| f.open(&key, call.cwd())).transpose()?;
+                let (runner, data) =
+                    resident::open(protocol, &call, adapter, &self.state.tables, store)?;
                 Ok(Session { runner, data })
             })
             .await;

@@ -7,12 +7,16 @@ pub mod forward;
 pub mod http;
 pub mod lock;
 pub mod secret;
+pub mod session_files;
 mod sessions;
 pub mod socket;
+mod tables;
 
 pub use cli::{Endpoint, SERVE_HELP, ServeArgs};
 pub use http::{HttpAnswer, ServeOptions, Server};
 pub use secret::Secret;
+pub use session_files::SessionFiles;
+pub use tables::Tables;
 
 pub use sessions::{
     EndReason, Ending, Entered, OnEnd, Session, SessionError, SessionKey, Sessions, SessionsConfig,

@@ -15,7 +15,7 @@ use super::host::{BridgeHost, BridgeSession, ClientContext, ClientState, Link};
 use super::peer::Peer;
 use super::wire::{METHOD_NOT_FOUND, RpcError};
 use super::{PROTOCOL_VERSION, StdioOptions};
-use crate::serve::{Entered, Session, SessionKey, Sessions};
+use crate::serve::{Entered, Session, SessionKey, Sessions, Tables};
 
 /// The agent name of every session of this transport ([`SessionKey::agent`]).
 const AGENT: &str = "stdio";
@@ -48,6 +48,7 @@ pub(crate) struct Server {
     peer: Peer,
     options: StdioOptions,
     sessions: Sessions<SessionData>,
+    tables: Tables,
 }
 
 /// `emit`'s params.
@@ -99,6 +100,7 @@ impl Server {
     pub(crate) fn new(peer: Peer, options: StdioOptions) -> Self {
         Server {
             sessions: Sessions::new(options.sessions.clone()),
+            tables: Tables::new(),
             peer,
             options,
         }
@@ -168,7 +170,8 @@ impl Server {
             cwd: cwd.clone(),
             fallback_id: id.to_owned(),
         });
-        let runner = HookRunner::new(hooks, &cwd, session_manager)
+        let runner = HookRunner::from_table(&self.tables.table_for(hooks), &cwd, session_manager)
+            .map_err(|e| e.to_string())?
             .with_default_timeout(self.options.handler_timeout);
         runner.initialize(BridgeHost {
             link: Link {

@@ -489,6 +489,94 @@ fn droid_session_start_message_is_additional_context() {
     );
 }
 
+// Compactions (Gemini CLI's PreCompress, Qwen Code's and Factory Droid's PreCompact)
+
+/// Hooks that record every `session_before_compact` (as JSON) and cancel it.
+fn cancel_every_compaction() -> (AdapterOptions, std::sync::Arc<std::sync::Mutex<Vec<Value>>>) {
+    let seen = std::sync::Arc::<std::sync::Mutex<Vec<Value>>>::default();
+    let log = std::sync::Arc::clone(&seen);
+    let opts = AdapterOptions::with_hooks(move |cwd| {
+        let mut api = HookApi::new("test-compaction", cwd);
+        let log = std::sync::Arc::clone(&log);
+        api.on(move |e: &SessionBeforeCompactEvent, ctx: &HookContext| {
+            log.lock().unwrap().push(serde_json::to_value(e).unwrap());
+            ctx.ui().notify("held for the test", NotifyKind::Warning);
+            Some(SessionBeforeCompactResult {
+                cancel: Some(true),
+                compaction: None,
+            })
+        });
+        vec![api.finish()]
+    });
+    (opts, seen)
+}
+
+/// A `PreCompact` input as Qwen Code 0.24.4 and Factory Droid 0.225.2 build it (their bundled
+/// JS: the common fields, `trigger`, `custom_instructions`; Droid adds `message_count`,
+/// `estimated_tokens`, `message_id`).
+fn pre_compact(trigger: &str, instructions: &str) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "session_id": "s-compact", "transcript_path": "/tmp/t.jsonl", "cwd": "/e2e/project",
+        "permission_mode": "auto-high", "hook_event_name": "PreCompact",
+        "trigger": trigger, "custom_instructions": instructions,
+        "message_count": 12, "estimated_tokens": 4096, "message_id": "m-12",
+    }))
+    .unwrap()
+}
+
+#[test]
+fn droid_pre_compact_cancel_exits_2_the_only_answer_droid_reads_there() {
+    let (opts, seen) = cancel_every_compaction();
+    let c = run(
+        &Droid,
+        "PreCompact",
+        &pre_compact("manual", "keep the plan"),
+        opts,
+    );
+    assert_eq!(c.code, 2, "{c:?}");
+    assert_eq!(c.stdout, "", "Droid reads no answer on PreCompact");
+    assert_eq!(
+        c.stderr,
+        "hooks droid PreCompact: Compaction cancelled by a hook: held for the test\n"
+    );
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0]["preparation"]["trigger"], "manual");
+    assert_eq!(seen[0]["customInstructions"], "keep the plan");
+    // No opinion: exit 0, the compaction runs.
+    let c = run(&Droid, "PreCompact", &pre_compact("auto", ""), canonical());
+    assert_quiet(&c);
+}
+
+#[test]
+fn qwen_pre_compact_is_observed_and_a_cancel_answers_nothing_since_qwen_cannot_hold_it() {
+    let (opts, seen) = cancel_every_compaction();
+    let c = run(&Qwen, "PreCompact", &pre_compact("auto", ""), opts);
+    assert_quiet(&c);
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 1, "session_before_compact was emitted");
+    assert_eq!(seen[0]["preparation"]["trigger"], "auto");
+}
+
+#[test]
+fn gemini_pre_compress_is_session_before_compact_only_for_a_manual_compression() {
+    // `auto` fires before every model turn, compression or not: nothing is emitted.
+    let (opts, seen) = cancel_every_compaction();
+    let auto = fixture("gemini", "PreCompress", |_| {});
+    assert_quiet(&run(&Gemini, "PreCompress", &auto, opts.clone()));
+    assert!(
+        seen.lock().unwrap().is_empty(),
+        "{:?}",
+        seen.lock().unwrap()
+    );
+    // `manual` (`/compress`): observed; Gemini CLI ignores the answer, so nothing is sent.
+    let manual = fixture("gemini", "PreCompress", |v| v["trigger"] = json!("manual"));
+    assert_quiet(&run(&Gemini, "PreCompress", &manual, opts));
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0]["preparation"]["trigger"], "manual");
+}
+
 // Cursor (from its documentation)
 
 fn cursor_input(event: &str, extra: Value) -> Vec<u8> {

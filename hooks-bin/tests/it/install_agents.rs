@@ -242,6 +242,7 @@ fn install_of_the_examples_bundle_registers_only_the_events_it_handles() {
                 "BeforeAgent",
                 "BeforeModel",
                 "SessionStart",
+                "PreCompress",
             ],
         ),
         (
@@ -263,6 +264,7 @@ fn install_of_the_examples_bundle_registers_only_the_events_it_handles() {
                 "PostToolUseFailure",
                 "UserPromptSubmit",
                 "SessionStart",
+                "PreCompact",
             ],
         ),
         (
@@ -273,6 +275,7 @@ fn install_of_the_examples_bundle_registers_only_the_events_it_handles() {
                 "PostToolUse",
                 "UserPromptSubmit",
                 "SessionStart",
+                "PreCompact",
             ],
         ),
         (

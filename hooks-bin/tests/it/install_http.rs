@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use hooks_bin::adapters::hook_json::{
     POST_TOOL_USE, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP, USER_PROMPT_SUBMIT,
 };
-use hooks_bin::install::{HttpHooks, Install, Target};
+use hooks_bin::install::{HttpHooks, Install, LOCAL_SETTINGS, Target};
 
 const BIN: &str = env!("CARGO_BIN_EXE_hooks");
 
@@ -36,6 +36,14 @@ fn plan(path: &Path, http: Option<HttpHooks>) -> Install {
         on_failure_block: false,
         http,
     }
+}
+
+/// The URL of `event`'s entry: the route, and the command that starts the server for
+/// Claude Code to show when it cannot reach it.
+fn url(event: &str) -> String {
+    format!(
+        "http://127.0.0.1:4242/claude/{event}?if-unreachable=run+/opt/hooks/bin/hooks+serve+--detach"
+    )
 }
 
 fn entries(path: &Path, event: &str) -> Vec<Value> {
@@ -68,20 +76,16 @@ fn http_install_writes_http_hooks_blocking_on_failure_where_they_gate_and_a_comm
     for event in ["PreToolUse", "PostToolUse", "UserPromptSubmit"] {
         assert_eq!(
             entries(&path, event),
-            [
-                json!({"type": "http", "url": format!("http://127.0.0.1:4242/claude/{event}"),
-                    "headers": auth, "timeout": 60, "onFailure": "block"})
-            ],
+            [json!({"type": "http", "url": url(event),
+                    "headers": auth, "timeout": 60, "onFailure": "block"})],
             "{event}"
         );
     }
     for event in ["SessionEnd", "Stop"] {
         assert_eq!(
             entries(&path, event),
-            [
-                json!({"type": "http", "url": format!("http://127.0.0.1:4242/claude/{event}"),
-                    "headers": auth, "timeout": 60})
-            ],
+            [json!({"type": "http", "url": url(event),
+                    "headers": auth, "timeout": 60})],
             "{event}: observational, no onFailure"
         );
     }
@@ -118,6 +122,36 @@ fn http_install_replaces_this_binarys_command_hooks_instead_of_running_both() {
     );
 }
 
+#[test]
+fn an_http_entry_of_an_older_install_is_replaced_by_one_that_names_how_to_start_the_server() {
+    let dir = common::workdir();
+    let path = dir.path().join("settings.json");
+    let old = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "http",
+        "url": "http://127.0.0.1:4242/claude/PreToolUse", "timeout": 60}]}]}});
+    fs::write(&path, old.to_string()).unwrap();
+    let mut out = Vec::new();
+    plan(&path, Some(http()))
+        .apply(&[PRE_TOOL_USE], &mut out)
+        .unwrap();
+    let pre = entries(&path, "PreToolUse");
+    assert_eq!(pre.len(), 1, "{pre:?}");
+    assert_eq!(
+        pre[0]["url"],
+        url("PreToolUse"),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+}
+
+#[test]
+fn the_recovery_query_keeps_a_binary_path_readable_and_encodes_what_a_query_cannot_hold() {
+    let hooks = http();
+    assert_eq!(
+        hooks.entry_url(Target::Claude, "/a b/my-hooks_1.2~x/h&q", PRE_TOOL_USE),
+        "http://127.0.0.1:4242/claude/PreToolUse?if-unreachable=run+/a%20b/my-hooks_1.2~x/h%26q+serve+--detach"
+    );
+}
+
 /// A scratch user for the built binary.
 struct User {
     dir: tempfile::TempDir,
@@ -141,6 +175,7 @@ impl User {
         c.args(args)
             .env("HOOKS_CONFIG_DIR", self.path("config"))
             .env("XDG_RUNTIME_DIR", self.path("run"))
+            .env("XDG_STATE_HOME", self.path("home"))
             .env("HOME", self.path("home"))
             .current_dir(self.path("project"));
         c
@@ -251,4 +286,152 @@ fn session_start_via_server_starts_the_server_which_a_kill_9_loses_and_the_next_
         .running_pid()
         .expect("the next session start brought it back");
     assert_ne!(again, pid);
+}
+
+/// Another tool's entries, in a Claude Code settings file.
+const OTHERS: &str = r#"{
+  "hooks": {
+    "PreToolUse": [
+      {"hooks": [{"type": "command", "command": "other-guard"}]},
+      {"hooks": [{"type": "http", "url": "http://127.0.0.1:9/claude/PreToolUse"}]}
+    ]
+  }
+}
+"#;
+
+/// The entries of `files` per event: this binary's (a command running it, or an HTTP entry
+/// to its server's route) and the others', as JSON text.
+fn ours_and_others(files: &[PathBuf], server: &str) -> (Vec<(String, Value)>, Vec<String>) {
+    let (mut ours, mut others) = (Vec::new(), Vec::new());
+    for path in files.iter().filter(|p| p.exists()) {
+        let settings: Value = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+        for (event, groups) in settings["hooks"].as_object().unwrap() {
+            for entry in groups
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|g| g["hooks"].as_array().unwrap())
+            {
+                let url = entry["url"].as_str().unwrap_or_default();
+                if entry["command"] == BIN || url.starts_with(&format!("{server}/claude/")) {
+                    ours.push((event.clone(), entry.clone()));
+                } else {
+                    others.push(entry.to_string());
+                }
+            }
+        }
+    }
+    (ours, others)
+}
+
+/// `hooks install claude ARGS` for `user`, which must succeed; its output.
+fn install(user: &User, args: &[&str]) -> String {
+    let mut all = vec!["install", "claude", "--claude-version=2.1.328"];
+    all.extend_from_slice(args);
+    let out = user.hooks(&all);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    text(&out)
+}
+
+/// Checks that every event has exactly one entry of ours in `files`, of the form `http` says
+/// (HTTP entries but a `--via-server` SessionStart, else plain commands), and the other
+/// tool's two entries are still there, once each.
+fn assert_one_of_ours_per_event(files: &[PathBuf], server: &str, http: bool, said: &str) {
+    let (ours, others) = ours_and_others(files, server);
+    assert!(!ours.is_empty(), "{said}");
+    let mut events: Vec<&str> = ours.iter().map(|(e, _)| e.as_str()).collect();
+    events.sort_unstable();
+    let count = events.len();
+    events.dedup();
+    assert_eq!(
+        count,
+        events.len(),
+        "two entries of ours for an event: {ours:#?}\n{said}"
+    );
+    for (event, entry) in &ours {
+        let via_server = entry["args"].as_array().is_some_and(|a| a.len() == 3);
+        let form = match (entry["type"].as_str(), via_server) {
+            (Some("http"), _) => "http",
+            (Some("command"), true) => "via-server",
+            _ => "command",
+        };
+        let expected = match (http, event.as_str()) {
+            (true, "SessionStart") => "via-server",
+            (true, _) => "http",
+            (false, _) => "command",
+        };
+        assert_eq!(form, expected, "{event}: {entry}\n{said}");
+    }
+    let mut others = others;
+    others.sort();
+    assert_eq!(
+        others,
+        [
+            r#"{"type":"command","command":"other-guard"}"#,
+            r#"{"type":"http","url":"http://127.0.0.1:9/claude/PreToolUse"}"#
+        ],
+        "the other tool's entries stay, once each"
+    );
+}
+
+#[test]
+fn a_plain_install_after_install_http_replaces_the_http_entries_with_command_entries() {
+    let user = User::new();
+    let claude = user.path("project").join(".claude");
+    let home = user.path("home").join(".claude");
+    for dir in [&claude, &home] {
+        fs::create_dir_all(dir).unwrap();
+    }
+    let project = [claude.join("settings.json"), claude.join(LOCAL_SETTINGS)];
+    let user_file = [home.join("settings.json")];
+    for file in [&project[1], &user_file[0]] {
+        fs::write(file, OTHERS).unwrap();
+    }
+    let server = endpoint_url();
+    // The user's file holds both forms in one file; the project's in two.
+    install(&user, &["--http", "--user"]);
+    install(&user, &["--http"]);
+    assert_one_of_ours_per_event(&user_file, &server, true, "--http --user");
+    assert_one_of_ours_per_event(&project, &server, true, "--http");
+    let said = install(&user, &["--user"]);
+    assert_one_of_ours_per_event(&user_file, &server, false, &said);
+    let said = install(&user, &[]);
+    assert_one_of_ours_per_event(&project, &server, false, &said);
+    assert!(
+        said.contains("settings.local.json"),
+        "says what it removed: {said}"
+    );
+}
+
+#[test]
+fn install_http_after_a_plain_install_replaces_the_command_entries_with_http_entries() {
+    let user = User::new();
+    let claude = user.path("project").join(".claude");
+    let home = user.path("home").join(".claude");
+    for dir in [&claude, &home] {
+        fs::create_dir_all(dir).unwrap();
+    }
+    let project = [claude.join("settings.json"), claude.join(LOCAL_SETTINGS)];
+    let user_file = [home.join("settings.json")];
+    for file in [&project[0], &user_file[0]] {
+        fs::write(file, OTHERS).unwrap();
+    }
+    let server = endpoint_url();
+    install(&user, &["--user"]);
+    install(&user, &[]);
+    assert_one_of_ours_per_event(&user_file, &server, false, "--user");
+    assert_one_of_ours_per_event(&project, &server, false, "plain");
+    let said = install(&user, &["--http", "--user"]);
+    assert_one_of_ours_per_event(&user_file, &server, true, &said);
+    let said = install(&user, &["--http"]);
+    assert_one_of_ours_per_event(&project, &server, true, &said);
+    assert!(
+        said.contains("settings.json"),
+        "says what it removed: {said}"
+    );
+}
+
+/// The URL of the built binary's server, as `install --http` writes it.
+fn endpoint_url() -> String {
+    hooks_bin::serve::Endpoint::of(Path::new(BIN), None).url()
 }

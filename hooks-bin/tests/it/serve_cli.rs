@@ -20,7 +20,7 @@ struct User {
 impl User {
     fn new() -> User {
         let dir = tempfile::tempdir().unwrap();
-        for sub in ["config", "run", "home", "project"] {
+        for sub in ["config", "run", "home", "project", "state"] {
             std::fs::create_dir(dir.path().join(sub)).unwrap();
         }
         let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -39,6 +39,7 @@ impl User {
         let mut c = Command::new(BIN);
         c.env("HOOKS_CONFIG_DIR", self.path("config"))
             .env("XDG_RUNTIME_DIR", self.path("run"))
+            .env("XDG_STATE_HOME", self.path("state"))
             .env("HOME", self.path("home"))
             .current_dir(self.path("project"));
         c
@@ -326,7 +327,8 @@ fn http_of(out: &Output) -> (u16, String) {
         stdout: String::from_utf8(out.stdout.clone()).unwrap(),
         stderr: String::from_utf8(out.stderr.clone()).unwrap(),
     };
-    let answer = hooks_bin::serve::HttpAnswer::from_outcome(&outcome);
+    let answer =
+        hooks_bin::serve::HttpAnswer::from_outcome(&hooks_bin::adapters::claude::Claude, &outcome);
     (answer.status, answer.body)
 }
 
@@ -467,6 +469,77 @@ fn a_port_held_by_another_program_fails_the_start_naming_it_and_leaves_no_server
         (out.status.code(), text(&out).as_str()),
         (Some(1), "not running\n")
     );
+}
+
+#[test]
+fn the_server_keeps_each_sessions_file_under_the_state_directory_and_a_kill_9_leaves_it() {
+    let user = User::new();
+    let mut server = user.serve(&[]);
+    let (status, _) = user.call("PreToolUse", "0b1c-2d3e", bash("ls"));
+    assert_eq!(status, 200);
+    let file = user
+        .path("state")
+        .join("hooks/sessions/claude/0b1c-2d3e.jsonl");
+    let header: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(header["id"], "0b1c-2d3e", "{header}");
+    nix::sys::signal::kill(nix_pid(&server), nix::sys::signal::Signal::SIGKILL).unwrap();
+    wait(&mut server);
+    assert!(file.exists(), "the session file outlives the server");
+    // Without an absolute XDG_STATE_HOME: under the home directory.
+    let mut command = user.command();
+    command.env_remove("XDG_STATE_HOME");
+    let mut server = user.serve_with(&[], command);
+    let (status, _) = user.call("PreToolUse", "s2", bash("ls"));
+    assert_eq!(status, 200);
+    assert!(
+        user.path("home")
+            .join(".local/state/hooks/sessions/claude/s2.jsonl")
+            .exists()
+    );
+    terminate(&server);
+    assert!(wait(&mut server).success());
+}
+
+/// The soft and hard limits of open files of the process `pid`, from `/proc/PID/limits`.
+#[cfg(target_os = "linux")]
+fn open_file_limits(pid: u32) -> (String, String) {
+    let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).unwrap();
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .unwrap();
+    let mut words = line["Max open files".len()..].split_whitespace();
+    (
+        words.next().unwrap().to_owned(),
+        words.next().unwrap().to_owned(),
+    )
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_server_raises_its_soft_open_file_limit_to_the_hard_one_for_the_session_files() {
+    let user = User::new();
+    let (_, hard) = open_file_limits(std::process::id());
+    let mut command = Command::new("prlimit");
+    command
+        .arg(format!("--nofile=64:{hard}"))
+        .arg(BIN)
+        .env("HOOKS_CONFIG_DIR", user.path("config"))
+        .env("XDG_RUNTIME_DIR", user.path("run"))
+        .env("XDG_STATE_HOME", user.path("state"))
+        .env("HOME", user.path("home"))
+        .current_dir(user.path("project"));
+    let mut server = user.serve_with(&[], command);
+    assert_eq!(open_file_limits(server.id()), (hard.clone(), hard));
+    terminate(&server);
+    assert!(wait(&mut server).success());
 }
 
 #[test]

@@ -16,8 +16,8 @@ use hooks_bin::adapters::AdapterOptions;
 use hooks_bin::serve::{HttpAnswer, Secret, ServeOptions, Server};
 
 /// A running server on a loopback port, and what a request to it needs.
-struct Running {
-    addr: SocketAddr,
+pub(crate) struct Running {
+    pub(crate) addr: SocketAddr,
     secret: Secret,
     server: Server,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
@@ -25,7 +25,7 @@ struct Running {
 }
 
 impl Running {
-    async fn start(adapter: AdapterOptions) -> Running {
+    pub(crate) async fn start(adapter: AdapterOptions) -> Running {
         let secret = Secret::generate().unwrap();
         let mut options = ServeOptions::new(secret.clone());
         options.adapter = adapter;
@@ -55,11 +55,11 @@ impl Running {
         }
     }
 
-    fn host(&self) -> String {
+    pub(crate) fn host(&self) -> String {
         self.addr.to_string()
     }
 
-    fn bearer(&self) -> String {
+    pub(crate) fn bearer(&self) -> String {
         format!("Bearer {}", self.secret.as_str())
     }
 
@@ -75,14 +75,14 @@ impl Running {
         .await
     }
 
-    async fn stop(mut self) {
+    pub(crate) async fn stop(mut self) {
         let _ = self.stop.take().unwrap().send(());
         self.task.await.unwrap().unwrap();
     }
 }
 
 /// One request on a new connection.
-async fn post(
+pub(crate) async fn post(
     addr: SocketAddr,
     path: &str,
     headers: &[(&str, String)],

@@ -209,14 +209,16 @@ fn uninstall_removes_only_what_install_counts_as_ours() {
       {"hooks": [{"type": "command", "command": "/x/hooks", "args": ["codex", "PreToolUse"]}]},
       {"hooks": [{"type": "command", "command": "/x/hooks claude PreToolUse | tee log"}]},
       {"hooks": [{"type": "http", "url": "http://127.0.0.1:9999/claude/PreToolUse"}]},
-      {"hooks": [{"type": "http", "url": "http://127.0.0.1:4242/claude/PreToolUse"}]}
+      {"hooks": [{"type": "http", "url": "http://127.0.0.1:4242/claude/PreToolUse"}]},
+      {"hooks": [{"type": "http", "url": "http://127.0.0.1:4242/claude/PreToolUse?if-unreachable=run+/x/hooks+serve+--detach"}]},
+      {"hooks": [{"type": "http", "url": "http://127.0.0.1:4242/claude/Stop?if-unreachable=run+/x/hooks+serve+--detach"}]}
     ]
   }
 }
 "#;
     let path = file(dir.path(), "settings.json", text);
     let (report, out) = uninstall(Target::Claude, &path, false);
-    assert_eq!(report.removed, [PRE_TOOL_USE; 3], "{out}");
+    assert_eq!(report.removed, [PRE_TOOL_USE; 4], "{out}");
     let after: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
     let kept: Vec<String> = after["hooks"]["PreToolUse"]
@@ -226,9 +228,9 @@ fn uninstall_removes_only_what_install_counts_as_ours() {
         .flat_map(|g| g["hooks"].as_array().unwrap().clone())
         .map(|h| h.to_string())
         .collect();
-    assert_eq!(kept.len(), 7, "{kept:#?}");
+    assert_eq!(kept.len(), 8, "{kept:#?}");
     assert!(kept[0].contains("other-guard"), "{kept:#?}");
-    for gone in ["/old/place/hooks", "/a b/hooks", ":4242/"] {
+    for gone in ["/old/place/hooks", "/a b/hooks", ":4242/claude/PreToolUse"] {
         assert!(!kept.iter().any(|h| h.contains(gone)), "{gone}: {kept:#?}");
     }
     assert_eq!(
@@ -311,11 +313,15 @@ fn hooks_uninstall_undoes_hooks_install_for_each_agent_and_scope() {
         &home,
         &["install", "claude", "--claude-version", "2.1.328"],
     ));
+    let plain = fs::read_to_string(&settings).unwrap();
     ok(&hooks(
         &project,
         &home,
         &["install", "claude", "--http", "--claude-version", "2.1.328"],
     ));
+    // Both forms at once, as an install before `--http` replaced the command entries left
+    // them: uninstall cleans both files.
+    fs::write(&settings, plain).unwrap();
     ok(&hooks(&project, &home, &["install", "codex"]));
     ok(&hooks(
         &project,

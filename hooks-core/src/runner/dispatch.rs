@@ -158,7 +158,7 @@ impl HookRunner {
                     };
                     calling = false;
                     next += 1;
-                    if !matches!(outcome, Ok(None))
+                    if let Some(outcome) = given(outcome)
                         && self
                             .hand_over(rule, plan.entries[next - 1].0, event, outcome)
                             .is_break()
@@ -200,7 +200,7 @@ impl HookRunner {
             Ok(Some(result)) => rule.result(result),
             Ok(None) => ControlFlow::Continue(()),
             Err(error) => {
-                let hook = &self.hooks[hook];
+                let hook = &self.hooks()[hook];
                 let error = rule.error(&hook.path, error)?;
                 self.report(hook, event.name(), &error);
                 ControlFlow::Continue(())

@@ -14,9 +14,10 @@ use std::sync::{Arc, OnceLock};
 use crate::context::{HookContext, Model};
 use crate::host::{Host, Shared};
 
-/// The contexts lent for each host of a runner, at the host's index.
+/// The contexts lent for each host of a runner, at the host's index (boxed, as the hosts
+/// are: see [`Shared`]).
 pub(super) struct Lending {
-    lent: boxcar::Vec<Lent>,
+    lent: boxcar::Vec<Box<Lent>>,
 }
 
 struct Lent {
@@ -58,11 +59,11 @@ impl Lending {
     /// Lends contexts of the host at `index` (called as it is installed, in order).
     pub(super) fn publish(&self, shared: &Arc<Shared>, index: usize) {
         let installed = shared.installed_at(index);
-        let pushed = self.lent.push(Lent {
+        let pushed = self.lent.push(Box::new(Lent {
             host: installed.shared_host(),
             base: HookContext::of(shared, installed, None),
             with_model: OnceLock::new(),
-        });
+        }));
         debug_assert_eq!(pushed, index, "contexts are lent for each host, in order");
     }
 

@@ -27,15 +27,16 @@ use crate::ui::HookUi;
 
 use emission::Emission;
 use lent::{EmissionContext, Lending};
-use plan::Plans;
 
 pub use crate::events::combine::ToolCallHookError;
 use errors::Listeners;
 pub use errors::{ErrorListener, ErrorSubscription, HookError};
+pub use hook_table::{HookTable, TableInUse};
 
 mod dispatch;
 mod emission;
 mod errors;
+mod hook_table;
 mod lent;
 pub(crate) mod plan;
 
@@ -46,19 +47,18 @@ pub(crate) mod plan;
 /// panics is a thrown error: reported as a [`HookError`] on every path except `tool_call`,
 /// where it propagates. A panic never escapes the runner.
 pub struct HookRunner {
-    hooks: Vec<LoadedHook>,
+    table: HookTable,
     shared: Arc<Shared>,
     lending: Lending,
     listeners: Arc<Listeners>,
     next_listener: AtomicU64,
-    plans: Plans,
     default_timeout: Option<Duration>,
 }
 
 impl fmt::Debug for HookRunner {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HookRunner")
-            .field("hooks", &self.hooks)
+            .field("hooks", &self.hooks())
             .field("cwd", &self.shared.cwd)
             .finish_non_exhaustive()
     }
@@ -71,19 +71,32 @@ impl HookRunner {
         cwd: impl Into<PathBuf>,
         session_manager: Arc<dyn SessionManager>,
     ) -> Self {
+        Self::from_table(&HookTable::new(hooks), cwd, session_manager)
+            .expect("a new table serves its first runner")
+    }
+
+    /// A runner over the hooks of `table` for a session in `cwd`: the table is shared (not
+    /// copied), and what the runner keeps of its own (host, contexts, `ctx.state::<T>()`,
+    /// error listeners) is its own, as with [`HookRunner::new`].
+    ///
+    /// # Errors
+    /// The table serves a runner already and one of its hooks is bound to it (it handed out
+    /// a [`HookSender`](crate::HookSender)): see [`HookTable::is_shareable`].
+    pub fn from_table(
+        table: &HookTable,
+        cwd: impl Into<PathBuf>,
+        session_manager: Arc<dyn SessionManager>,
+    ) -> Result<Self, TableInUse> {
         let shared = Arc::new(Shared::new(cwd.into(), session_manager));
-        for hook in &hooks {
-            hook.link(&shared);
-        }
-        HookRunner {
-            plans: Plans::new(&hooks),
-            hooks,
+        table.attach(&shared)?;
+        Ok(HookRunner {
+            table: table.clone(),
             lending: Lending::new(&shared),
             shared,
             listeners: Arc::default(),
             next_listener: AtomicU64::new(0),
             default_timeout: None,
-        }
+        })
     }
 
     /// Sets a timeout for every async handler without its own (`None`, the default, is no
@@ -107,13 +120,20 @@ impl HookRunner {
     /// The loaded hooks, in load order.
     #[must_use]
     pub fn hooks(&self) -> &[LoadedHook] {
-        &self.hooks
+        self.table.hooks()
+    }
+
+    /// The table of the loaded hooks (to build another runner over the same hooks with
+    /// [`HookRunner::from_table`]).
+    #[must_use]
+    pub fn table(&self) -> &HookTable {
+        &self.table
     }
 
     /// Each hook's path as given to the loader, in order.
     #[must_use]
     pub fn hook_paths(&self) -> Vec<&str> {
-        self.hooks.iter().map(|h| h.path.as_str()).collect()
+        self.hooks().iter().map(|h| h.path.as_str()).collect()
     }
 
     /// The runner's current UI.
@@ -169,25 +189,27 @@ impl HookRunner {
     /// Whether at least one hook has a handler of `kind`.
     #[must_use]
     pub fn has_handlers(&self, kind: EventKind) -> bool {
-        self.plans.has(kind)
+        self.table.plans().has(kind)
     }
 
     /// Whether at least one hook has a handler of the custom event `name`.
     #[must_use]
     pub fn has_custom_handlers(&self, name: &str) -> bool {
-        self.plans.custom(name).is_some()
+        self.table.plans().custom(name).is_some()
     }
 
     /// The first hook's renderer for `custom_type`.
     #[must_use]
     pub fn get_message_renderer(&self, custom_type: &str) -> Option<&MessageRenderer> {
-        self.hooks.iter().find_map(|h| h.renderers.get(custom_type))
+        self.hooks()
+            .iter()
+            .find_map(|h| h.renderers.get(custom_type))
     }
 
     /// Every command of every hook, hooks in order, without de-duplication.
     #[must_use]
     pub fn get_registered_commands(&self) -> Vec<&RegisteredCommand> {
-        self.hooks
+        self.hooks()
             .iter()
             .flat_map(|h| h.commands.values())
             .collect()
@@ -196,7 +218,7 @@ impl HookRunner {
     /// The first hook's command `name`.
     #[must_use]
     pub fn get_command(&self, name: &str) -> Option<&RegisteredCommand> {
-        self.hooks.iter().find_map(|h| h.commands.get(name))
+        self.hooks().iter().find_map(|h| h.commands.get(name))
     }
 
     /// A fresh context for an event handler (what each emission builds once).
@@ -234,7 +256,7 @@ impl HookRunner {
     /// context.
     #[inline]
     pub fn emit<'a, E: HookEvent>(&'a self, event: &'a E) -> impl Future<Output = Output<E>> + 'a {
-        match self.plans.get::<E>() {
+        match self.table.plans().get::<E>() {
             Some(plan) => Emission::running(self.dispatch::<E, E::Rule>(plan, event)),
             None => Emission::done(|| E::Rule::default().finish()),
         }
@@ -294,7 +316,7 @@ impl HookRunner {
     /// path as the typed events (the same timeout rule, panic guard and context); results are
     /// ignored, errors (a panic, a timeout) reported.
     pub async fn emit_custom(&self, name: &str, payload: &Value) {
-        let Some(plan) = self.plans.custom(name) else {
+        let Some(plan) = self.table.plans().custom(name) else {
             return;
         };
         let event = CustomEvent {

@@ -129,9 +129,51 @@ impl JsonlSessionStore {
                 create_err(e)
             }
         })?;
+        Self::create_file(path, header, &mut OpenOptions::new())
+    }
+
+    /// Creates the new session file `path` for the session `id` (another agent's session,
+    /// served by a resident host) and writes its header line. The directory must exist; the
+    /// file is made readable by its owner only (mode 0600 on unix), as it holds what the
+    /// session's hooks keep. Reopen it with [`open`](Self::open).
+    ///
+    /// ```
+    /// use hooks_core::session::{JsonlSessionStore, SessionManager, SessionWriter};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("abc123.jsonl");
+    /// let store = JsonlSessionStore::create_at(&path, dir.path(), "abc123")?;
+    /// store.append_custom_entry("my-hook", None)?;
+    /// let reopened = JsonlSessionStore::open(&path)?;
+    /// assert_eq!((reopened.session_id().as_str(), reopened.entries().len()), ("abc123", 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::Create`] if the file exists or cannot be created or written.
+    pub fn create_at(path: &Path, cwd: &Path, id: impl Into<String>) -> Result<Self, SessionError> {
+        let mut header = new_header(cwd, None);
+        header.id = id.into();
+        let mut options = OpenOptions::new();
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        Self::create_file(path.to_path_buf(), header, &mut options)
+    }
+
+    /// Creates `path` (it must not exist) with `options` and writes `header` as its first line.
+    fn create_file(
+        path: PathBuf,
+        header: Header,
+        options: &mut OpenOptions,
+    ) -> Result<Self, SessionError> {
+        let create_err = |source| SessionError::Create {
+            path: path.clone(),
+            source,
+        };
         let mut line = serde_json::to_string(&header).map_err(SessionError::Serialize)?;
         line.push('\n');
-        let mut file = OpenOptions::new()
+        let mut file = options
             .append(true)
             .create_new(true)
             .open(&path)

@@ -7,6 +7,7 @@ mod support;
 mod commands_renderers;
 mod context;
 mod events_json;
+mod hook_table;
 mod loader_capability;
 mod loader_load;
 mod loader_path;

@@ -18,8 +18,10 @@ static FINISHED: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static HTTP_POST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"T(\d\d):(\d\d):(\d\d)\.(\d{3})Z .*Hooks: HTTP hook POST to \S*/(\w+)$")
-        .expect("the pattern is valid")
+    Regex::new(
+        r"T(\d\d):(\d\d):(\d\d)\.(\d{3})Z .*Hooks: HTTP hook POST to [^\s?]*/(\w+)(?:\?\S*)?$",
+    )
+    .expect("the pattern is valid")
 });
 
 static HTTP_DONE: LazyLock<Regex> = LazyLock::new(|| {

@@ -1,11 +1,14 @@
 //! `hooks-e2e`: an author's own `hooks` binary (every command of `hooks`), linking the examples
-//! bundle and two more hooks: a `before_agent_start` message, which the e2e suite looks for in
-//! the model's request, and a `ttsr_triggered` handler, an event pi cannot deliver (the bridge
-//! names it at start). See tests/tests/e2e/scenarios/pi_bridge.rs.
+//! bundle and more hooks, which the e2e suite looks for in the model's requests: a
+//! `before_agent_start` message, a `session_start` message (context only), a `context`
+//! handler that rewrites a marked user message, and a `ttsr_triggered` handler, an event pi
+//! cannot deliver (the bridge names it at start). See tests/tests/e2e/scenarios/pi_bridge.rs
+//! and the `*_bundle` scenarios.
 
 use std::process::ExitCode;
 
 use examples as _;
+use hooks_core::HookApiError;
 use hooks_core::prelude::*;
 
 /// The text of the message injected before every agent run.
@@ -23,6 +26,47 @@ fn inject_context(_event: &BeforeAgentStartEvent) -> BeforeAgentStartEventResult
             attribution: None,
         }),
     }
+}
+
+/// The text of the message sent when a session starts.
+const SESSION_CONTEXT: &str = "E2E-SESSION-START-CONTEXT";
+
+/// A user message's text that [`rewrite_marked`] replaces, and what it puts in its place.
+const REWRITE_ME: &str = "E2E-CONTEXT-REWRITE-ME";
+/// See [`REWRITE_ME`].
+const REWRITTEN: &str = "E2E-CONTEXT-REWRITTEN";
+
+/// Sends an `e2e-session` message for the model's context only (not displayed) when a session
+/// starts.
+///
+/// # Errors
+/// When the host has not set up message sending.
+#[hook(event = "session_start")]
+fn session_context(_event: &SessionStartEvent, ctx: &HookContext) -> Result<(), HookApiError> {
+    let mut message = CustomMessage::new("e2e-session", SESSION_CONTEXT);
+    message.display = false;
+    ctx.send_message(message, SendMessageOptions::default())
+}
+
+/// Before every model call, replaces [`REWRITE_ME`] with [`REWRITTEN`] in the user messages'
+/// text; no opinion when no message has it.
+#[hook(event = "context")]
+fn rewrite_marked(event: &ContextEvent) -> Option<ContextEventResult> {
+    let mut changed = false;
+    let messages = event
+        .messages
+        .iter()
+        .map(|message| match message {
+            Message::User(user) if user.content.to_text().contains(REWRITE_ME) => {
+                changed = true;
+                Message::user(user.content.to_text().replace(REWRITE_ME, REWRITTEN))
+            }
+            other => other.clone(),
+        })
+        .collect();
+    changed.then_some(ContextEventResult {
+        messages: Some(messages),
+    })
 }
 
 /// Notes the rules that fired (oh-my-pi only: pi has no such event).

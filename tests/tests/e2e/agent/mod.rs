@@ -70,7 +70,12 @@ impl Sandbox {
     /// Runs the `hooks` binary with `args` in the project, with this sandbox's `HOME` and
     /// `env`; panics unless it succeeds.
     pub(crate) fn hooks(&self, args: &[&str], env: &[(&str, &Path)]) -> Finished {
-        let mut cmd = Command::new(hooks_bin::path());
+        self.hooks_of(hooks_bin::path(), args, env)
+    }
+
+    /// [`Sandbox::hooks`] with the `hooks` binary `binary` (an author's own: `hooks-e2e`).
+    pub(crate) fn hooks_of(&self, binary: &Path, args: &[&str], env: &[(&str, &Path)]) -> Finished {
+        let mut cmd = Command::new(binary);
         cmd.args(args)
             .current_dir(&self.project)
             .env_clear()

@@ -5,18 +5,49 @@
 //! One guarded run per agent covers the guard, `ls` and a secret file: the model asks for
 //! `rm -rf victim`, then `ls`, then reads a file with a secret; then it answers. A second run
 //! sends `/handoff`, a third runs the guard with the installed `PreToolUse` command fed a
-//! truncated input.
+//! truncated input. Another run per agent installs an author's own binary, `hooks-e2e`
+//! (tests/bundles/e2e-bundle), whose `session_start` message must reach the model.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use crate::agent::Sandbox;
-use crate::fixtures;
-use crate::model::{ModelServer, Script, Step};
+use crate::model::{self, ModelServer, Script, Step};
+use crate::{fixtures, hooks_bin};
 
 /// The guard's reason (examples/src/block_rm.rs).
 pub(super) const GUARD_REASON: &str = "rm -rf blocked (no UI)";
+
+/// The text `hooks-e2e` sends on `session_start` (tests/bundles/e2e-bundle).
+pub(super) const SESSION_CONTEXT: &str = "E2E-SESSION-START-CONTEXT";
+
+/// The text `hooks-e2e`'s `context` handler replaces in user messages, and its replacement.
+pub(super) const REWRITE_ME: &str = "E2E-CONTEXT-REWRITE-ME";
+/// See [`REWRITE_ME`].
+pub(super) const REWRITTEN: &str = "E2E-CONTEXT-REWRITTEN";
+
+/// `hooks-e2e install AGENT --project` in the sandbox.
+pub(super) fn install_e2e_bundle(sb: &Sandbox, agent: &str) {
+    sb.hooks_of(
+        hooks_bin::e2e_bundle(),
+        &["install", agent, "--project"],
+        &[],
+    );
+}
+
+/// Asserts that the first model turn carries [`SESSION_CONTEXT`].
+pub(super) fn assert_session_context(server: &ModelServer, evidence: &str) {
+    let turns = server.model_turns();
+    assert!(
+        turns.first().is_some_and(|turn| model::strings(&turn.body)
+            .iter()
+            .any(|s| s.contains(SESSION_CONTEXT))),
+        "the session-start context is not in the first model turn (it reached: {:?})
+{evidence}",
+        server.received(SESSION_CONTEXT)
+    );
+}
 
 /// The file `ls` must show.
 pub(super) const LISTED: &str = "listed-file.txt";

@@ -1,5 +1,6 @@
 //! Claude Code 2.1.328 on HTTP hooks: `hooks install claude --http --project`, the server
-//! started by the session's `SessionStart` command (`--via-server`), and killed mid-session.
+//! started by the session's `SessionStart` command (`--via-server`), and killed mid-session:
+//! the next gating call blocks, saying how to start the server again.
 
 use std::path::Path;
 
@@ -112,6 +113,21 @@ fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_ki
         "rm -rf ran with the server dead:\n{evidence}"
     );
     assert_eq!(serve(&sb, &["--status"]), "not running\n", "{evidence}");
+    // ... and what the model (and the user) got says how to bring it back: Claude Code names
+    // the entry by its URL, whose query is the command; which works.
+    let binary = crate::hooks_bin::path().canonicalize().unwrap();
+    let hint = format!("?if-unreachable=run+{}+serve+--detach]", binary.display());
+    let after_kill = results.last().map(|(_, t)| t.as_str()).unwrap_or_default();
+    assert!(
+        after_kill.contains("blocking because onFailure is \"block\"")
+            && after_kill.contains(&hint),
+        "the blocked call does not say how to recover ({hint}): {results:?}\n{evidence}"
+    );
+    serve(&sb, &["--detach"]);
+    assert!(
+        serve(&sb, &["--status"]).starts_with("running: pid "),
+        "{evidence}"
+    );
     let times = crate::timing::hook_times(&run.debug_log);
     let http = crate::timing::http_hook_times(&run.debug_log);
     assert!(http.count("PreToolUse", |_| true) >= 5, "{evidence}");

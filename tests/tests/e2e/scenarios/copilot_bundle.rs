@@ -109,3 +109,16 @@ fn a_malformed_input_to_the_tool_gate_blocks_the_call() {
         run.evidence()
     );
 }
+
+#[test]
+fn a_bundle_session_start_message_reaches_the_model() {
+    let Some(copilot) = Copilot::for_suite() else {
+        return;
+    };
+    let sb = Sandbox::new("copilot-bundle-session");
+    bundle::install_e2e_bundle(&sb, "copilot");
+    let server = ModelServer::start(Script::new(vec![Step::Text("hi".into())]));
+    let run = copilot.run(&sb, &server, Folder::Trusted, "hello", &[]);
+    bundle::assert_session_context(&server, &run.evidence());
+    assert_no_hook_failure(&run);
+}

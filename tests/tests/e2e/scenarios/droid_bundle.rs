@@ -9,7 +9,7 @@ use serde_json::json;
 use crate::agent::Sandbox;
 use crate::agent::droid::{Droid, DroidRun};
 use crate::fixtures::{self, Recorder};
-use crate::model::{ModelServer, Script};
+use crate::model::{ModelServer, Script, Step};
 
 use super::bundle;
 
@@ -97,4 +97,18 @@ fn a_malformed_input_to_the_tool_gate_blocks_the_call() {
         "{results:?}\n{}",
         run.evidence()
     );
+}
+
+#[test]
+fn a_bundle_session_start_message_reaches_the_model() {
+    let Some(droid) = Droid::for_suite() else {
+        return;
+    };
+    let sb = Sandbox::new("droid-bundle-session");
+    bundle::install_e2e_bundle(&sb, "droid");
+    let server = ModelServer::start(Script::new(vec![Step::Text("hi".into())]));
+    Droid::configure(&sb, &server);
+    let run = droid.exec(&sb, &server, "hello");
+    bundle::assert_session_context(&server, &run.evidence());
+    assert_no_hook_failure(&run);
 }

@@ -101,3 +101,61 @@ fn a_malformed_input_to_the_tool_gate_blocks_the_call() {
         run.evidence()
     );
 }
+
+#[test]
+fn a_bundle_session_start_message_reaches_the_model() {
+    let Some(gemini) = Gemini::for_suite() else {
+        return;
+    };
+    let sb = Sandbox::new("gemini-bundle-session");
+    Gemini::configure(&sb);
+    bundle::install_e2e_bundle(&sb, "gemini");
+    let server = ModelServer::start(Script::new(vec![Step::Text("hi".into())]));
+    let run = gemini.run(&sb, &server, Folder::Trusted, "hello", &[]);
+    bundle::assert_session_context(&server, &run.evidence());
+    assert_no_hook_failure(&run);
+}
+
+/// Gemini CLI's `BeforeModel` is our `context` event: a bundle handler's rewrite of a user
+/// message is what the model gets, in every model turn (the prompt's and, after a tool, the
+/// next one's), and the text it replaced never reaches the model.
+#[test]
+fn a_bundle_context_handler_rewrites_what_the_model_is_sent() {
+    let Some(gemini) = Gemini::for_suite() else {
+        return;
+    };
+    let sb = Sandbox::new("gemini-bundle-context");
+    Gemini::configure(&sb);
+    bundle::install_e2e_bundle(&sb, "gemini");
+    let server = ModelServer::start(Script::shell_then("echo E2E-TOOL-RAN", "done"));
+    let prompt = format!("please {} now", bundle::REWRITE_ME);
+    let run = gemini.run(&sb, &server, Folder::Trusted, &prompt, &[]);
+    let evidence = run.evidence();
+    let turns = server.model_turns();
+    assert_eq!(turns.len(), 2, "{evidence}");
+    for turn in &turns {
+        let texts = crate::model::strings(&turn.body);
+        assert!(
+            texts
+                .iter()
+                .any(|t| t.contains(&format!("please {} now", bundle::REWRITTEN))),
+            "the rewritten prompt is not in {}\n{evidence}",
+            turn.body
+        );
+    }
+    assert!(
+        server.received(bundle::REWRITE_ME).is_empty(),
+        "the replaced text reached the model: {:?}\n{evidence}",
+        server.received(bundle::REWRITE_ME)
+    );
+    assert!(
+        server
+            .tool_results()
+            .first()
+            .is_some_and(|(_, r)| r.contains("E2E-TOOL-RAN")),
+        "the tool's result did not reach the model: {:?}\n{evidence}",
+        server.tool_results()
+    );
+    assert_eq!(run.response(), Some("done"), "{evidence}");
+    assert_no_hook_failure(&run);
+}

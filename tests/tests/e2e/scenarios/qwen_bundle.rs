@@ -101,3 +101,17 @@ fn a_malformed_input_to_the_tool_gate_blocks_the_call() {
         run.evidence()
     );
 }
+
+#[test]
+fn a_bundle_session_start_message_reaches_the_model() {
+    let Some(qwen) = Qwen::for_suite() else {
+        return;
+    };
+    let sb = Sandbox::new("qwen-bundle-session");
+    Qwen::configure(&sb);
+    bundle::install_e2e_bundle(&sb, "qwen");
+    let server = ModelServer::start(Script::new(vec![Step::Text("hi".into())]));
+    let run = qwen.run(&sb, &server, "hello");
+    bundle::assert_session_context(&server, &run.evidence());
+    assert_no_hook_failure(&run);
+}
