@@ -8,7 +8,7 @@
 //! switch.
 //!
 //! The input is the [shared hook JSON](super::hook_json) with Gemini's event names; tool
-//! results are [`llm_content`](super::llm_content). Tool names: [`GEMINI_TOOL_NAMES`].
+//! results are decoded as Gemini's `llmContent`. Tool names: [`GEMINI_TOOL_NAMES`].
 //!
 //! # Events and answers
 //!

@@ -8,7 +8,7 @@
 //! and a hook that cannot start, crashes or times out lets the call run.
 //!
 //! The input is the [shared hook JSON](super::hook_json); tool results are
-//! [`llm_content`](super::llm_content). Tool names: [`QWEN_TOOL_NAMES`].
+//! decoded as `llmContent` (as Gemini's). Tool names: [`QWEN_TOOL_NAMES`].
 //!
 //! # Events and answers
 //!

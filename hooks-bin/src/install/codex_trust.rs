@@ -29,7 +29,7 @@ use super::shape::Ours;
 use super::{InstallError, Target};
 use crate::adapters::AgentEvent;
 
-/// What [`trust`] did.
+/// What trusting the installed hooks in Codex's config did (`hooks install codex`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trusted {
     /// The `config.toml` written (or, in a dry run, that would be).

@@ -2,20 +2,23 @@
 //! 127.0.0.1 (see [`super::http`]) and on a unix socket ([`super::socket`]) until `SIGTERM`
 //! or `SIGINT`, then ends every live session (`session_shutdown` on each) and exits 0.
 
+use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::lock::{self, Lock, State};
+use super::build::{self, Build};
+use super::lock::{self, Lock, Running, State};
 use super::{OnEnd, Secret, ServeOptions, Server, SessionFiles, SessionKey, SessionsConfig};
 use crate::adapters::AdapterOptions;
 use crate::trust::TrustMode;
 
 /// What `hooks serve --help` adds.
 pub const SERVE_HELP: &str = "One server per user and binary: the lock file serve-<BINARY>.lock \
-in the runtime directory ($XDG_RUNTIME_DIR/hooks, else <tmp>/hooks-<uid>) holds its pid and \
-port. Every request on 127.0.0.1 must carry `Authorization: Bearer SECRET` (the secret is \
+in the runtime directory ($XDG_RUNTIME_DIR/hooks, else <tmp>/hooks-<uid>) holds its pid, \
+port and build (the binary file's identity: a rebuilt or reinstalled binary is another build, \
+whose calls a server of the older one never answers; a session start replaces that server). Every request on 127.0.0.1 must carry `Authorization: Bearer SECRET` (the secret is \
 <config dir>/serve-secret, mode 0600, made on first use). The server also listens on the \
 unix socket serve-<BINARY>.sock beside the lock file (mode 0600: only the user can connect, \
 so no secret), where `hooks AGENT EVENT` hands over its calls while the server runs \
@@ -37,7 +40,7 @@ pub struct ServeArgs {
     /// line, until the end of input (hooks-bin/bridges/PROTOCOL.md), instead of HTTP.
     #[arg(long, conflicts_with_all = ["status", "stop", "detach", "port", "idle_timeout", "max_sessions", "call_timeout"])]
     pub stdio: bool,
-    /// Say whether the server runs (pid, port), and exit.
+    /// Say whether the server runs (pid, port, whether of an older build), and exit.
     #[arg(long, conflicts_with_all = ["stop", "detach"])]
     pub status: bool,
     /// Stop the running server (SIGTERM: every live session ends cleanly), and exit.
@@ -123,7 +126,13 @@ fn fail(why: &str) -> ExitCode {
 fn status(endpoint: &Endpoint) -> ExitCode {
     match lock::state(&endpoint.lock) {
         Ok(State::Held(Some(r))) => {
-            println!("running: pid {}, http://127.0.0.1:{}", r.pid, r.port);
+            let older = if build::older(r.build.as_ref(), Build::running().ok().as_ref()) {
+                ", an older build of this binary: `hooks serve --stop` stops it, and the next \
+                 session start or `hooks serve --detach` starts this build"
+            } else {
+                ""
+            };
+            println!("running: pid {}, http://127.0.0.1:{}{older}", r.pid, r.port);
             ExitCode::SUCCESS
         }
         Ok(State::Held(None)) => {
@@ -153,18 +162,38 @@ fn stop(endpoint: &Endpoint) -> ExitCode {
         }
         Err(e) => return fail(&format!("{}: {e}", endpoint.lock.display())),
     };
-    if let Err(e) = terminate(running.pid) {
-        return fail(&format!("cannot signal pid {}: {e}", running.pid));
+    match stop_server(endpoint, &running) {
+        Ok(()) => {
+            println!("stopped (pid {})", running.pid);
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&e),
+    }
+}
+
+/// Stops the server `running` that holds `endpoint`'s lock (`SIGTERM` to its pid, which the
+/// lock proves is the server: every live session ends cleanly), and waits until it lets the
+/// lock go (a server started meanwhile may hold it then; one that exited before the signal
+/// is stopped too).
+fn stop_server(endpoint: &Endpoint, running: &Running) -> Result<(), String> {
+    let still_held = || match lock::state(&endpoint.lock) {
+        Ok(State::Held(Some(r))) => r.pid == running.pid,
+        Ok(State::Held(None)) | Err(_) => true,
+        Ok(State::Free) => false,
+    };
+    if let Err(e) = terminate(running.pid)
+        && still_held()
+    {
+        return Err(format!("cannot signal pid {}: {e}", running.pid));
     }
     let deadline = Instant::now() + Duration::from_secs(30);
     while Instant::now() < deadline {
-        if matches!(lock::state(&endpoint.lock), Ok(State::Free)) {
-            println!("stopped (pid {})", running.pid);
-            return ExitCode::SUCCESS;
+        if !still_held() {
+            return Ok(());
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    fail(&format!("pid {} did not stop within 30 s", running.pid))
+    Err(format!("pid {} did not stop within 30 s", running.pid))
 }
 
 #[cfg(unix)]
@@ -203,12 +232,26 @@ impl Default for ServeArgs {
 }
 
 /// Starts `hooks serve` with `args` in the background (see [`ServeArgs::detach`]) unless
-/// `endpoint`'s server runs; returns the port the running server listens on.
+/// `endpoint`'s server runs; returns the port the running server listens on. A server of an
+/// older build (the binary was rebuilt or reinstalled at its path since it started, see
+/// [`super::build`]) is stopped first, as `hooks serve --stop` does, and the line saying so
+/// is written on stderr: what starts now runs on this build.
 ///
 /// # Errors
 /// The server could not be started, or did not listen within 10 s (the message names its
-/// log file).
+/// log file); the older server could not be stopped.
 pub fn ensure_running(endpoint: &Endpoint, args: &ServeArgs) -> Result<u16, String> {
+    if let Ok(State::Held(Some(old))) = lock::state(&endpoint.lock)
+        && build::older(old.build.as_ref(), Build::running().ok().as_ref())
+    {
+        stop_server(endpoint, &old)
+            .map_err(|e| format!("cannot replace the server of an older build: {e}"))?;
+        eprintln!(
+            "hooks serve: replaced the server of an older build of {} (pid {})",
+            endpoint.binary.display(),
+            old.pid
+        );
+    }
     let listening = || match lock::state(&endpoint.lock) {
         Ok(State::Held(Some(r))) => std::net::TcpStream::connect(("127.0.0.1", r.port))
             .is_ok()
@@ -322,6 +365,7 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         call_timeout: Duration::from_secs(args.call_timeout),
         secret,
         session_files: Some(SessionFiles::new(session_dir)),
+        binary: Some(endpoint.binary.clone()),
     };
     let code = runtime.block_on(async {
         let listener = match tokio::net::TcpListener::bind(("127.0.0.1", endpoint.port)).await {
@@ -343,7 +387,9 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
             eprintln!("hooks serve: session files in {}", files.dir().display());
         }
         let server = Server::new(options);
-        let served = serve_on(&server, listener, endpoint, &lock).await;
+        // Caught from here on: a signal sent once the server says it listens ends it cleanly.
+        let shutdown = terminated();
+        let served = serve_on(&server, listener, endpoint, &lock, shutdown).await;
         match served {
             Ok(()) => {
                 eprintln!("hooks serve: stopped");
@@ -367,6 +413,7 @@ async fn serve_on(
     listener: tokio::net::TcpListener,
     endpoint: &Endpoint,
     lock: &Lock,
+    shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let (pid, url) = (std::process::id(), endpoint.url());
     match super::socket::bind(&endpoint.socket) {
@@ -376,9 +423,7 @@ async fn serve_on(
                 file.path().display(),
                 lock.path().display()
             );
-            let served = server
-                .serve_with_socket(listener, socket, terminated())
-                .await;
+            let served = server.serve_with_socket(listener, socket, shutdown).await;
             drop(file);
             served
         }
@@ -391,7 +436,7 @@ async fn serve_on(
                 "hooks serve: listening on {url} (pid {pid}, lock {})",
                 lock.path().display()
             );
-            server.serve(listener, terminated()).await
+            server.serve(listener, shutdown).await
         }
     }
 }
@@ -423,6 +468,7 @@ async fn serve_on(
     listener: tokio::net::TcpListener,
     endpoint: &Endpoint,
     lock: &Lock,
+    shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     eprintln!(
         "hooks serve: listening on {} (pid {}, lock {})",
@@ -430,29 +476,35 @@ async fn serve_on(
         std::process::id(),
         lock.path().display()
     );
-    server.serve(listener, terminated()).await
+    server.serve(listener, shutdown).await
 }
 
-/// Resolves on `SIGTERM` or `SIGINT`.
-async fn terminated() {
+/// Resolves on `SIGTERM` or `SIGINT`, which are caught from this call on (it must be made
+/// inside the runtime).
+fn terminated() -> impl Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        match (
+        let caught = (
             signal(SignalKind::terminate()),
             signal(SignalKind::interrupt()),
-        ) {
-            (Ok(mut term), Ok(mut int)) => {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = int.recv() => {}
+        );
+        async move {
+            match caught {
+                (Ok(mut term), Ok(mut int)) => {
+                    tokio::select! {
+                        _ = term.recv() => {}
+                        _ = int.recv() => {}
+                    }
                 }
+                _ => std::future::pending::<()>().await,
             }
-            _ => std::future::pending::<()>().await,
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! The HTTP transport of `hooks serve`: HTTP/1.1 on 127.0.0.1, one route per agent
 //! (`POST /AGENT/EVENT`: `POST /claude/PreToolUse`), the body the input JSON a command hook
 //! gets on stdin, the answer in that agent's schema, from the same
-//! [`Protocol`](crate::adapters::Protocol) as the command adapter
+//! [`Protocol`] as the command adapter
 //! ([`crate::adapters::resident`]), with one runner per agent session ([`Sessions`]). The
 //! same routes and handlers serve the unix socket ([`super::socket`]), where the file's mode
 //! stands for the `Host` and secret checks and the answer is the command adapter's
@@ -56,6 +56,7 @@ use futures::FutureExt as _;
 use serde_json::Value;
 use tokio::net::TcpListener;
 
+use super::build::Watch;
 use super::secret::Secret;
 use super::session_files::SessionFiles;
 use super::sessions::{Session, SessionKey, Sessions, SessionsConfig};
@@ -82,6 +83,11 @@ pub struct ServeOptions {
     /// Where each session's entries are kept, so that they outlive the server; `None` (the
     /// default): in memory only.
     pub session_files: Option<SessionFiles>,
+    /// The binary this process was started from, if it is to watch it: once its file is
+    /// replaced by another build, the first request after (the file is looked at once a
+    /// second at most) writes one line saying so on stderr ([`Watch`]); the server goes on
+    /// answering.
+    pub binary: Option<std::path::PathBuf>,
 }
 
 impl ServeOptions {
@@ -94,6 +100,7 @@ impl ServeOptions {
             call_timeout: Duration::from_secs(50),
             secret,
             session_files: None,
+            binary: None,
         }
     }
 }
@@ -164,6 +171,8 @@ struct State {
     tables: Tables,
     /// The decision log's writer task, when the log is written.
     log: Option<LogTask>,
+    /// The watch on this server's binary file, when it is known.
+    watch: Option<Watch>,
 }
 
 /// The resident host behind the HTTP transport: the sessions and how a call runs; cheap to
@@ -199,12 +208,14 @@ impl Server {
             .log
             .clone()
             .map(|log| LogTask::start(DecisionLog::new(log)));
+        let watch = options.binary.as_deref().and_then(Watch::new);
         Server {
             state: Arc::new(State {
                 options,
                 sessions,
                 tables: Tables::new(),
                 log,
+                watch,
             }),
         }
     }
@@ -303,6 +314,9 @@ impl Server {
         headers: &HeaderMap,
         body: Body,
     ) -> Response {
+        if let Some(watch) = &self.state.watch {
+            watch.check();
+        }
         if let Door::Loopback(hosts) = door
             && let Some(refused) = self.refusal(hosts, headers)
         {

@@ -1,7 +1,7 @@
 //! One server per user and binary: the lock file `serve-<BINARY>.lock` in the runtime
 //! directory (`$XDG_RUNTIME_DIR/hooks` when that is absolute, else
 //! `<temp dir>/hooks-<uid>`, made mode 0700), locked (`flock`) by the running server for its
-//! whole life and holding its pid and port; `<BINARY>` is a digest of the binary's path, so
+//! whole life and holding its pid, port and build ([`super::build`]); `<BINARY>` is a digest of the binary's path, so
 //! an author's own binary and this one run a server each. The port is derived the same way
 //! ([`default_port`]), so `hooks install --http` can write the URL before the server runs.
 
@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::build::Build;
+
 /// What the lock file says of the running server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Running {
@@ -18,6 +20,9 @@ pub struct Running {
     pub pid: u32,
     /// The loopback port it listens on.
     pub port: u16,
+    /// The build of the binary it runs (`None`: unknown, in a lock file of an older build).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<Build>,
 }
 
 /// The held lock of the running server: the file stays locked until this is dropped.
@@ -111,7 +116,7 @@ pub fn make_private_dir(dir: &Path) -> io::Result<()> {
 
 impl Lock {
     /// Takes the lock at `path` for a server about to listen on `port` (the file is made if
-    /// missing, with its directory).
+    /// missing, with its directory), and records this process's pid, `port` and build.
     ///
     /// # Errors
     /// [`io::ErrorKind::WouldBlock`] when another server holds it (its pid and port in the
@@ -145,6 +150,7 @@ impl Lock {
         let running = Running {
             pid: std::process::id(),
             port,
+            build: Build::running().ok(),
         };
         file.set_len(0)?;
         file.rewind()?;
@@ -201,6 +207,19 @@ mod tests {
             let port = default_port(Path::new(&format!("/opt/tool-{i}/bin/hooks")));
             assert!((PORTS_FROM..PORTS_UNTIL).contains(&port), "{port}");
         }
+    }
+
+    #[test]
+    fn the_lock_records_the_servers_build_and_an_older_lock_file_reads_as_an_unknown_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("serve-x.lock");
+        let _held = Lock::acquire(&path, 20_001).unwrap();
+        let State::Held(Some(running)) = state(&path).unwrap() else {
+            panic!("not held")
+        };
+        assert_eq!(running.build, Some(Build::running().unwrap()));
+        let older: Running = serde_json::from_str(r#"{"pid":7,"port":20001}"#).unwrap();
+        assert_eq!(older.build, None);
     }
 
     #[test]

@@ -242,7 +242,8 @@ struct Inner<D> {
     closing: AtomicBool,
 }
 
-/// The live sessions of one server; see the [module docs](self).
+/// The live sessions of one server: each built on its first call, ended by the agent, the
+/// idle timeout, the bound or the server's shutdown (`session_shutdown` on each).
 pub struct Sessions<D> {
     inner: Arc<Inner<D>>,
 }

@@ -21,9 +21,11 @@
 //! # The adapter's side ([`hand_over`])
 //!
 //! `hooks AGENT EVENT` (every agent's command adapter) hands its call to the server when one
-//! runs for this binary (the lock is held and the socket accepts the connection), so that
-//! its session's hooks keep their state; else it runs the call in its own process, with the
-//! same answer. It never starts a server: a resident process is the user's choice
+//! runs for this binary and build (the lock is held, records the build this process runs,
+//! and the socket accepts the connection), so that its session's hooks keep their state;
+//! else it runs the call in its own process, with the same answer. A server started before
+//! the binary was rebuilt or reinstalled at its path, or whose lock file records no build,
+//! answers with older code: the call runs in its own process, never there. It never starts a server: a resident process is the user's choice
 //! (`hooks serve --detach`), and without one every call is answered in process as before.
 //! Once connected, the server owns the call: a server that dies or breaks off after the
 //! connection fails the call by the agent's rule for a failure
@@ -150,7 +152,7 @@ fn path_of(bytes: &[u8]) -> Option<PathBuf> {
 /// Hands one call of the command adapter (`agent`'s `event_name`, its input `input`, its
 /// options `opts`) to this binary's server, if one runs: the server's [`Outcome`], or a
 /// failure outcome when the server broke off after the connection; `None` when no server
-/// runs, or when it cannot be reached (the call runs in this process). See the
+/// of this build runs, or when it cannot be reached (the call runs in this process). See the
 /// [module docs](self).
 #[cfg(unix)]
 #[must_use]
@@ -167,8 +169,12 @@ pub fn hand_over(
     }
     let binary = std::env::current_exe().ok()?;
     let endpoint = super::Endpoint::of(&binary, None);
-    if !matches!(lock::state(&endpoint.lock), Ok(lock::State::Held(_))) {
-        return None;
+    // A server of another build (the binary was rebuilt or reinstalled at this path since it
+    // started) would answer with its code, not this one's: the call runs here.
+    let ours = super::build::Build::running().ok();
+    match lock::state(&endpoint.lock) {
+        Ok(lock::State::Held(Some(r))) if super::build::same(r.build.as_ref(), ours.as_ref()) => {}
+        _ => return None,
     }
     let protocol = agent.protocol();
     // Decoded here as well: input the adapter refuses is refused without the server, and the

@@ -6,7 +6,7 @@
 //! Each session the client names has its own runner ([`crate::serve::Sessions`]): built on its
 //! first call (`session_start` emitted once), alive until the client ends it or its input
 //! ends (no idle timeout by default: an agent left open over a weekend keeps its hooks' state). Its [`Host`](hooks_core::Host) and UI are the client: a hook's `ctx`
-//! reaches the agent ([`host`]).
+//! reaches the agent (the `host` module).
 //!
 //! Requests are served concurrently, each in its own task, in arrival order; the events of one
 //! session are emitted one at a time, in order. A command runs outside that order: while it

@@ -27,6 +27,7 @@ mod serve_agents;
 mod serve_cli;
 mod serve_files;
 mod serve_http;
+mod serve_rebuilt;
 mod serve_reliability;
 mod serve_socket;
 mod serve_tables;
