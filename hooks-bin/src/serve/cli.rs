@@ -49,7 +49,7 @@ pub struct ServeArgs {
     /// Start the server in the background unless it runs; return once it listens.
     #[arg(long)]
     pub detach: bool,
-    /// The loopback port [default: derived from the user id and the binary's path].
+    /// The loopback port [default: derived from the user id, the runtime directory and the binary's path].
     #[arg(long, value_name = "PORT")]
     pub port: Option<u16>,
     /// End a session after this many seconds without a call.
@@ -84,11 +84,12 @@ impl Endpoint {
     #[must_use]
     pub fn of(binary: &Path, port: Option<u16>) -> Endpoint {
         let dir = lock::runtime_dir();
+        let lock = lock::lock_path(&dir, binary);
         Endpoint {
             binary: binary.to_path_buf(),
-            lock: lock::lock_path(&dir, binary),
+            port: port.unwrap_or_else(|| lock::default_port(&lock)),
+            lock,
             socket: lock::socket_path(&dir, binary),
-            port: port.unwrap_or_else(|| lock::default_port(binary)),
         }
     }
 
@@ -372,8 +373,9 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
             Ok(listener) => listener,
             Err(e) => {
                 let taken = if e.kind() == std::io::ErrorKind::AddrInUse {
-                    " (another program holds it: the port is derived from the user id and this \
-                     binary's path, and the entries `hooks install --http` wrote point at it)"
+                    " (another program holds it: the port is derived from the user id, the runtime \
+                     directory and this binary's path, and the entries `hooks install --http` \
+                     wrote point at it)"
                 } else {
                     ""
                 };

@@ -2,8 +2,9 @@
 //! directory (`$XDG_RUNTIME_DIR/hooks` when that is absolute, else
 //! `<temp dir>/hooks-<uid>`, made mode 0700), locked (`flock`) by the running server for its
 //! whole life and holding its pid, port and build ([`super::build`]); `<BINARY>` is a digest of the binary's path, so
-//! an author's own binary and this one run a server each. The port is derived the same way
-//! ([`default_port`]), so `hooks install --http` can write the URL before the server runs.
+//! an author's own binary and this one run a server each. The port is derived from the lock
+//! file's path ([`default_port`]), so `hooks install --http` can write the URL before the
+//! server runs, and two runtime directories do not share a port.
 
 use std::fs;
 use std::io::{self, Read as _, Seek as _, Write as _};
@@ -91,12 +92,13 @@ pub const PORTS_FROM: u16 = 20_000;
 /// port inside that range is taken, now and then, by whatever connection happens to get it.
 pub const PORTS_UNTIL: u16 = 32_768;
 
-/// The port of this user's server for `binary`: in [`PORTS_FROM`]..[`PORTS_UNTIL`], from the
-/// user id and the binary's path, so that it is the same for every run of the same binary by
-/// the same user.
+/// The port of the server whose lock file is `lock` ([`lock_path`]: the runtime directory and
+/// the binary): in [`PORTS_FROM`]..[`PORTS_UNTIL`], from the user id and that path, so that it
+/// is the same for every run of the same binary by the same user, and two runtime
+/// directories (two servers of one binary) do not share a port.
 #[must_use]
-pub fn default_port(binary: &Path) -> u16 {
-    let digest = crate::trust::sha256_hex(format!("{}:{}", uid(), binary.display()).as_bytes());
+pub fn default_port(lock: &Path) -> u16 {
+    let digest = crate::trust::sha256_hex(format!("{}:{}", uid(), lock.display()).as_bytes());
     let n = u32::from_str_radix(&digest[..8], 16).unwrap_or(0);
     let span = u32::from(PORTS_UNTIL - PORTS_FROM);
     PORTS_FROM + u16::try_from(n % span).unwrap_or(0)
@@ -204,7 +206,11 @@ mod tests {
     #[test]
     fn derived_ports_stay_below_the_ephemeral_range() {
         for i in 0..2_000 {
-            let port = default_port(Path::new(&format!("/opt/tool-{i}/bin/hooks")));
+            let lock = lock_path(
+                Path::new("/run/user/1000/hooks"),
+                Path::new(&format!("/opt/tool-{i}/bin/hooks")),
+            );
+            let port = default_port(&lock);
             assert!((PORTS_FROM..PORTS_UNTIL).contains(&port), "{port}");
         }
     }
@@ -223,12 +229,16 @@ mod tests {
     }
 
     #[test]
-    fn the_derived_port_is_the_same_for_the_same_binary() {
-        let binary = Path::new("/usr/local/bin/hooks");
-        assert_eq!(default_port(binary), default_port(binary));
-        assert_ne!(
-            default_port(binary),
-            default_port(Path::new("/home/me/.cargo/bin/hooks"))
+    fn the_derived_port_is_the_same_for_the_same_binary_and_runtime_directory() {
+        let run = Path::new("/run/user/1000/hooks");
+        let lock = lock_path(run, Path::new("/usr/local/bin/hooks"));
+        assert_eq!(default_port(&lock), default_port(&lock));
+        let other_binary = lock_path(run, Path::new("/home/me/.cargo/bin/hooks"));
+        assert_ne!(default_port(&lock), default_port(&other_binary));
+        let other_dir = lock_path(
+            Path::new("/tmp/sandbox/hooks-1000"),
+            Path::new("/usr/local/bin/hooks"),
         );
+        assert_ne!(default_port(&lock), default_port(&other_dir));
     }
 }

@@ -387,7 +387,7 @@ fn a_plain_install_after_install_http_replaces_the_http_entries_with_command_ent
     for file in [&project[1], &user_file[0]] {
         fs::write(file, OTHERS).unwrap();
     }
-    let server = endpoint_url();
+    let server = endpoint_url(&user);
     // The user's file holds both forms in one file; the project's in two.
     install(&user, &["--http", "--user"]);
     install(&user, &["--http"]);
@@ -416,7 +416,7 @@ fn install_http_after_a_plain_install_replaces_the_command_entries_with_http_ent
     for file in [&project[0], &user_file[0]] {
         fs::write(file, OTHERS).unwrap();
     }
-    let server = endpoint_url();
+    let server = endpoint_url(&user);
     install(&user, &["--user"]);
     install(&user, &[]);
     assert_one_of_ours_per_event(&user_file, &server, false, "--user");
@@ -432,6 +432,9 @@ fn install_http_after_a_plain_install_replaces_the_command_entries_with_http_ent
 }
 
 /// The URL of the built binary's server, as `install --http` writes it.
-fn endpoint_url() -> String {
-    hooks_bin::serve::Endpoint::of(Path::new(BIN), None).url()
+/// The URL of the server `user`'s commands derive (from their runtime directory).
+fn endpoint_url(user: &User) -> String {
+    use hooks_bin::serve::lock;
+    let lock = lock::lock_path(&user.path("run").join("hooks"), Path::new(BIN));
+    format!("http://127.0.0.1:{}", lock::default_port(&lock))
 }

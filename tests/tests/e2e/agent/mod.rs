@@ -80,7 +80,10 @@ impl Sandbox {
             .current_dir(&self.project)
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", &self.home);
+            .env("HOME", &self.home)
+            // The agents' own temp dir (see `base_command`): `hooks serve`'s runtime directory,
+            // so its lock file and port, are the sandbox's.
+            .env("TMPDIR", self.root());
         for (k, v) in env {
             cmd.env(k, v);
         }
