@@ -367,7 +367,7 @@ fn install_codex_uses_a_quoted_shell_command() {
         http: None,
     };
     let events = [PRE_TOOL_USE, POST_TOOL_USE];
-    let (result, out) = apply(&install, &events);
+    let (result, _said) = apply(&install, &events);
     result.unwrap();
     assert_eq!(
         read_json(&path)["hooks"]["PreToolUse"][0],
