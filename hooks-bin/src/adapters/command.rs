@@ -1,5 +1,5 @@
 //! The command transport: `hooks claude EVENT` / `hooks codex EVENT`, one hook call per process,
-//! the input on stdin, the [`Outcome`] of [`answer`] as the exit code, stdout and stderr.
+//! the input on stdin, the [`Outcome`] of [`answer_call`] as the exit code, stdout and stderr.
 //!
 //! Before anything is read, a gating call ([`Protocol::is_gating`]) checks that its stdout can
 //! carry an answer: a stdout that is `/dev/null` fails the call (exit 2, the reason on stderr),

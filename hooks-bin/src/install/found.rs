@@ -47,7 +47,8 @@ pub struct Found {
 }
 
 /// The entries of `target`'s settings file `path` that this tool installed for `binary` (a
-/// binary of its file name at any path, and the entries of its server: [`Ours::is_ours`]),
+/// binary of its file name at any path, and the entries of its server: install's rule of the
+/// [module docs](super#which-entries-are-this-tools)),
 /// for every event of the agent, in the file's order per event; none when the file does not
 /// exist. The file is read as `install` reads it, and never written.
 ///
