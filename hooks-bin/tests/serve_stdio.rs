@@ -362,6 +362,17 @@ fn hooks_disable_in_the_stdio_servers_environment_answers_no_result_and_builds_n
     let mut c = Client::start(cmd, dir.path());
     let answer = c.call("emit", &tool_call("s", "rm -rf /")).expect("emit");
     assert_eq!(answer, json!({"result": null, "errors": []}));
+    // A command does not run either.
+    let answer = c
+        .call(
+            "command",
+            &json!({"session": "s", "name": "handoff", "args": "x"}),
+        )
+        .expect("command");
+    assert_eq!(
+        answer,
+        json!({"errors": [], "error": "/handoff did not run: hooks are disabled (HOOKS_DISABLE=1)"})
+    );
     // No session was built: ending it finds none.
     let ended = c.call("end", &json!({"session": "s"})).expect("end");
     assert_eq!(ended["ended"], false, "{ended}");

@@ -5,7 +5,8 @@
 //!
 //! The command adapter reads the variable per call (each call is a process); `hooks serve`
 //! (HTTP and `--stdio`) reads its own process's environment, which is the one it was started
-//! with: there an `emit` answers `{"result": null, "errors": []}` and builds no session.
+//! with: there an `emit` answers `{"result": null, "errors": []}`, a `command` does not run
+//! (its `error` says why), and neither builds a session.
 
 use super::answer::Outcome;
 use super::protocol::Protocol;

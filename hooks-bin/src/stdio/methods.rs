@@ -251,6 +251,18 @@ impl Server {
 
     /// Runs a command of a session: `{errors}`, with `error` when its handler failed.
     async fn command(&self, p: CommandParams) -> Result<Value, RpcError> {
+        // Switched off: the command does not run, and no session is built (no hook loads).
+        let who = format!(
+            "hooks serve --stdio /{}",
+            crate::json::one_line(&p.name, 60)
+        );
+        if let Some(line) = crate::adapters::disabled_line(&who) {
+            eprint!("{line}");
+            return Ok(json!({
+                "errors": [],
+                "error": format!("/{} did not run: hooks are disabled ({}=1)", p.name, crate::adapters::DISABLE_ENV),
+            }));
+        }
         let entered = self.enter(&p.session, &p.ctx).await?;
         if entered.runner.get_command(&p.name).is_none() {
             return Err(RpcError::invalid_params(format!("no command /{}", p.name)));
