@@ -178,6 +178,42 @@ fn drop_if_emptied(entries: &CstArray, layout: Layout) {
     }
 }
 
+/// The `hooks` object of a settings file and the entry list of each event it has.
+struct EventLists {
+    /// The `hooks` property of the file's root.
+    hooks_prop: CstObjectProp,
+    /// Its object.
+    hooks: CstObject,
+    /// For each event asked for that `hooks` has: the event, its property and its list.
+    lists: Vec<(AgentEvent, CstObjectProp, CstArray)>,
+}
+
+/// The [`EventLists`] of `root` for `events` (`None` without a `hooks` key), or which key has
+/// the wrong type.
+fn event_lists(root: &CstObject, events: &[AgentEvent]) -> Result<Option<EventLists>, String> {
+    let Some(hooks_prop) = property(root, "hooks") else {
+        return Ok(None);
+    };
+    let hooks = hooks_prop
+        .object_value()
+        .ok_or_else(|| wrong_type(&hooks_prop, "`hooks`", "an object"))?;
+    let mut lists = Vec::new();
+    for &event in events {
+        let Some(prop) = property(&hooks, event.as_str()) else {
+            continue;
+        };
+        let list = prop
+            .array_value()
+            .ok_or_else(|| wrong_type(&prop, &format!("`hooks.{event}`"), "an array"))?;
+        lists.push((event, prop, list));
+    }
+    Ok(Some(EventLists {
+        hooks_prop,
+        hooks,
+        lists,
+    }))
+}
+
 /// Removes from `root` every entry that [`Ours::is_ours`] counts as this tool's, for each of
 /// `events`, editing the syntax tree in place so that everything else stays as written; what
 /// install added around them goes too: a group left empty, an event key left with no entry,
@@ -190,19 +226,15 @@ pub(super) fn remove(
 ) -> Result<Vec<AgentEvent>, String> {
     let layout = ours.target.protocol().install().layout;
     let mut removed = Vec::new();
-    let Some(hooks_prop) = property(root, "hooks") else {
+    let Some(EventLists {
+        hooks_prop,
+        hooks,
+        lists,
+    }) = event_lists(root, events)?
+    else {
         return Ok(removed);
     };
-    let hooks = hooks_prop
-        .object_value()
-        .ok_or_else(|| wrong_type(&hooks_prop, "`hooks`", "an object"))?;
-    for &event in events {
-        let Some(prop) = property(&hooks, event.as_str()) else {
-            continue;
-        };
-        let list = prop
-            .array_value()
-            .ok_or_else(|| wrong_type(&prop, &format!("`hooks.{event}`"), "an array"))?;
+    for (event, prop, list) in lists {
         let before = removed.len();
         for entries in entry_lists(&list, layout) {
             let mut removed_any = false;
@@ -244,19 +276,10 @@ pub(super) fn find(
 ) -> Result<Vec<Found>, String> {
     let layout = ours.target.protocol().install().layout;
     let mut found = Vec::new();
-    let Some(hooks_prop) = property(root, "hooks") else {
+    let Some(EventLists { lists, .. }) = event_lists(root, events)? else {
         return Ok(found);
     };
-    let hooks = hooks_prop
-        .object_value()
-        .ok_or_else(|| wrong_type(&hooks_prop, "`hooks`", "an object"))?;
-    for &event in events {
-        let Some(prop) = property(&hooks, event.as_str()) else {
-            continue;
-        };
-        let list = prop
-            .array_value()
-            .ok_or_else(|| wrong_type(&prop, &format!("`hooks.{event}`"), "an array"))?;
+    for (event, _, list) in lists {
         // Each matcher group's entries, with its index and matcher; versioned: no group.
         let groups: Vec<(Option<usize>, Option<String>, CstArray)> = match layout {
             Layout::Groups => list
