@@ -590,6 +590,61 @@ fn sigterm_ends_every_session_and_the_server_exits() {
     assert_eq!(marks(dir.path()), ["shutdown a"]);
 }
 
+/// The answers `hooks serve --stdio` writes for the two requests of [`two_requests`] when its
+/// stdin is `stdin`, until it exits at the end of that input.
+fn answers_with_stdin(dir: &Path, stdin: Stdio, write: impl FnOnce()) -> Vec<Value> {
+    let mut child = Command::new(HOOKS)
+        .args(["serve", "--stdio"])
+        .current_dir(dir)
+        .env("HOME", dir)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hooks serve --stdio");
+    write();
+    let out = child.stdout.take().expect("stdout");
+    let answers = BufReader::new(out)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(&l.expect("a line")).expect("JSON"))
+        .filter(|m| m.get("id").is_some())
+        .collect();
+    assert!(wait_exit(&mut child).success());
+    answers
+}
+
+fn two_requests() -> String {
+    let emit =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "emit", "params": tool_call("s", "rm -rf /")});
+    let end = json!({"jsonrpc": "2.0", "id": 2, "method": "end", "params": {"session": "s"}});
+    format!("{emit}\n{end}\n")
+}
+
+fn a_socket_as_stdin_is_served_as_a_pipe_is() {
+    // Node and Bun spawn a child's stdio as a unix socket pair.
+    let dir = scratch();
+    let (mut ours, theirs) = std::os::unix::net::UnixStream::pair().expect("a socket pair");
+    let stdin = Stdio::from(std::os::fd::OwnedFd::from(theirs));
+    let answers = answers_with_stdin(dir.path(), stdin, move || {
+        ours.write_all(two_requests().as_bytes()).expect("write");
+        ours.shutdown(std::net::Shutdown::Write)
+            .expect("end the input");
+    });
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert_eq!(answers[0]["result"]["result"]["block"], true, "{answers:?}");
+    assert_eq!(answers[1]["result"]["ended"], true, "{answers:?}");
+}
+
+fn a_file_as_stdin_is_read_to_its_end() {
+    let dir = scratch();
+    let input = dir.path().join("requests.jsonl");
+    std::fs::write(&input, two_requests()).expect("write the requests");
+    let stdin = Stdio::from(std::fs::File::open(&input).expect("open"));
+    let answers = answers_with_stdin(dir.path(), stdin, || {});
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert_eq!(answers[0]["result"]["result"]["block"], true, "{answers:?}");
+}
+
 fn main() -> ExitCode {
     if std::env::var_os(SERVER).is_some() {
         return run_server();
@@ -638,6 +693,14 @@ fn main() -> ExitCode {
         (
             "requests_in_flight_at_the_end_of_input_are_answered",
             requests_in_flight_at_the_end_of_input_are_answered,
+        ),
+        (
+            "a_socket_as_stdin_is_served_as_a_pipe_is",
+            a_socket_as_stdin_is_served_as_a_pipe_is,
+        ),
+        (
+            "a_file_as_stdin_is_read_to_its_end",
+            a_file_as_stdin_is_read_to_its_end,
         ),
         (
             "sigterm_ends_every_session_and_the_server_exits",

@@ -20,11 +20,12 @@
 
 mod emit;
 mod host;
+mod input;
 mod methods;
 mod peer;
 mod wire;
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -35,6 +36,7 @@ use tokio::sync::mpsc;
 pub use self::emit::{Emitted, PayloadError, check, decode, emit};
 pub use self::host::ClientContext;
 
+use self::input::Line;
 use self::methods::Server;
 use self::peer::Peer;
 use self::wire::{Incoming, RpcError};
@@ -120,66 +122,33 @@ pub fn serve(options: StdioOptions) -> ExitCode {
         }
     };
     let (tx, rx) = mpsc::unbounded_channel();
-    let reader = std::thread::Builder::new()
-        .name("stdin".into())
-        .spawn(move || read_lines(&mut std::io::stdin().lock(), &tx));
-    if let Err(e) = reader {
-        eprintln!("hooks serve: cannot start the stdin reader: {e}");
-        return ExitCode::FAILURE;
+    // A pipe or a socket (what a bridge's agent spawns the server with) is read on the
+    // runtime's own thread: a line needs no second thread woken to reach its handler. Anything
+    // else (a terminal, a file) is read by a thread of its own.
+    let polled = {
+        let _entered = runtime.enter();
+        input::polled_stdin()
+    };
+    match polled {
+        Some(reader) => {
+            runtime.spawn(async move {
+                let mut reader = tokio::io::BufReader::with_capacity(input::BUFFER, reader);
+                input::read_lines_async(&mut reader, &tx).await;
+            });
+        }
+        None => {
+            let reader = std::thread::Builder::new()
+                .name("stdin".into())
+                .spawn(move || input::read_lines(&mut std::io::stdin().lock(), &tx));
+            if let Err(e) = reader {
+                eprintln!("hooks serve: cannot start the stdin reader: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
     }
     let out: Box<dyn Write + Send> = Box::new(std::io::stdout());
     runtime.block_on(run(rx, out, options));
     ExitCode::SUCCESS
-}
-
-/// A line of input, or why it could not be read whole.
-enum Line {
-    Text(Vec<u8>),
-    TooLong,
-}
-
-/// Reads `input` line by line into `tx` until the end (or a read error): a line longer than
-/// the input limit is dropped up to its newline and sent as [`Line::TooLong`].
-fn read_lines(input: &mut dyn BufRead, tx: &mpsc::UnboundedSender<Line>) {
-    let mut line = Vec::new();
-    let mut too_long = false;
-    loop {
-        let (consumed, done) = match input.fill_buf() {
-            Ok([]) => return,
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    if !too_long {
-                        line.extend_from_slice(&buf[..i]);
-                    }
-                    (i + 1, true)
-                }
-                None => {
-                    if !too_long {
-                        line.extend_from_slice(buf);
-                    }
-                    (buf.len(), false)
-                }
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return,
-        };
-        input.consume(consumed);
-        if line.len() > MAX_INPUT_BYTES {
-            too_long = true;
-            line = Vec::new();
-        }
-        if done {
-            let sent = if too_long {
-                Line::TooLong
-            } else {
-                Line::Text(std::mem::take(&mut line))
-            };
-            too_long = false;
-            if tx.send(sent).is_err() {
-                return;
-            }
-        }
-    }
 }
 
 /// The server loop: each line of `lines` handled as it comes, answers written to `out`.
