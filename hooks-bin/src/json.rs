@@ -21,6 +21,7 @@ use std::fmt;
 use std::io::{self, Read};
 
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 /// The largest input accepted, in bytes (16 MiB).
 pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
@@ -170,6 +171,11 @@ pub fn read_bounded(reader: &mut dyn Read) -> io::Result<Vec<u8>> {
 /// The first check that fails, as an [`InputError`].
 pub fn decode_object<T: DeserializeOwned>(bytes: &[u8], name: &str) -> Result<T, InputError> {
     let text = check(bytes, name)?;
+    // Decoding with the path tracked costs an allocation per key; the path is only needed
+    // for the error, so the input is decoded again with it when the plain decode fails.
+    if let Ok(value) = serde_json::from_str(text) {
+        return Ok(value);
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
@@ -177,6 +183,18 @@ pub fn decode_object<T: DeserializeOwned>(bytes: &[u8], name: &str) -> Result<T,
     })?;
     de.end().map_err(|e| syntax(name, &e, ""))?;
     Ok(value)
+}
+
+/// Decodes `value` as `T`; the error names the path of the field that is wrong
+/// (`input.command: invalid type: ...`). Tracking the path costs an allocation per key, so it
+/// is tracked only when the plain decode fails, by decoding again.
+///
+/// # Errors
+/// What is missing or of the wrong type, with its path.
+pub fn from_value<T: DeserializeOwned>(
+    value: &Value,
+) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
+    T::deserialize(value).or_else(|_| serde_path_to_error::deserialize(value))
 }
 
 /// `bytes` as text after checks 1 and 2 (size and encoding), for an input that is kept as

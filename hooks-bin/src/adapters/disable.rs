@@ -25,6 +25,9 @@ pub fn hooks_disabled() -> bool {
 /// answer, and one stderr line saying so; `None` when they are on.
 #[must_use]
 pub fn disabled_outcome(protocol: &dyn Protocol, event_name: &str) -> Option<Outcome> {
+    if !hooks_disabled() {
+        return None;
+    }
     let who = format!("hooks {} {}", protocol.name(), one_line(event_name, 60));
     disabled_line(&who).map(|stderr| Outcome {
         code: super::EXIT_OK,
@@ -36,7 +39,7 @@ pub fn disabled_outcome(protocol: &dyn Protocol, event_name: &str) -> Option<Out
 /// The line (with its newline) that says a call of `who` (`hooks claude PreToolUse`) was
 /// answered with no opinion because the hooks are switched off; `None` when they are on.
 #[must_use]
-pub fn disabled_line(who: &str) -> Option<String> {
+pub fn disabled_line(who: impl std::fmt::Display) -> Option<String> {
     hooks_disabled()
         .then(|| format!("{who}: hooks are disabled ({DISABLE_ENV}=1): no opinion, nothing ran\n"))
 }

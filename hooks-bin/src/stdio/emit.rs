@@ -39,8 +39,8 @@ pub struct PayloadError {
 ///
 /// # Errors
 /// What is missing or of the wrong type, naming the field.
-pub fn decode<E: HookEvent>(payload: Value) -> Result<E, PayloadError> {
-    serde_path_to_error::deserialize(payload).map_err(|e| PayloadError {
+pub fn decode<E: HookEvent>(payload: &Value) -> Result<E, PayloadError> {
+    crate::json::from_value(payload).map_err(|e| PayloadError {
         event: E::NAME,
         message: e.to_string(),
     })
@@ -105,9 +105,9 @@ pub fn check(kind: EventKind, payload: &Value) -> Result<(), PayloadError> {
     macro_rules! check_kind {
         ($kind:ident, $payload:ident, [$($k:ident => $ty:ty,)*]) => {
             match $kind {
-                EventKind::ToolCall => decode::<ToolCallEvent>($payload.clone()).map(drop),
-                EventKind::Context => decode::<ContextEvent>($payload.clone()).map(drop),
-                $(EventKind::$k => decode::<$ty>($payload.clone()).map(drop),)*
+                EventKind::ToolCall => decode::<ToolCallEvent>($payload).map(drop),
+                EventKind::Context => decode::<ContextEvent>($payload).map(drop),
+                $(EventKind::$k => decode::<$ty>($payload).map(drop),)*
                 other => Err(unknown(other)),
             }
         };
@@ -134,9 +134,9 @@ pub async fn emit(
     macro_rules! emit_kind {
         ($kind:ident, $payload:ident, [$($k:ident => $ty:ty,)*]) => {
             match $kind {
-                EventKind::ToolCall => tool_call(runner, decode($payload)?).await,
-                EventKind::Context => context(runner, decode($payload)?).await,
-                $(EventKind::$k => last::<$ty>(runner, decode($payload)?).await,)*
+                EventKind::ToolCall => tool_call(runner, decode(&$payload)?).await,
+                EventKind::Context => context(runner, decode(&$payload)?).await,
+                $(EventKind::$k => last::<$ty>(runner, decode(&$payload)?).await,)*
                 other => Err(unknown(other)),
             }
         };

@@ -91,7 +91,7 @@ struct DescribeParams {
 }
 
 fn params<T: serde::de::DeserializeOwned>(method: &str, params: Value) -> Result<T, RpcError> {
-    serde_path_to_error::deserialize(params)
+    crate::json::from_value(&params)
         .map_err(|e| RpcError::invalid_params(format!("invalid {method} params: {e}")))
 }
 
@@ -212,7 +212,9 @@ impl Server {
         // Checked before the session is built: a bad payload changes nothing.
         emit_check(kind, &payload)?;
         // Switched off: no opinion, and no session is built (no hook loads).
-        if let Some(line) = crate::adapters::disabled_line(&format!("hooks serve --stdio {kind}")) {
+        if let Some(line) =
+            crate::adapters::disabled_line(format_args!("hooks serve --stdio {kind}"))
+        {
             eprint!("{line}");
             return Ok(json!({ "result": null, "errors": [] }));
         }
