@@ -47,7 +47,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use axum::Router;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::Path;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -334,14 +334,10 @@ impl Server {
         if declared.is_some_and(|n| n > MAX_INPUT_BYTES as u64) {
             return too_large();
         }
-        let input = match axum::body::to_bytes(body, MAX_INPUT_BYTES).await {
+        let input = match read_body(body, MAX_INPUT_BYTES).await {
             Ok(input) => input,
-            Err(e) => {
-                let limit = std::error::Error::source(&e)
-                    .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
-                if limit {
-                    return too_large();
-                }
+            Err(BodyError::TooLarge) => return too_large(),
+            Err(BodyError::Read(e)) => {
                 return HttpAnswer::refusal(
                     StatusCode::BAD_REQUEST,
                     &format!("cannot read the body: {e}"),
@@ -513,6 +509,53 @@ impl Server {
         }
         answered
     }
+}
+
+/// Why a request's body could not be read.
+enum BodyError {
+    /// It is longer than the limit.
+    TooLarge,
+    /// The connection failed while it was read.
+    Read(axum::Error),
+}
+
+/// The request's body, up to `limit` bytes. It ends where the body says it ends (the end of
+/// its `Content-Length`), without waiting for hyper to close the body's channel: that wait is
+/// a second turn of the connection's task, rescheduled on a multi-thread runtime as a yield
+/// that wakes an idle worker thread, on every request.
+async fn read_body(mut body: Body, limit: usize) -> Result<Bytes, BodyError> {
+    use axum::body::HttpBody as _;
+    use http_body_util::BodyExt as _;
+
+    let mut first: Option<Bytes> = None;
+    let mut rest: Vec<u8> = Vec::new();
+    let mut len = 0usize;
+    while !body.is_end_stream() {
+        let Some(frame) = body.frame().await else {
+            break;
+        };
+        let Ok(data) = frame.map_err(BodyError::Read)?.into_data() else {
+            continue; // trailers
+        };
+        len += data.len();
+        if len > limit {
+            return Err(BodyError::TooLarge);
+        }
+        match &first {
+            None => first = Some(data),
+            Some(head) => {
+                if rest.is_empty() {
+                    rest.extend_from_slice(head);
+                }
+                rest.extend_from_slice(&data);
+            }
+        }
+    }
+    Ok(if rest.is_empty() {
+        first.unwrap_or_default()
+    } else {
+        Bytes::from(rest)
+    })
 }
 
 /// `blocked: why` on a gating event (as the adapter words a hook failure there), else `why`.
