@@ -7,6 +7,7 @@
 //! cargo bench -p hooks-bin --bench serve_http                 # about 40 s
 //! CALLS=5000 cargo bench -p hooks-bin --bench serve_http      # fewer calls per measurement
 //! HOOKS_BIN=/path/to/hooks cargo bench -p hooks-bin --bench serve_http  # another server binary
+//! SEQUENTIAL_ONLY=1 cargo bench -p hooks-bin --bench serve_http  # one session in sequence alone
 //! ```
 //!
 //! The server is the release `hooks serve` in a process of its own (a scratch user: config,
@@ -253,26 +254,22 @@ fn serve_floor(port: u16) {
     });
 }
 
-async fn bench(calls: usize) {
-    let user = tempfile::tempdir().unwrap();
-    let (hooks, secret) = start_hooks_serve(user.path());
-    let floor = start_floor();
+/// The sequential measurements, on a runtime of one thread, as an agent's event loop is.
+async fn in_sequence(hooks: &Child, floor: &Child, secret: &Secret, calls: usize) {
     let (addr, floor_addr) = (hooks.addr, floor.addr);
-    let start_kib = hooks.status_kib("VmRSS:");
-
     // A deny answers too (the guard's decision), with a body.
-    let mut check = Client::new(addr, &secret);
+    let mut check = Client::new(addr, secret);
     let (_, len) = check.call(input("bench-check", "rm -rf /"), false).await;
     assert!(len > 0, "the examples' guard denies rm -rf");
 
     println!("-- one session, in sequence (keep-alive connection)");
     report(
         "loopback floor (empty 200)",
-        sequential(floor_addr, &secret, calls, false).await,
+        sequential(floor_addr, secret, calls, false).await,
     );
     report(
         "hooks serve, PreToolUse (examples)",
-        sequential(addr, &secret, calls, false).await,
+        sequential(addr, secret, calls, false).await,
     );
     // The same calls without HTTP, in this process: what the server's own work costs.
     let mut options = ServeOptions::new(secret.clone());
@@ -295,20 +292,24 @@ async fn bench(calls: usize) {
     println!("-- one session, in sequence (a new connection per call)");
     report(
         "loopback floor (empty 200)",
-        sequential(floor_addr, &secret, calls / 4, true).await,
+        sequential(floor_addr, secret, calls / 4, true).await,
     );
     report(
         "hooks serve, PreToolUse (examples)",
-        sequential(addr, &secret, calls / 4, true).await,
+        sequential(addr, secret, calls / 4, true).await,
     );
+}
 
+/// The measurements of many sessions at once, on a runtime with a worker thread per core.
+async fn at_once(hooks: &Child, floor: &Child, secret: &Secret, calls: usize) {
+    let (addr, floor_addr) = (hooks.addr, floor.addr);
     println!("-- 64 sessions at once (keep-alive connection each)");
     let per = (calls / 16).max(50);
     for (name, target) in [
         ("loopback floor (empty 200)", floor_addr),
         ("hooks serve, PreToolUse (examples)", addr),
     ] {
-        let (wall, times) = concurrent(target, &secret, 64, per).await;
+        let (wall, times) = concurrent(target, secret, 64, per).await;
         let n = times.len();
         let mut sorted = times;
         sorted.sort_unstable();
@@ -344,9 +345,8 @@ async fn bench(calls: usize) {
     let after = hooks.status_kib("VmRSS:");
     let peak = hooks.status_kib("VmHWM:");
     println!(
-        "hooks serve RSS: {:.1} MiB at start, {:.1} MiB with {earlier} live sessions, {:.1} MiB \
+        "hooks serve RSS: {:.1} MiB with {earlier} live sessions, {:.1} MiB \
          with {} ({:.1} KiB per session); peak {:.1} MiB",
-        start_kib as f64 / 1024.0,
         before as f64 / 1024.0,
         after as f64 / 1024.0,
         earlier + 1000,
@@ -368,10 +368,25 @@ fn main() {
         .ok()
         .and_then(|c| c.parse().ok())
         .unwrap_or(20_000);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    let user = tempfile::tempdir().unwrap();
+    let (hooks, secret) = start_hooks_serve(user.path());
+    let floor = start_floor();
+    println!(
+        "hooks serve RSS at start: {:.1} MiB",
+        hooks.status_kib("VmRSS:") as f64 / 1024.0
+    );
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(in_sequence(&hooks, &floor, &secret, calls));
+    if std::env::var_os("SEQUENTIAL_ONLY").is_some() {
+        return;
+    }
+    tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .unwrap();
-    runtime.block_on(bench(calls));
+        .unwrap()
+        .block_on(at_once(&hooks, &floor, &secret, calls));
 }
