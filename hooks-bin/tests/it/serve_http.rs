@@ -307,6 +307,37 @@ async fn a_body_over_the_stdin_limit_is_refused_with_413_and_runs_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_in_many_chunks_is_answered_as_the_same_body_whole() {
+    let dir = workdir();
+    let (options, _log) = canonical_options();
+    let server = Running::start(options.cwd(dir.path())).await;
+    let body = input(
+        "PreToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
+    );
+    let whole = server.call("PreToolUse", &body).await;
+    assert_eq!(whole.status, 200);
+    assert!(whole.body.contains("deny"), "{whole:?}");
+    let mut chunked = Vec::new();
+    for chunk in body.chunks(7) {
+        chunked.extend(format!("{:x}\r\n", chunk.len()).as_bytes());
+        chunked.extend(chunk);
+        chunked.extend(b"\r\n");
+    }
+    chunked.extend(b"0\r\n\r\n");
+    let head = format!(
+        "POST /claude/PreToolUse HTTP/1.1\r\nhost: {}\r\nauthorization: {}\r\n\
+         connection: close\r\ntransfer-encoding: chunked\r\n\r\n",
+        server.host(),
+        server.bearer()
+    );
+    let got = post_raw(server.addr, head, chunked).await;
+    assert_eq!(got, whole);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_input_nested_past_the_stdin_depth_limit_blocks_and_runs_nothing() {
     let dir = workdir();
     let (options, log) = canonical_options();
