@@ -263,6 +263,20 @@ pub(crate) fn add_handler(path: &Path, event: &str, handler: Value) {
     write_settings(path, &settings);
 }
 
+/// Removes the handler groups of `event` in a hook settings file that hold a handler `drop`
+/// accepts.
+pub(crate) fn remove_handlers(path: &Path, event: &str, drop: impl Fn(&Value) -> bool) {
+    let mut settings = read_settings(path);
+    if let Some(groups) = settings["hooks"][event].as_array_mut() {
+        groups.retain(|group| {
+            !group["hooks"]
+                .as_array()
+                .is_some_and(|handlers| handlers.iter().any(&drop))
+        });
+    }
+    write_settings(path, &settings);
+}
+
 /// Applies `edit` to every handler of every event in a hook settings file.
 pub(crate) fn edit_handlers(path: &Path, mut edit: impl FnMut(&str, &mut Value)) {
     let mut settings = read_settings(path);

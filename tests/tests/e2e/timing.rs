@@ -121,7 +121,12 @@ impl HookTimes {
 
     /// The median time of those runs.
     pub(crate) fn median(&self, event: &str, command: impl Fn(&str) -> bool) -> Median {
-        let mut ms: Vec<u64> = self.select(event, command).iter().map(|t| t.ms).collect();
+        self.median_by(|t| t.event == event && command(&t.command))
+    }
+
+    /// The median time of the runs `keep` accepts.
+    pub(crate) fn median_by(&self, keep: impl Fn(&HookTime) -> bool) -> Median {
+        let mut ms: Vec<u64> = self.0.iter().filter(|t| keep(t)).map(|t| t.ms).collect();
         ms.sort_unstable();
         Median(ms.get(ms.len() / 2).copied(), ms.len())
     }

@@ -131,11 +131,45 @@ fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_ki
     let times = crate::timing::hook_times(&run.debug_log);
     let http = crate::timing::http_hook_times(&run.debug_log);
     assert!(http.count("PreToolUse", |_| true) >= 5, "{evidence}");
+
+    // The HTTP hooks alone: Claude Code runs an event's hooks at once, and spawning the
+    // command hook beside them holds its event loop, the HTTP hook's answer included.
+    let local = sb.project.join(".claude/settings.local.json");
+    crate::fixtures::remove_handlers(&local, "PreToolUse", |h| h["command"] == "/bin/true");
+    let echoes = || {
+        let steps = (0..6).map(|i| Step::Shell(format!("echo {i}")));
+        Script::new(steps.chain([Step::Text("done".into())]).collect())
+    };
+    let pre_tool_use_times = |server: &ModelServer| {
+        let run = claude.run(&sb, server, "echo", &[]);
+        let http = crate::timing::http_hook_times(&run.debug_log);
+        assert!(
+            http.count("PreToolUse", |_| true) >= 5,
+            "{}",
+            run.evidence()
+        );
+        http.median_by(|t| t.event == "PreToolUse" && t.status == 0)
+    };
+    let alone = pre_tool_use_times(&ModelServer::start(echoes()));
+    // The floor: the same entry sent to the scripted model server's `/hook/` route, which
+    // answers `{}` at once.
+    let floor = ModelServer::start(echoes());
+    let floor_url = format!("{}/hook/PreToolUse", floor.url());
+    crate::fixtures::edit_handlers(&local, |event, h| {
+        if event == "PreToolUse" && h["type"] == "http" {
+            h["url"] = floor_url.clone().into();
+        }
+    });
+    let floor_time = pre_tool_use_times(&floor);
     crate::report(&format!(
-        "claude hook time PreToolUse: HTTP (hooks serve) {}, command /bin/true {}; \
-         SessionStart (command, starting the server) {}",
-        http.median("PreToolUse", |_| true),
+        "claude hook time PreToolUse: HTTP (hooks serve) {} beside a command hook, {} alone, \
+         {} to an empty answer (the floor); command /bin/true {}; HTTP with the server gone \
+         (connection refused) {}; SessionStart (command, starting the server) {}",
+        http.median_by(|t| t.event == "PreToolUse" && t.status == 0),
+        alone,
+        floor_time,
         times.median("PreToolUse", |c| c == "/bin/true"),
+        http.median_by(|t| t.event == "PreToolUse" && t.status != 0),
         times.median("SessionStart", |_| true),
     ));
 }
