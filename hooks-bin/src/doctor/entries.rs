@@ -168,6 +168,20 @@ fn consequence(agent: Agent, entries: &[&Found], version: Option<&Version>) -> S
     }
 }
 
+/// Whether `found` is the command entry that starts the server when a session starts
+/// (`BINARY claude SessionStart --via-server`).
+fn starts_the_server(found: &Found) -> bool {
+    let via = |v: &serde_json::Value| {
+        v.as_str()
+            .is_some_and(|s| s.split_whitespace().any(|w| w == install::VIA_SERVER))
+    };
+    matches!(found.runs, Runs::Binary(_))
+        && (via(&found.entry["command"])
+            || found.entry["args"]
+                .as_array()
+                .is_some_and(|args| args.iter().any(via)))
+}
+
 /// The server of the HTTP entries, and the secret they carry.
 fn servers(ctx: &Context, scope: Scope, file: &Path, found: &[Found], out: &mut Vec<Finding>) {
     let http: Vec<(&Found, Option<&str>)> = found
@@ -214,11 +228,25 @@ fn servers(ctx: &Context, scope: Scope, file: &Path, found: &[Found], out: &mut 
                 );
             }
         }
+        // Between sessions that is how it should be, when a session's start starts it.
+        ServerState::NotRunning if found.iter().any(starts_the_server) => out.push(
+            Finding::warn(format!(
+                "{shown}: {n} HTTP entries ({list}) post to `hooks serve`, which does not run \
+                 now: the SessionStart entry starts it with the next session; a session that is \
+                 open now fails their calls{} until then",
+                if gating {
+                    ", and Claude Code blocks each gating one"
+                } else {
+                    ""
+                }
+            ))
+            .fix(serve),
+        ),
         ServerState::NotRunning => out.push(
             Finding::error(
                 format!(
                     "{shown}: {n} HTTP entries ({list}) post to `hooks serve`, which does not \
-                     run: {} (a SessionStart entry starts it with the next session)",
+                     run, and no SessionStart entry of ours starts it: {}",
                     if gating {
                         "their calls fail, and Claude Code blocks each gating one"
                     } else {
@@ -227,7 +255,7 @@ fn servers(ctx: &Context, scope: Scope, file: &Path, found: &[Found], out: &mut 
                 ),
                 gating,
             )
-            .fix(serve),
+            .fix(format!("{serve}, or {}", ctx.install_http(scope))),
         ),
         ServerState::Unreachable(why) => out.push(
             Finding::error(format!("{shown}: {n} HTTP entries ({list}): {why}"), gating)

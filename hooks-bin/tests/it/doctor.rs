@@ -240,18 +240,51 @@ fn an_entry_naming_another_hooks_binary_is_reported_with_which_it_is() {
 }
 
 #[test]
-fn http_entries_without_a_server_are_an_error_fixed_by_serve_detach() {
+fn http_entries_without_a_server_are_a_warning_while_a_session_start_starts_it() {
     let m = claude_and_codex();
     m.ok(&["install", "claude", "--http"]);
     let (code, report, human) = m.doctor();
-    assert_eq!(code, 1, "{human}");
-    let f = finding(&report, Some("claude"), "error", "which does not run");
-    assert_eq!(f["gating"], true);
+    assert_eq!(code, 0, "the next session starts it: {human}");
+    let f = finding(&report, Some("claude"), "warn", "which does not run now");
+    assert!(
+        f["message"]
+            .as_str()
+            .unwrap()
+            .contains("the SessionStart entry starts it"),
+        "{f}"
+    );
     assert_eq!(f["fix"], "hooks serve --detach");
     m.ok(&["serve", "--detach"]);
     let (code, report, human) = m.doctor();
     assert_eq!(code, 0, "with the server running: {human}");
     finding(&report, Some("claude"), "ok", "the server answers");
+}
+
+#[test]
+fn http_entries_without_a_server_or_its_starter_are_an_error_fixed_by_serve_detach() {
+    let m = claude_and_codex();
+    m.ok(&["install", "claude", "--http"]);
+    let local = m.path("project").join(".claude/settings.local.json");
+    let mut settings: Value = serde_json::from_str(&fs::read_to_string(&local).unwrap()).unwrap();
+    settings["hooks"]
+        .as_object_mut()
+        .unwrap()
+        .remove("SessionStart")
+        .expect("install --http writes a SessionStart entry");
+    fs::write(&local, settings.to_string()).unwrap();
+    let (code, report, human) = m.doctor();
+    assert_eq!(code, 1, "{human}");
+    let f = finding(
+        &report,
+        Some("claude"),
+        "error",
+        "no SessionStart entry of ours",
+    );
+    assert_eq!(f["gating"], true);
+    assert_eq!(
+        f["fix"],
+        "hooks serve --detach, or hooks install claude --project --http"
+    );
 }
 
 #[test]
