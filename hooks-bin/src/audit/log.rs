@@ -139,10 +139,19 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 /// How many lines the server's writer task may hold before new ones are dropped.
 const QUEUE: usize = 1024;
 
+/// What the writer task is handed.
+#[derive(Debug)]
+enum Message {
+    /// A line to append.
+    Line(String),
+    /// Answered once every line before it is written.
+    Flush(tokio::sync::oneshot::Sender<()>),
+}
+
 /// The server's log writer: a bounded channel to a task that appends.
 #[derive(Debug, Clone)]
 pub struct LogTask {
-    sender: tokio::sync::mpsc::Sender<String>,
+    sender: tokio::sync::mpsc::Sender<Message>,
     dropped: std::sync::Arc<AtomicU64>,
 }
 
@@ -153,15 +162,22 @@ impl LogTask {
     /// Outside a tokio runtime.
     #[must_use]
     pub fn start(log: DecisionLog) -> LogTask {
-        let (sender, mut lines) = tokio::sync::mpsc::channel::<String>(QUEUE);
+        let (sender, mut messages) = tokio::sync::mpsc::channel::<Message>(QUEUE);
         let log = std::sync::Arc::new(log);
         tokio::spawn(async move {
-            while let Some(line) = lines.recv().await {
-                let log = std::sync::Arc::clone(&log);
-                let _ignored = tokio::task::spawn_blocking(move || {
-                    log.write(&line, &mut io::stderr().lock());
-                })
-                .await;
+            while let Some(message) = messages.recv().await {
+                match message {
+                    Message::Line(line) => {
+                        let log = std::sync::Arc::clone(&log);
+                        let _ignored = tokio::task::spawn_blocking(move || {
+                            log.write(&line, &mut io::stderr().lock());
+                        })
+                        .await;
+                    }
+                    Message::Flush(done) => {
+                        let _ = done.send(());
+                    }
+                }
             }
         });
         LogTask {
@@ -173,7 +189,7 @@ impl LogTask {
     /// Hands `line` to the writer without waiting; when the queue is full the line is
     /// dropped, counted, and the first drop is said on stderr.
     pub fn send(&self, line: String) {
-        if self.sender.try_send(line).is_err() {
+        if self.sender.try_send(Message::Line(line)).is_err() {
             let before = self.dropped.fetch_add(1, Ordering::Relaxed);
             if before == 0 {
                 eprintln!(
@@ -181,6 +197,15 @@ impl LogTask {
                      dropped (and counted) until it catches up"
                 );
             }
+        }
+    }
+
+    /// Waits until every line handed over before is written (a server that exits calls it
+    /// last, so that its last calls' lines are not lost).
+    pub async fn flush(&self) {
+        let (done, written) = tokio::sync::oneshot::channel();
+        if self.sender.send(Message::Flush(done)).await.is_ok() {
+            let _ = written.await;
         }
     }
 }

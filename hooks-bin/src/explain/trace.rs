@@ -1,4 +1,4 @@
-//! Tracing the handlers of one call: each handler of the events an adapter emits is wrapped,
+//! Tracing the handlers of one call: each handler is wrapped,
 //! before the runner is built, in one that calls it ([`HandlerEntry::call`](hooks_core::handler::HandlerEntry::call), which turns a
 //! panic or a timeout into its error) and records its hook, name, source position, outcome
 //! and time. The wrapped handlers are what the runner dispatches, in its own order; nothing
@@ -8,8 +8,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use hooks_core::events::{
-    AgentEndEvent, BeforeAgentStartEvent, SessionBeforeCompactEvent, SessionShutdownEvent,
-    SessionStartEvent, SessionSwitchEvent, ToolCallEvent, ToolResultEvent,
+    AgentEndEvent, AgentStartEvent, AutoCompactionEndEvent, AutoCompactionStartEvent,
+    AutoRetryEndEvent, AutoRetryStartEvent, BeforeAgentStartEvent, ContextEvent,
+    SessionBeforeBranchEvent, SessionBeforeCompactEvent, SessionBeforeSwitchEvent,
+    SessionBeforeTreeEvent, SessionBranchEvent, SessionCompactEvent, SessionCompactingEvent,
+    SessionShutdownEvent, SessionStartEvent, SessionSwitchEvent, SessionTreeEvent,
+    TodoReminderEvent, ToolCallEvent, ToolResultEvent, TtsrTriggeredEvent, TurnEndEvent,
+    TurnStartEvent,
 };
 use hooks_core::handler::Handler;
 use hooks_core::{HookEvent, LoadedHook};
@@ -39,20 +44,26 @@ pub struct HandlerRun {
 /// The runs of a call, shared by the wrapped handlers.
 pub type Runs = Arc<Mutex<Vec<HandlerRun>>>;
 
-/// Wraps every handler of `hooks` for the events the adapters emit so that it records its run
+/// Wraps every handler of `hooks` (all 25 events) so that it records its run
 /// in `runs`; `default_timeout` is the runner's (handed to the wrapped handler, as the runner
 /// would).
 pub fn trace(hooks: &mut [LoadedHook], runs: &Runs, default_timeout: Option<Duration>) {
+    macro_rules! wrap_all {
+        ($hook:ident, $path:ident: $($event:ty),* $(,)?) => {
+            $(wrap::<$event>($hook, &$path, runs, default_timeout);)*
+        };
+    }
     for hook in hooks {
         let path = hook.path.clone();
-        wrap::<ToolCallEvent>(hook, &path, runs, default_timeout);
-        wrap::<ToolResultEvent>(hook, &path, runs, default_timeout);
-        wrap::<BeforeAgentStartEvent>(hook, &path, runs, default_timeout);
-        wrap::<SessionStartEvent>(hook, &path, runs, default_timeout);
-        wrap::<SessionSwitchEvent>(hook, &path, runs, default_timeout);
-        wrap::<SessionShutdownEvent>(hook, &path, runs, default_timeout);
-        wrap::<SessionBeforeCompactEvent>(hook, &path, runs, default_timeout);
-        wrap::<AgentEndEvent>(hook, &path, runs, default_timeout);
+        wrap_all!(hook, path:
+            ToolCallEvent, ToolResultEvent, ContextEvent, BeforeAgentStartEvent,
+            SessionStartEvent, SessionBeforeSwitchEvent, SessionSwitchEvent,
+            SessionBeforeBranchEvent, SessionBranchEvent, SessionBeforeCompactEvent,
+            SessionCompactingEvent, SessionCompactEvent, SessionBeforeTreeEvent,
+            SessionTreeEvent, SessionShutdownEvent, AgentStartEvent, AgentEndEvent,
+            TurnStartEvent, TurnEndEvent, AutoCompactionStartEvent, AutoCompactionEndEvent,
+            AutoRetryStartEvent, AutoRetryEndEvent, TtsrTriggeredEvent, TodoReminderEvent,
+        );
     }
 }
 

@@ -274,7 +274,7 @@ impl Server {
         let served = axum::serve(listener, self.router(port))
             .with_graceful_shutdown(shutdown)
             .await;
-        self.state.sessions.shutdown_all().await;
+        self.shut_down().await;
         served
     }
 
@@ -302,8 +302,16 @@ impl Server {
         };
         let (on_tcp, on_socket, ()) =
             tokio::join!(on_tcp.into_future(), on_socket.into_future(), stopping);
-        self.state.sessions.shutdown_all().await;
+        self.shut_down().await;
         on_tcp.and(on_socket)
+    }
+
+    /// Ends every live session, then waits for the decision log's last lines.
+    async fn shut_down(&self) {
+        self.state.sessions.shutdown_all().await;
+        if let Some(log) = &self.state.log {
+            log.flush().await;
+        }
     }
 
     async fn handle(
