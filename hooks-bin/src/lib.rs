@@ -374,11 +374,17 @@ pub fn main() -> ExitCode {
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
         Command::Serve(args) if args.stdio => match audit::Settings::load() {
-            Ok(settings) => stdio::serve(stdio::StdioOptions {
-                trust,
-                mode: settings.mode,
-                ..stdio::StdioOptions::default()
-            }),
+            Ok(settings) => {
+                if let Some(why) = &settings.log_unplaced {
+                    eprintln!("hooks serve --stdio: decision log: {why}");
+                }
+                stdio::serve(stdio::StdioOptions {
+                    trust,
+                    mode: settings.mode,
+                    log: settings.log,
+                    ..stdio::StdioOptions::default()
+                })
+            }
             Err(e) => {
                 eprintln!("hooks serve --stdio: invalid configuration: {e}");
                 ExitCode::FAILURE

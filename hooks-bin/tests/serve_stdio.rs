@@ -379,7 +379,8 @@ fn hooks_disable_in_the_stdio_servers_environment_answers_no_result_and_builds_n
     assert!(c.finish().success());
 }
 
-fn hooks_mode_audit_in_the_stdio_servers_environment_runs_the_hooks_and_answers_no_result() {
+fn hooks_mode_audit_in_the_stdio_servers_environment_runs_the_hooks_answers_no_result_and_logs_the_block()
+ {
     let dir = scratch();
     let mut cmd = Command::new(HOOKS);
     cmd.args(["serve", "--stdio"]).env("HOOKS_MODE", "audit");
@@ -391,13 +392,43 @@ fn hooks_mode_audit_in_the_stdio_servers_environment_runs_the_hooks_and_answers_
     let ended = c.call("end", &json!({"session": "s"})).expect("end");
     assert_eq!(ended["ended"], true, "{ended}");
     assert!(c.finish().success());
-    // Enforced, the same call is blocked.
+    // The decision log (audit mode writes it; the state directory is under HOME) says what
+    // enforce mode would have answered, and which handler decided.
+    let log = dir.path().join(".local/state/hooks/decisions.jsonl");
+    let lines: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap_or_else(|e| panic!("{}: {e}", log.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 1, "one line per emit: {lines:?}");
+    let line = &lines[0];
+    assert_eq!(line["agent"], "stdio", "{line}");
+    assert_eq!(line["session"], "s", "{line}");
+    assert_eq!(line["event"]["ours"], "tool_call", "{line}");
+    assert_eq!(line["tool"], "bash", "{line}");
+    assert_eq!(line["mode"], "audit", "{line}");
+    assert_eq!(line["enforced"], false, "{line}");
+    assert_eq!(line["answer"]["stdout"], answer, "{line}");
+    assert_eq!(
+        line["would_have"]["stdout"]["result"]["block"], true,
+        "{line}"
+    );
+    let handlers = line["handlers"].as_array().expect("handlers");
+    assert!(
+        handlers
+            .iter()
+            .any(|h| h["event"] == "tool_call" && h["outcome"] == "result"),
+        "the guard's run is recorded: {line}"
+    );
+    // Enforced, the same call is blocked, and no log is written (off by default there).
     let mut cmd = Command::new(HOOKS);
     cmd.args(["serve", "--stdio"]).env("HOOKS_MODE", "enforce");
     let mut c = Client::start(cmd, dir.path());
     let answer = c.call("emit", &tool_call("s", "rm -rf /")).expect("emit");
     assert_eq!(answer["result"]["block"], true, "{answer}");
     assert!(c.finish().success());
+    let after = std::fs::read_to_string(&log).expect("the log");
+    assert_eq!(after.lines().count(), 1, "{after}");
 }
 
 fn a_panicking_tool_call_handler_blocks_the_call_and_the_server_goes_on() {
@@ -663,8 +694,8 @@ fn main() -> ExitCode {
             hooks_disable_in_the_stdio_servers_environment_answers_no_result_and_builds_no_session,
         ),
         (
-            "hooks_mode_audit_in_the_stdio_servers_environment_runs_the_hooks_and_answers_no_result",
-            hooks_mode_audit_in_the_stdio_servers_environment_runs_the_hooks_and_answers_no_result,
+            "hooks_mode_audit_in_the_stdio_servers_environment_runs_the_hooks_answers_no_result_and_logs_the_block",
+            hooks_mode_audit_in_the_stdio_servers_environment_runs_the_hooks_answers_no_result_and_logs_the_block,
         ),
         (
             "a_panicking_tool_call_handler_blocks_the_call_and_the_server_goes_on",

@@ -10,10 +10,12 @@
 //! request, not a block. `hooks serve --stdio` (the pi and oh-my-pi bridge) answers an
 //! `emit` with `{"result": null, "errors": []}` after running it.
 //!
-//! The decision log ([`log`]) is one JSON line per call ([`record`]); it is written in audit
+//! The decision log ([`log`]) is one JSON line per call ([`record`]; over `--stdio`, per
+//! `emit`); it is written in audit
 //! mode always and in enforce mode when `[log] enabled = true`. Writing it never delays or
 //! fails a call: the command adapter writes after its answer is written and flushed, the
-//! server from a task of its own; a log that cannot be written is reported on stderr once
+//! servers from a task of their own (whose last lines they wait for when they exit); a log
+//! that cannot be written is reported on stderr once
 //! per process and the answer stays what it was.
 //!
 //! A config file that cannot be read or parsed, or a `HOOKS_MODE` that is neither `audit`

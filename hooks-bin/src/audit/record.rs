@@ -14,7 +14,9 @@
 //!
 //! `answer.stdout` is the JSON value the agent read on stdout (`null`: nothing; the text
 //! itself if it is not JSON); over HTTP it is the command adapter's answer, which the server
-//! maps to its HTTP answer ([`crate::serve::HttpAnswer::from_outcome`]). The handlers are
+//! maps to its HTTP answer ([`crate::serve::HttpAnswer::from_outcome`]); over
+//! `hooks serve --stdio` (agent `stdio`) it is an `emit`'s result (`{"result", "errors"}`) and
+//! the exit is 0. The handlers are
 //! the records `hooks explain` shows ([`crate::explain::trace::HandlerRun`]).
 
 use std::time::{Duration, SystemTime};
@@ -92,6 +94,15 @@ impl AnswerJson {
     }
 }
 
+/// `start` as the record writes it: RFC 3339 in UTC with microseconds.
+fn stamp(start: SystemTime) -> String {
+    humantime::format_rfc3339_micros(start).to_string()
+}
+
+fn micros(took: Duration) -> u64 {
+    u64::try_from(took.as_micros()).unwrap_or(u64::MAX)
+}
+
 impl Record {
     /// The record of a call of `agent`'s `event_name` that began at `start` and took
     /// `took`, in `mode`, which gave `answered` (its handlers are moved into the record).
@@ -105,7 +116,7 @@ impl Record {
     ) -> Record {
         let enforced = answered.outcome == answered.enforced;
         Record {
-            time: humantime::format_rfc3339_micros(start).to_string(),
+            time: stamp(start),
             agent,
             session: answered.facts.session.clone(),
             event: EventNames {
@@ -118,7 +129,43 @@ impl Record {
             answer: AnswerJson::of(&answered.outcome),
             enforced,
             would_have: (mode == Mode::Audit).then(|| AnswerJson::of(&answered.enforced)),
-            duration_us: u64::try_from(took.as_micros()).unwrap_or(u64::MAX),
+            duration_us: micros(took),
+        }
+    }
+
+    /// The record of a `hooks serve --stdio` `emit` of `kind` on the session `session` (the
+    /// agent is `stdio`, both event names ours), that began at `start` and took `took`, in
+    /// `mode`; `handlers` ran; the client got `answer` (the `emit`'s result, as
+    /// `answer.stdout`), where enforce mode answers `enforced`.
+    #[must_use]
+    pub fn emit(
+        session: &str,
+        (kind, tool): (hooks_core::EventKind, Option<String>),
+        mode: Mode,
+        (start, took): (SystemTime, Duration),
+        handlers: Vec<HandlerRun>,
+        (answer, enforced): (&Value, &Value),
+    ) -> Record {
+        let json = |stdout: &Value| AnswerJson {
+            exit: 0,
+            stdout: stdout.clone(),
+            stderr: String::new(),
+        };
+        Record {
+            time: stamp(start),
+            agent: "stdio",
+            session: Some(session.to_owned()),
+            event: EventNames {
+                agent: kind.as_str().to_owned(),
+                ours: Some(kind.as_str()),
+            },
+            tool,
+            mode: mode.as_str(),
+            handlers,
+            answer: json(answer),
+            enforced: answer == enforced,
+            would_have: (mode == Mode::Audit).then(|| json(enforced)),
+            duration_us: micros(took),
         }
     }
 

@@ -3,10 +3,11 @@
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Instant, SystemTime};
 
 use hooks_core::events::{EventKind, SessionShutdownEvent, SessionStartEvent};
 use hooks_core::runner::ErrorSubscription;
-use hooks_core::{HookError, HookRunner, LoadedHook};
+use hooks_core::{HookError, HookRunner, HookTable, LoadedHook};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -15,6 +16,9 @@ use super::host::{BridgeHost, BridgeSession, ClientContext, ClientState, Link};
 use super::peer::Peer;
 use super::wire::{METHOD_NOT_FOUND, RpcError};
 use super::{PROTOCOL_VERSION, StdioOptions};
+use crate::audit::log::{DecisionLog, LogTask};
+use crate::audit::record::Record;
+use crate::explain::trace::{self, Runs};
 use crate::serve::{Entered, Session, SessionKey, Sessions, Tables};
 
 /// The agent name of every session of this transport ([`SessionKey::agent`]).
@@ -28,6 +32,8 @@ pub(crate) struct SessionData {
     errors: Arc<Mutex<Vec<HookError>>>,
     /// Keeps the error listener subscribed for the session's life.
     _errors: ErrorSubscription,
+    /// What its handlers did since the last answer, when the decision log is written.
+    runs: Option<Runs>,
 }
 
 impl SessionData {
@@ -36,6 +42,13 @@ impl SessionData {
         let errors =
             std::mem::take(&mut *self.errors.lock().unwrap_or_else(PoisonError::into_inner));
         Value::Array(errors.iter().map(error_json).collect())
+    }
+
+    /// The handlers that ran since the last call (none when they are not traced).
+    fn take_runs(&self) -> Vec<trace::HandlerRun> {
+        self.runs.as_ref().map_or_else(Vec::new, |runs| {
+            std::mem::take(&mut *runs.lock().unwrap_or_else(PoisonError::into_inner))
+        })
     }
 }
 
@@ -49,6 +62,8 @@ pub(crate) struct Server {
     options: StdioOptions,
     sessions: Sessions<SessionData>,
     tables: Tables,
+    /// The decision log's writer task, when the log is written.
+    log: Option<LogTask>,
 }
 
 /// `emit`'s params.
@@ -101,6 +116,10 @@ impl Server {
         Server {
             sessions: Sessions::new(options.sessions.clone()),
             tables: Tables::new(),
+            log: options
+                .log
+                .clone()
+                .map(|log| LogTask::start(DecisionLog::new(log))),
             peer,
             options,
         }
@@ -125,9 +144,13 @@ impl Server {
         }
     }
 
-    /// Ends every live session (`session_shutdown` on each).
+    /// Ends every live session (`session_shutdown` on each), then waits for the decision
+    /// log's last lines.
     pub(crate) async fn shutdown(&self) {
         self.sessions.shutdown_all().await;
+        if let Some(log) = &self.log {
+            log.flush().await;
+        }
     }
 
     fn cwd_or_current(cwd: Option<PathBuf>) -> PathBuf {
@@ -158,7 +181,7 @@ impl Server {
     /// client.
     fn open(&self, id: &str, ctx: ClientContext) -> Result<Session<SessionData>, String> {
         let cwd = Self::cwd_or_current(ctx.cwd.clone());
-        let (hooks, errors) = self.options.load(&cwd);
+        let (mut hooks, errors) = self.options.load(&cwd);
         if !errors.is_empty() {
             // A guard that did not load must not look like a guard that let the call through.
             let errors: Vec<String> = errors.iter().map(|(p, e)| format!("{p}: {e}")).collect();
@@ -170,7 +193,16 @@ impl Server {
             cwd: cwd.clone(),
             fallback_id: id.to_owned(),
         });
-        let runner = HookRunner::from_table(&self.tables.table_for(hooks), &cwd, session_manager)
+        let runs = self.log.is_some().then(Runs::default);
+        // Traced hooks record into this session's `runs`: a table of their own, never shared.
+        let table = match &runs {
+            Some(runs) => {
+                trace::trace(&mut hooks, runs, self.options.handler_timeout);
+                HookTable::new(hooks)
+            }
+            None => self.tables.table_for(hooks),
+        };
+        let runner = HookRunner::from_table(&table, &cwd, session_manager)
             .map_err(|e| e.to_string())?
             .with_default_timeout(self.options.handler_timeout);
         runner.initialize(BridgeHost {
@@ -193,6 +225,7 @@ impl Server {
                 state,
                 errors,
                 _errors: subscription,
+                runs,
             },
         })
     }
@@ -218,7 +251,16 @@ impl Server {
             eprint!("{line}");
             return Ok(json!({ "result": null, "errors": [] }));
         }
+        let (start, clock) = (SystemTime::now(), Instant::now());
+        let tool = payload
+            .get("toolName")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
         let entered = self.enter(&p.session, &p.ctx).await?;
+        if !entered.started() {
+            // What the session's handlers did before this call is not this call's.
+            entered.data.take_runs();
+        }
         let emitted = match kind {
             // The session's start was emitted when it was built, once.
             EventKind::SessionStart if entered.started() => None,
@@ -233,6 +275,7 @@ impl Server {
             ),
         };
         let errors = entered.data.take_errors();
+        let runs = entered.data.take_runs();
         if kind == EventKind::SessionShutdown {
             entered.close();
         }
@@ -240,13 +283,28 @@ impl Server {
             Some(e) => (e.result, e.failure),
             None => (Value::Null, None),
         };
-        if self.options.mode == crate::audit::Mode::Audit {
-            // Computed, not enforced: no result, no error, no failure reaches the client.
-            return Ok(json!({ "result": null, "errors": [] }));
-        }
-        let mut answer = json!({ "result": result, "errors": errors });
+        let mut enforced = json!({ "result": result, "errors": errors });
         if let Some(failure) = failure {
-            answer["failure"] = error_json(&failure);
+            enforced["failure"] = error_json(&failure);
+        }
+        let mode = self.options.mode;
+        // In audit mode the hooks are computed, not enforced: no result, no error, no
+        // failure reaches the client.
+        let answer = match mode {
+            crate::audit::Mode::Audit => json!({ "result": null, "errors": [] }),
+            crate::audit::Mode::Enforce => enforced.clone(),
+        };
+        if let Some(log) = &self.log {
+            let took = (start, clock.elapsed());
+            let record = Record::emit(
+                &p.session,
+                (kind, tool),
+                mode,
+                took,
+                runs,
+                (&answer, &enforced),
+            );
+            log.send(record.line());
         }
         Ok(answer)
     }

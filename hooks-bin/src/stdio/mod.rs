@@ -70,6 +70,9 @@ pub struct StdioOptions {
     /// Enforce or audit ([`crate::audit`]): in audit mode an `emit` runs its hooks and
     /// answers `{"result": null, "errors": []}`.
     pub mode: crate::audit::Mode,
+    /// The decision log, when it is written: a line per `emit` (agent `stdio`,
+    /// [`crate::audit::record::Record::emit`]); `None` (the default): no log.
+    pub log: Option<crate::audit::LogSettings>,
 }
 
 impl Default for StdioOptions {
@@ -83,6 +86,7 @@ impl Default for StdioOptions {
                 ..SessionsConfig::default()
             },
             mode: crate::audit::Mode::Enforce,
+            log: None,
         }
     }
 }
