@@ -252,8 +252,10 @@ impl Server {
             return Ok(json!({ "result": null, "errors": [] }));
         }
         let (start, clock) = (SystemTime::now(), Instant::now());
-        let tool = payload
-            .get("toolName")
+        let tool = self
+            .log
+            .as_ref()
+            .and(payload.get("toolName"))
             .and_then(Value::as_str)
             .map(str::to_owned);
         let entered = self.enter(&p.session, &p.ctx).await?;
@@ -290,23 +292,22 @@ impl Server {
         let mode = self.options.mode;
         // In audit mode the hooks are computed, not enforced: no result, no error, no
         // failure reaches the client.
-        let answer = match mode {
-            crate::audit::Mode::Audit => json!({ "result": null, "errors": [] }),
-            crate::audit::Mode::Enforce => enforced.clone(),
-        };
+        let audited =
+            (mode == crate::audit::Mode::Audit).then(|| json!({ "result": null, "errors": [] }));
         if let Some(log) = &self.log {
             let took = (start, clock.elapsed());
+            let answer = audited.as_ref().unwrap_or(&enforced);
             let record = Record::emit(
                 &p.session,
                 (kind, tool),
                 mode,
                 took,
                 runs,
-                (&answer, &enforced),
+                (answer, &enforced),
             );
             log.send(record.line());
         }
-        Ok(answer)
+        Ok(audited.unwrap_or(enforced))
     }
 
     /// Runs a command of a session: `{errors}`, with `error` when its handler failed.
