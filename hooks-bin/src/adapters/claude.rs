@@ -62,6 +62,7 @@ const INSTALL: InstallShape = InstallShape {
     note: None,
     layout: Layout::Groups,
     command_key: "command",
+    matchers: &[],
     fail_closed: Some(FailClosed {
         key: "onFailure",
         value: FailValue::Text("block"),

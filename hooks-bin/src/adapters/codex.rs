@@ -85,6 +85,7 @@ const INSTALL: InstallShape = InstallShape {
     ),
     layout: Layout::Groups,
     command_key: "command",
+    matchers: &[],
     fail_closed: None,
 };
 

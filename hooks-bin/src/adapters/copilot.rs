@@ -106,6 +106,7 @@ const INSTALL: InstallShape = InstallShape {
     ),
     layout: Layout::Versioned,
     command_key: "bash",
+    matchers: &[],
     fail_closed: None,
 };
 

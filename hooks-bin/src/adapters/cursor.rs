@@ -97,6 +97,7 @@ const INSTALL: InstallShape = InstallShape {
     note: Some("Cursor support is written from its documentation and not verified against Cursor."),
     layout: Layout::Versioned,
     command_key: "command",
+    matchers: &[],
     fail_closed: Some(FailClosed {
         key: "failClosed",
         value: FailValue::True,

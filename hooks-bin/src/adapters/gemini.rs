@@ -21,7 +21,7 @@
 //! | `SessionStart` | `session_start` | a message → `hookSpecificOutput.additionalContext` (put before the first prompt) |
 //! | `SessionEnd` | `session_shutdown` | none |
 //! | `PreCompress` with `trigger: "manual"` (`/compress`) | `session_before_compact` (`preparation.trigger` = `manual`) | none: Gemini CLI ignores the answer, so the handlers observe the compression and a `cancel` holds nothing |
-//! | `PreCompress` with `trigger: "auto"` | nothing: Gemini CLI fires it before every model turn, before it checks whether the history is long enough to compress | none |
+//! | `PreCompress` with `trigger: "auto"` | nothing: Gemini CLI fires it before every model turn, before it checks whether the history is long enough to compress (`hooks install` puts the entry in a group with `"matcher": "manual"`, so these start no process) | none |
 //! | `AfterAgent` | `agent_end` (`prompt_response` as the one message) | none |
 //!
 //! The adapter never answers `ask` (a headless run waits for ever).
@@ -103,6 +103,9 @@ const INSTALL: InstallShape = InstallShape {
     ),
     layout: Layout::Groups,
     command_key: "command",
+    // Gemini CLI sends `PreCompress` with trigger `auto` before every model turn, which
+    // emits nothing; a matcher (compared to the trigger as is) spares that process.
+    matchers: &[("PreCompress", "manual")],
     fail_closed: None,
 };
 

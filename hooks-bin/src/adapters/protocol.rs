@@ -404,6 +404,11 @@ pub struct InstallShape {
     /// The key of a shell-form entry that holds the command line: `command` (Copilot CLI:
     /// `bash`).
     pub command_key: &'static str,
+    /// The `matcher` of the group an event's entry is added in, for the events whose calls
+    /// are of use only for some of their matches (`(event, matcher)`; Gemini CLI's
+    /// `PreCompress` for its `manual` trigger); the other events' groups have none, so they
+    /// fire for every tool.
+    pub matchers: &'static [(&'static str, &'static str)],
     /// The setting that makes the agent block an action when a hook on a gating event
     /// cannot start, crashes or times out (Claude Code's `"onFailure": "block"`, Cursor's
     /// `"failClosed": true`); `None` when the agent has none.

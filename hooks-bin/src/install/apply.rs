@@ -117,6 +117,9 @@ pub struct InstallReport {
     pub replaced: Vec<Replaced>,
     /// The events whose entry of ours, already there, got (or would get) the fail-closed key.
     pub upgraded: Vec<AgentEvent>,
+    /// The events whose group of ours, already there, got (or would get) the matcher install
+    /// gives it ([`InstallShape::matchers`](crate::adapters::InstallShape::matchers)).
+    pub matched: Vec<AgentEvent>,
     /// The settings file's content after the install: what was (or, in a dry run, would be)
     /// written, else what it already held (empty for no file).
     pub content: String,
@@ -167,6 +170,7 @@ impl Install {
             added: merged.added,
             replaced: merged.replaced,
             upgraded: merged.upgraded,
+            matched: merged.matched,
             content: old_text.clone().unwrap_or_default(),
             backup: None,
             written: false,
@@ -179,7 +183,11 @@ impl Install {
             ))?;
             return Ok(report);
         }
-        if report.added.is_empty() && report.replaced.is_empty() && report.upgraded.is_empty() {
+        if report.added.is_empty()
+            && report.replaced.is_empty()
+            && report.upgraded.is_empty()
+            && report.matched.is_empty()
+        {
             o(writeln!(
                 out,
                 "{shown} is up to date ({} already installed); nothing changed.",
@@ -251,6 +259,14 @@ impl Install {
                 fail_closed.value,
                 names(report.upgraded.iter().copied())
             )?;
+        }
+        for &event in &report.matched {
+            if let Some(matcher) = super::merge::our_matcher(self.target, event) {
+                writeln!(
+                    out,
+                    "{set} \"matcher\": \"{matcher}\" on the {event} group of {shown}."
+                )?;
+            }
         }
         // One line per old path and kind, in the order found.
         let mut lines: Vec<(bool, &str, Vec<AgentEvent>)> = Vec::new();

@@ -100,6 +100,8 @@ pub(super) struct Merged {
     pub(super) replaced: Vec<Replaced>,
     /// The events whose entry of ours (already there) got the fail-closed key.
     pub(super) upgraded: Vec<AgentEvent>,
+    /// The events whose group of ours (already there) got the matcher install gives it.
+    pub(super) matched: Vec<AgentEvent>,
 }
 
 /// Adds the missing entries to `root`, points (or, when the event already has one for this
@@ -121,6 +123,7 @@ pub(super) fn merge(
         added,
         replaced,
         upgraded,
+        matched,
     } = &mut merged;
     for &event in events {
         let list = array_under(&hooks, event.as_str(), &format!("`hooks.{event}`"))?;
@@ -131,7 +134,7 @@ pub(super) fn merge(
             .any(|entries| runs_us(entries, ours, event));
         for entries in &entry_lists {
             if repoint(entries, ours, event, &mut present, replaced) {
-                drop_if_emptied(entries, layout);
+                drop_if_emptied(entries, layout, our_matcher(ours.target, event));
             }
         }
         let mut set = false;
@@ -141,10 +144,24 @@ pub(super) fn merge(
         if set {
             upgraded.push(event);
         }
+        if present
+            && let Some(matcher) = our_matcher(ours.target, event)
+            && entry_lists
+                .iter()
+                .any(|entries| set_matcher(entries, layout, ours, event, matcher))
+        {
+            matched.push(event);
+        }
         if !present {
             let entry = handler(ours, event);
             match layout {
-                Layout::Groups => list.append(cst_value(&json!({ "hooks": [entry] }))),
+                Layout::Groups => {
+                    let group = match our_matcher(ours.target, event) {
+                        Some(matcher) => json!({ "matcher": matcher, "hooks": [entry] }),
+                        None => json!({ "hooks": [entry] }),
+                    };
+                    list.append(cst_value(&group))
+                }
                 Layout::Versioned => list.append(cst_value(&entry)),
             };
             added.push(event);
@@ -165,15 +182,72 @@ fn entry_lists(list: &CstArray, layout: Layout) -> Vec<CstArray> {
     }
 }
 
+/// The `matcher` install gives the group of `event`'s entry for `target`
+/// ([`InstallShape::matchers`](crate::adapters::InstallShape::matchers)), if any.
+pub(super) fn our_matcher(
+    target: crate::adapters::Agent,
+    event: AgentEvent,
+) -> Option<&'static str> {
+    let matchers = target.protocol().install().matchers;
+    matchers
+        .iter()
+        .find(|(e, _)| *e == event.as_str())
+        .map(|(_, m)| *m)
+}
+
+/// Gives the group of `entries` the matcher `matcher` when the group has no other key and
+/// every entry in it is ours for `event` (an install from before the matcher); a group that
+/// holds another tool's entry is left as it is. Returns whether it did.
+fn set_matcher(
+    entries: &CstArray,
+    layout: Layout,
+    ours: &Ours<'_>,
+    event: AgentEvent,
+    matcher: &str,
+) -> bool {
+    let elements = entries.elements();
+    if layout != Layout::Groups
+        || elements.is_empty()
+        || !elements.iter().all(|h| ours.runs_us(&value_of(h), event))
+    {
+        return false;
+    }
+    let Some(group) = entries
+        .parent()
+        .and_then(|p| p.parent())
+        .and_then(|g| g.as_object())
+    else {
+        return false;
+    };
+    if group.properties().len() != 1 {
+        return false;
+    }
+    group.insert(0, "matcher", CstInputValue::String(matcher.to_owned()));
+    true
+}
+
 /// A group that held nothing but the removed entries goes with them: the matcher group of
 /// `entries` (in [`Layout::Groups`]) is removed when `entries` is empty and the group has no
-/// other key.
-fn drop_if_emptied(entries: &CstArray, layout: Layout) {
-    if layout == Layout::Groups
-        && entries.elements().is_empty()
-        && let Some(group) = entries.parent().and_then(|p| p.parent())
-        && group.as_object().is_some_and(|g| g.properties().len() == 1)
-    {
+/// other key than the `matcher` install gives it (`matcher`).
+fn drop_if_emptied(entries: &CstArray, layout: Layout, matcher: Option<&str>) {
+    if layout != Layout::Groups || !entries.elements().is_empty() {
+        return;
+    }
+    let Some(group) = entries.parent().and_then(|p| p.parent()) else {
+        return;
+    };
+    let ours_only = group.as_object().is_some_and(|g| {
+        g.properties()
+            .iter()
+            .all(|p| match p.decoded_name().as_deref() {
+                Some("hooks") => true,
+                Some("matcher") => {
+                    matcher.is_some() && p.value().map(|v| value_of(&v)) == matcher.map(Value::from)
+                }
+                _ => false,
+            })
+    });
+    if ours_only {
         group.remove();
     }
 }
@@ -246,7 +320,7 @@ pub(super) fn remove(
                 }
             }
             if removed_any {
-                drop_if_emptied(&entries, layout);
+                drop_if_emptied(&entries, layout, our_matcher(ours.target, event));
             }
         }
         if removed.len() > before && list.elements().is_empty() {

@@ -33,7 +33,11 @@
 //! `before_agent_start` or any command → `UserPromptSubmit`; `session_start` → `SessionStart`;
 //! `session_shutdown` → `SessionEnd`; `session_before_compact` → `PreCompact`; `agent_end` →
 //! `Stop`; the other agents' events by the same [`Mapping`](adapters::Mapping) (Gemini CLI's
-//! `BeforeModel` for `context`). Entries have no `matcher`, so they fire for every tool.
+//! `BeforeModel` for `context`). Entries have no `matcher`, so they fire for every tool; the
+//! one exception is Gemini CLI's `PreCompress`, whose group has `"matcher": "manual"`
+//! ([`InstallShape::matchers`](crate::adapters::InstallShape::matchers)): Gemini CLI sends
+//! it with trigger `auto` before every model turn, where it emits nothing, and compares the
+//! matcher to the trigger as is, so no process of ours is started for those.
 //!
 //! Guarantees:
 //!

@@ -303,3 +303,69 @@ fn install_of_the_examples_bundle_registers_only_the_events_it_handles() {
         assert_eq!(installed, events, "{agent}");
     }
 }
+
+#[test]
+fn gemini_precompress_is_installed_for_the_manual_trigger_only() {
+    // Gemini CLI sends PreCompress with trigger "auto" before every model turn, and compares a
+    // group's matcher to the trigger as is: the group's matcher spares a process per turn.
+    let home = common::workdir();
+    let project = common::workdir();
+    let cwd = project.path().to_str().unwrap();
+    let r = common::hooks(&["install", "gemini", "--cwd", cwd], b"", home.path());
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let settings = read_json(&project.path().join(".gemini/settings.json"));
+    let hooks = settings["hooks"].as_object().unwrap();
+    for (event, groups) in hooks {
+        let matcher = &groups[0]["matcher"];
+        if event == "PreCompress" {
+            assert_eq!(matcher, "manual", "{settings}");
+        } else {
+            assert!(
+                matcher.is_null(),
+                "{event} fires for every tool: {settings}"
+            );
+        }
+    }
+}
+
+#[test]
+fn reinstalling_over_a_gemini_install_without_the_matcher_gives_our_precompress_group_one() {
+    let home = common::workdir();
+    let project = common::workdir();
+    let cwd = project.path().to_str().unwrap();
+    let install = || common::hooks(&["install", "gemini", "--cwd", cwd], b"", home.path());
+    assert_eq!(install().code, Some(0));
+    // As an install from before the matcher wrote it.
+    let file = project.path().join(".gemini/settings.json");
+    let mut settings = read_json(&file);
+    settings["hooks"]["PreCompress"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("matcher");
+    std::fs::write(&file, serde_json::to_string_pretty(&settings).unwrap()).unwrap();
+    let r = install();
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(
+        r.stdout
+            .contains("\"matcher\": \"manual\" on the PreCompress group"),
+        "says what changed: {r:?}"
+    );
+    assert_eq!(
+        read_json(&file)["hooks"]["PreCompress"][0]["matcher"],
+        "manual"
+    );
+    let again = install();
+    assert!(again.stdout.contains("nothing changed"), "{again:?}");
+    // A group that also holds another tool's entry keeps firing for every trigger.
+    let mut settings = read_json(&file);
+    let group = &mut settings["hooks"]["PreCompress"][0];
+    group.as_object_mut().unwrap().remove("matcher");
+    group["hooks"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"type": "command", "command": "other-tool"}));
+    std::fs::write(&file, serde_json::to_string_pretty(&settings).unwrap()).unwrap();
+    let r = install();
+    assert!(r.stdout.contains("nothing changed"), "{r:?}");
+    assert!(read_json(&file)["hooks"]["PreCompress"][0]["matcher"].is_null());
+}

@@ -31,6 +31,10 @@ fn the_guard_blocks_ls_is_quiet_and_a_read_secret_is_replaced() {
         return;
     };
     let secret = bundle::project(&sb, SECRET);
+    // The decision log, a line per call of ours: which events Gemini CLI ran us for.
+    let config = sb.home.join(".config/hooks");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("config.toml"), "[log]\nenabled = true\n").unwrap();
     let server = ModelServer::start(bundle::guarded_script(
         "ls",
         bundle::read("read_file", "file_path", &secret),
@@ -38,6 +42,23 @@ fn the_guard_blocks_ls_is_quiet_and_a_read_secret_is_replaced() {
     let run = gemini.run(&sb, &server, Folder::Trusted, "tidy up", &[]);
     let evidence = run.evidence();
     bundle::assert_guard_and_ls(&sb, &server, &evidence);
+    let log = std::fs::read_to_string(sb.home.join(".local/state/hooks/decisions.jsonl"))
+        .unwrap_or_default();
+    let called: Vec<String> = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|l| l["event"]["agent"].as_str().map(str::to_owned))
+        .collect();
+    assert!(
+        called.iter().any(|e| e == "BeforeTool"),
+        "the log has our calls: {called:?}\n{evidence}"
+    );
+    // Installed for the manual trigger only: Gemini CLI's PreCompress before every model
+    // turn (trigger "auto") starts no process of ours.
+    assert!(
+        !called.iter().any(|e| e == "PreCompress"),
+        "PreCompress ran us: {called:?}\n{evidence}"
+    );
     assert!(
         server.received(SECRET).is_empty(),
         "the secret reached the model: {:?}\n{evidence}",
