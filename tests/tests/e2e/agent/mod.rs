@@ -99,6 +99,34 @@ impl Sandbox {
     }
 }
 
+impl Sandbox {
+    /// `hooks serve ARGS` as the session's hooks see it (`TMPDIR` is the sandbox's, so the
+    /// lock file and the socket are there): its stdout, whatever its exit status.
+    pub(crate) fn serve(&self, args: &[&str]) -> String {
+        let mut all = vec!["serve"];
+        all.extend_from_slice(args);
+        let done = Command::new(hooks_bin::path())
+            .args(&all)
+            .current_dir(&self.project)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("TMPDIR", self.root())
+            .output()
+            .expect("hooks serve runs");
+        String::from_utf8_lossy(&done.stdout).into_owned()
+    }
+}
+
+/// Stops the sandbox's `hooks serve` when the scenario ends, however it ends.
+pub(crate) struct StopServer<'a>(pub(crate) &'a Sandbox);
+
+impl Drop for StopServer<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.serve(&["--stop"]);
+    }
+}
+
 impl Drop for Sandbox {
     fn drop(&mut self) {
         if std::env::var_os("HOOKS_E2E_KEEP").is_some()

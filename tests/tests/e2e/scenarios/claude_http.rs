@@ -6,36 +6,10 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::agent::Sandbox;
 use crate::agent::claude::Claude;
+use crate::agent::{Sandbox, StopServer};
 use crate::fixtures::{REDACTED, SECRET, secret_line};
 use crate::model::{ModelServer, Script, Step};
-
-/// `hooks serve ARGS` as the session's hooks see it (`TMPDIR` is the sandbox's, so the lock
-/// file is there).
-fn serve(sb: &Sandbox, args: &[&str]) -> String {
-    let mut all = vec!["serve"];
-    all.extend_from_slice(args);
-    let done = std::process::Command::new(crate::hooks_bin::path())
-        .args(&all)
-        .current_dir(&sb.project)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", &sb.home)
-        .env("TMPDIR", sb.root())
-        .output()
-        .expect("hooks serve runs");
-    String::from_utf8_lossy(&done.stdout).into_owned()
-}
-
-/// Stops the server when the scenario ends, however it ends.
-struct StopServer<'a>(&'a Sandbox);
-
-impl Drop for StopServer<'_> {
-    fn drop(&mut self) {
-        let _ = serve(self.0, &["--stop"]);
-    }
-}
 
 fn read(path: &Path) -> Step {
     Step::Tool {
@@ -112,7 +86,7 @@ fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_ki
         sb.project.join("late/keep.txt").exists(),
         "rm -rf ran with the server dead:\n{evidence}"
     );
-    assert_eq!(serve(&sb, &["--status"]), "not running\n", "{evidence}");
+    assert_eq!(sb.serve(&["--status"]), "not running\n", "{evidence}");
     // ... and what the model (and the user) got says how to bring it back: Claude Code names
     // the entry by its URL, whose query is the command; which works.
     let binary = crate::hooks_bin::path().canonicalize().unwrap();
@@ -123,9 +97,9 @@ fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_ki
             && after_kill.contains(&hint),
         "the blocked call does not say how to recover ({hint}): {results:?}\n{evidence}"
     );
-    serve(&sb, &["--detach"]);
+    sb.serve(&["--detach"]);
     assert!(
-        serve(&sb, &["--status"]).starts_with("running: pid "),
+        sb.serve(&["--status"]).starts_with("running: pid "),
         "{evidence}"
     );
     let times = crate::timing::hook_times(&run.debug_log);

@@ -2,35 +2,9 @@
 //! installed `hooks codex EVENT` commands hand their calls to the server over its unix
 //! socket, so one Codex session keeps one runner and its count across tool calls.
 
-use crate::agent::Sandbox;
 use crate::agent::codex::Codex;
+use crate::agent::{Sandbox, StopServer};
 use crate::model::{ModelServer, Script, Step};
-
-/// `hooks serve ARGS` as the session's hooks see it (`TMPDIR` is the sandbox's, so the lock
-/// file and the socket are there): its stdout.
-fn serve(sb: &Sandbox, args: &[&str]) -> String {
-    let mut all = vec!["serve"];
-    all.extend_from_slice(args);
-    let done = std::process::Command::new(crate::hooks_bin::path())
-        .args(&all)
-        .current_dir(&sb.project)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", &sb.home)
-        .env("TMPDIR", sb.root())
-        .output()
-        .expect("hooks serve runs");
-    String::from_utf8_lossy(&done.stdout).into_owned()
-}
-
-/// Stops the server when the scenario ends, however it ends.
-struct StopServer<'a>(&'a Sandbox);
-
-impl Drop for StopServer<'_> {
-    fn drop(&mut self) {
-        let _ = serve(self.0, &["--stop"]);
-    }
-}
 
 /// The server's log (`serve-<BINARY>.log` in the sandbox's runtime directory).
 fn server_log(sb: &Sandbox) -> String {
@@ -69,9 +43,9 @@ fn with_a_server_running_a_codex_session_keeps_its_count_across_tool_calls_and_t
     Codex::install_hooks(&sb);
     Codex::trust_hooks(&sb);
     let _stop = StopServer(&sb);
-    serve(&sb, &["--detach"]);
+    sb.serve(&["--detach"]);
     assert!(
-        serve(&sb, &["--status"]).starts_with("running"),
+        sb.serve(&["--status"]).starts_with("running"),
         "{}",
         server_log(&sb)
     );
@@ -101,7 +75,7 @@ fn with_a_server_running_a_codex_session_keeps_its_count_across_tool_calls_and_t
             "no `tools run: {n}`: {warnings:?}\n{evidence}"
         );
     }
-    let stopped = serve(&sb, &["--stop"]);
+    let stopped = sb.serve(&["--stop"]);
     assert!(stopped.starts_with("stopped"), "{stopped}");
     let log = server_log(&sb);
     assert!(
