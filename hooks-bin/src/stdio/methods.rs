@@ -251,7 +251,11 @@ impl Server {
             eprint!("{line}");
             return Ok(json!({ "result": null, "errors": [] }));
         }
-        let (start, clock) = (SystemTime::now(), Instant::now());
+        // What the decision log needs, taken only when it is written.
+        let began = self
+            .log
+            .as_ref()
+            .map(|_| (SystemTime::now(), Instant::now()));
         let tool = self
             .log
             .as_ref()
@@ -294,7 +298,7 @@ impl Server {
         // failure reaches the client.
         let audited =
             (mode == crate::audit::Mode::Audit).then(|| json!({ "result": null, "errors": [] }));
-        if let Some(log) = &self.log {
+        if let (Some(log), Some((start, clock))) = (&self.log, began) {
             let took = (start, clock.elapsed());
             let answer = audited.as_ref().unwrap_or(&enforced);
             let record = Record::emit(
