@@ -2,9 +2,11 @@
 //! [`FilePolicy`] for a [`TrustMode`] ([`TrustPolicy`]), and the refusal it gives an untrusted
 //! or changed file.
 
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, PoisonError};
+use std::time::SystemTime;
 
 use hooks_core::loader::path::normalize_lexically;
 use hooks_core::loader::{DiscoveryOptions, FileCandidate, FilePolicy, Level, discover_hooks};
@@ -12,7 +14,7 @@ use hooks_core::loader::{DiscoveryOptions, FileCandidate, FilePolicy, Level, dis
 use crate::text::shell_quote;
 
 use super::error::shown;
-use super::store::{TrustStatus, TrustStore};
+use super::store::{TrustStore, sha256_file};
 
 /// How a host checks hook files before it runs them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -73,12 +75,57 @@ fn under(path: &Path, dir: &Path) -> bool {
 /// The trust check as the loader's [`FilePolicy`]: a file that [`needs_trust`] loads only
 /// when the store records its current content; otherwise it is refused with a load error that
 /// says why (not trusted, changed since trusted, or the store cannot be read) and how to trust
-/// it. The store is opened once, when a file first needs it.
+/// it.
+///
+/// The loader asks again before each run of a hook file ([`hooks_core::loader::shell`]), in
+/// every mode: a file changed after its hooks were loaded (a resident server keeps them for a
+/// whole session) runs only once its new content is trusted. The checks stay cheap: the store
+/// is read again only when its file changed (its device, inode, size, modification and change
+/// times), and a hook file is hashed again only when its own identity changed.
 #[derive(Debug)]
 pub struct TrustPolicy {
     /// `None`: the store of this process ([`store_path`](super::store_path)).
     store_path: Option<PathBuf>,
-    store: OnceLock<Result<TrustStore, String>>,
+    seen: Mutex<Seen>,
+}
+
+/// What a [`TrustPolicy`] read last: the store, and the hashes of the files it checked.
+#[derive(Debug, Default)]
+struct Seen {
+    /// The store as read, and the identity of its file then (`None`: missing).
+    store: Option<(Option<FileId>, Result<TrustStore, String>)>,
+    /// Each hook file's identity and content hash when it was last hashed.
+    hashes: HashMap<PathBuf, (FileId, String)>,
+}
+
+/// What tells a file's content changed without reading it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileId {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    modified: Option<SystemTime>,
+    changed: (i64, i64),
+}
+
+impl FileId {
+    fn of(path: &Path) -> std::io::Result<FileId> {
+        let meta = fs::metadata(path)?;
+        #[cfg(unix)]
+        let (dev, ino, changed) = {
+            use std::os::unix::fs::MetadataExt as _;
+            (meta.dev(), meta.ino(), (meta.ctime(), meta.ctime_nsec()))
+        };
+        #[cfg(not(unix))]
+        let (dev, ino, changed) = (0, 0, (0, 0));
+        Ok(FileId {
+            dev,
+            ino,
+            size: meta.len(),
+            modified: meta.modified().ok(),
+            changed,
+        })
+    }
 }
 
 impl TrustPolicy {
@@ -92,18 +139,42 @@ impl TrustPolicy {
         };
         Some(TrustPolicy {
             store_path,
-            store: OnceLock::new(),
+            seen: Mutex::new(Seen::default()),
         })
     }
 
-    fn store(&self) -> &Result<TrustStore, String> {
-        self.store.get_or_init(|| {
-            match &self.store_path {
-                Some(path) => TrustStore::open(path.clone()),
-                None => TrustStore::open_default(),
-            }
-            .map_err(|e| e.to_string())
-        })
+    /// Why `path` may not run now, or `None` when it is trusted.
+    fn refusal(&self, path: &Path) -> Option<String> {
+        let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        let store_file = match &self.store_path {
+            Some(path) => Ok(path.clone()),
+            None => super::store_path().map_err(|e| e.to_string()),
+        };
+        let current = match FileId::of(path) {
+            Ok(id) => match seen.hashes.get(path) {
+                Some((then, hash)) if *then == id => Ok(hash.clone()),
+                _ => sha256_file(path).inspect(|hash| {
+                    seen.hashes.insert(path.to_path_buf(), (id, hash.clone()));
+                }),
+            },
+            Err(e) => Err(e),
+        };
+        let file = match store_file {
+            Ok(file) => file,
+            Err(e) => return refusal(Err(&e), path, current),
+        };
+        let id = FileId::of(&file).ok();
+        if !matches!(&seen.store, Some((then, _)) if *then == id) {
+            seen.store = Some((id, TrustStore::open(file).map_err(|e| e.to_string())));
+        }
+        match &seen.store {
+            Some((_, store)) => refusal(store.as_ref(), path, current),
+            None => refusal(
+                Err(&"the trust store was not read".to_owned()),
+                path,
+                current,
+            ),
+        }
     }
 }
 
@@ -112,41 +183,48 @@ impl FilePolicy for TrustPolicy {
         if !needs_trust(file.path, file.cwd, file.levels) {
             return Ok(());
         }
-        refusal(self.store(), file.path).map_or(Ok(()), Err)
+        self.refusal(file.path).map_or(Ok(()), Err)
     }
 }
 
-/// Why the file at `path` may not run, or `None` when it is trusted.
-fn refusal(store: &Result<TrustStore, String>, path: &Path) -> Option<String> {
+/// Why the file at `path`, whose content hashes to `current` now, may not run by `store`, or
+/// `None` when it is trusted.
+fn refusal(
+    store: Result<&TrustStore, &String>,
+    path: &Path,
+    current: std::io::Result<String>,
+) -> Option<String> {
     let file = shown(path);
     let hint = trust_hint(path);
     let skip = "or pass --trust-all to skip the check, e.g. in CI";
+    let cannot = |e: &dyn std::fmt::Display| {
+        Some(format!(
+            "Failed to load hook: {file} is a project hook file and its trust cannot be \
+             checked: {e}"
+        ))
+    };
     let store = match store {
         Ok(store) => store,
-        Err(e) => {
-            return Some(format!(
-                "Failed to load hook: {file} is a project hook file and its trust cannot be \
-                 checked: {e}"
-            ));
-        }
+        Err(e) => return cannot(e),
     };
-    match store.status(path) {
-        Ok(TrustStatus::Trusted) => None,
-        Ok(TrustStatus::Untrusted) => Some(format!(
+    let Some(trusted) = store.get(path) else {
+        return Some(format!(
             "Failed to load hook: {file} is a project hook file that is not trusted, so it does \
              not run; review it, then run `{hint}` ({skip})"
-        )),
-        Ok(TrustStatus::Changed { trusted, current }) => Some(format!(
+        ));
+    };
+    let current = match current {
+        Ok(current) => current,
+        Err(e) => return cannot(&format!("cannot read {file}: {e}")),
+    };
+    (current != trusted).then(|| {
+        format!(
             "Failed to load hook: {file} changed since it was trusted (sha256 {} then, {} now), \
              so it does not run; review it, then run `{hint}` ({skip})",
             &trusted[..12.min(trusted.len())],
             &current[..12.min(current.len())],
-        )),
-        Err(e) => Some(format!(
-            "Failed to load hook: {file} is a project hook file and its trust cannot be \
-             checked: {e}"
-        )),
-    }
+        )
+    })
 }
 
 #[cfg(test)]

@@ -41,6 +41,7 @@ pub mod shell;
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -96,10 +97,12 @@ enum Entry {
         /// Whether the path was given as something that looks like a compiled-in hook id
         /// (`crate::name`), so that a missing file is reported as a missing id too.
         id_like: bool,
-        /// For a configured path: the levels at which discovery reported it, for the policy,
-        /// which is asked once the file has loaded. `None`: a discovered item, which the
-        /// policy has accepted already.
-        levels: Option<Vec<Level>>,
+        /// The levels at which discovery reported it, for the policy (asked again before
+        /// each run: [`shell::ShellHook::policy`]).
+        levels: Vec<Level>,
+        /// Whether the policy is still to be asked before it loads: a configured path, asked
+        /// once the file has loaded; a discovered item was accepted already.
+        ask: bool,
     },
 }
 
@@ -129,7 +132,8 @@ fn configured_file(resolved: PathBuf, shown: String, given: &str, levels: Vec<Le
         resolved,
         role: None,
         id_like: looks_like_id(given),
-        levels: Some(levels),
+        levels,
+        ask: true,
     }
 }
 
@@ -202,7 +206,8 @@ pub fn discover_and_load_hooks<S: AsRef<str>>(
                 resolved: item.path.clone(),
                 role: Some((pre, item.tool.clone())),
                 id_like: false,
-                levels: None,
+                levels: discovery.levels_of(&item.path),
+                ask: false,
             });
         }
     }
@@ -251,21 +256,26 @@ fn load_entries(entries: Vec<Entry>, cwd: &Path, options: &DiscoveryOptions) -> 
                 role,
                 id_like,
                 levels,
+                ask,
             } => {
-                let loaded =
-                    load_file(&given, resolved, role, id_like, cwd, options).and_then(|hook| {
-                        match levels {
-                            None => Ok(hook),
-                            Some(levels) => {
-                                let candidate = FileCandidate {
-                                    path: &hook.resolved_path,
-                                    levels: &levels,
-                                    cwd,
-                                };
-                                options.policy.check(&candidate).map(|()| hook)
-                            }
-                        }
-                    });
+                let asked = ask.then(|| levels.clone());
+                let file = FileEntry {
+                    given: &given,
+                    role,
+                    id_like,
+                    levels,
+                };
+                let loaded = load_file(file, resolved, cwd, options).and_then(|hook| {
+                    let Some(levels) = asked else {
+                        return Ok(hook);
+                    };
+                    let candidate = FileCandidate {
+                        path: &hook.resolved_path,
+                        levels: &levels,
+                        cwd,
+                    };
+                    options.policy.check(&candidate).map(|()| hook)
+                });
                 (given, loaded)
             }
         };
@@ -277,14 +287,26 @@ fn load_entries(entries: Vec<Entry>, cwd: &Path, options: &DiscoveryOptions) -> 
     result
 }
 
-fn load_file(
-    given: &str,
-    resolved: PathBuf,
+/// What [`load_file`] is told of a file entry besides its path.
+struct FileEntry<'a> {
+    given: &'a str,
     role: Option<(bool, String)>,
     id_like: bool,
+    levels: Vec<Level>,
+}
+
+fn load_file(
+    entry: FileEntry<'_>,
+    resolved: PathBuf,
     cwd: &Path,
     options: &DiscoveryOptions,
 ) -> Result<LoadedHook, String> {
+    let FileEntry {
+        given,
+        role,
+        id_like,
+        levels,
+    } = entry;
     let shown = resolved.display();
     let meta = match fs::metadata(&resolved) {
         Ok(meta) => meta,
@@ -330,6 +352,7 @@ fn load_file(
         tool,
         cwd: cwd.to_path_buf(),
         timeout: options.shell_timeout,
+        policy: Some(shell::RunPolicy::new(Arc::clone(&options.policy), levels)),
     };
     Ok(shell_hook(given.to_owned(), pre, hook))
 }

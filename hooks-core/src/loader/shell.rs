@@ -2,6 +2,11 @@
 //! `post` file a `tool_result` handler, speaking Claude Code's `PreToolUse`/`PostToolUse`
 //! protocol (see [`super::claude`]).
 //!
+//! Before each run the host's [`FilePolicy`](super::FilePolicy) is asked about the file
+//! again ([`ShellHook::policy`]): a hook held by a long-lived runner (a resident host keeps
+//! one per agent session for hours) runs only what the host accepts now, not what it
+//! accepted when the hooks were loaded; a refusal fails the run with the policy's reason.
+//!
 //! The file is run directly (no shell) in the loader's working directory with
 //! `CLAUDE_PROJECT_DIR` set to it and one JSON object on stdin, the way [`crate::exec`] runs a
 //! command: when it exits, times out (SIGKILL, no SIGTERM first), or the handler's future is
@@ -18,10 +23,12 @@ use std::time::Duration;
 
 use tokio::process::Command;
 
+use super::capability::Level;
 use super::claude::{
     HookExit, HookRun, HookSession, OUTPUT_LIMIT, decide_post_tool_use, decide_pre_tool_use,
     post_tool_use_input, pre_tool_use_input, replace_text_content, tool_matches,
 };
+use super::policy::{FileCandidate, FilePolicy};
 use crate::api::{HookApi, LoadedHook};
 use crate::context::HookContext;
 use crate::events::{ToolCallEvent, ToolCallEventResult, ToolResultEvent, ToolResultEventResult};
@@ -30,6 +37,50 @@ use crate::handler::{Handler, HandlerError, HandlerInfo};
 
 /// The default limit for one run of a hook file: 60 seconds.
 pub const DEFAULT_SHELL_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The host's policy, asked about a hook file before each run, with what it is told of the
+/// file besides its path and working directory.
+#[derive(Clone)]
+pub struct RunPolicy {
+    policy: Arc<dyn FilePolicy>,
+    levels: Vec<Level>,
+}
+
+impl RunPolicy {
+    /// `policy`, for a file discovery reported at `levels`.
+    #[must_use]
+    pub fn new(policy: Arc<dyn FilePolicy>, levels: Vec<Level>) -> Self {
+        RunPolicy { policy, levels }
+    }
+
+    /// The policy's verdict on `file`, run in `cwd`, now.
+    ///
+    /// # Errors
+    /// The policy refuses it: its reason.
+    pub fn check(&self, file: &Path, cwd: &Path) -> Result<(), String> {
+        self.policy.check(&FileCandidate {
+            path: file,
+            levels: &self.levels,
+            cwd,
+        })
+    }
+}
+
+impl std::fmt::Debug for RunPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunPolicy")
+            .field("levels", &self.levels)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for RunPolicy {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.policy, &other.policy) && self.levels == other.levels
+    }
+}
+
+impl Eq for RunPolicy {}
 
 /// A hook file and how to run it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +93,8 @@ pub struct ShellHook {
     pub cwd: PathBuf,
     /// How long one run may take before it is killed.
     pub timeout: Duration,
+    /// The host's policy, asked before each run (`None`: every run is accepted).
+    pub policy: Option<RunPolicy>,
 }
 
 impl ShellHook {
@@ -63,6 +116,11 @@ impl ShellHook {
     }
 
     async fn run(&self, input: &serde_json::Value) -> Result<HookRun, HandlerError> {
+        if let Some(policy) = &self.policy {
+            policy.check(&self.file, &self.cwd).map_err(|why| {
+                HandlerError::new(format!("hook {} was not run: {why}", self.file.display()))
+            })?;
+        }
         let stdin = serde_json::to_vec(input).map_err(|e| {
             HandlerError::new(format!(
                 "hook {}: cannot encode its input: {e}",

@@ -482,3 +482,53 @@ async fn a_hook_named_with_claude_spelling_applies() {
         }
     );
 }
+
+#[tokio::test]
+async fn the_hosts_policy_is_asked_again_before_each_run_and_a_refusal_blocks_without_running() {
+    use hooks_core::loader::FileCandidate;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    let project = Project::new();
+    let ran = project.cwd.join("ran.txt");
+    project.script(
+        "pre",
+        "bash.sh",
+        &format!("echo run >> '{}'", ran.display()),
+    );
+    let (refuse, asked) = (
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicUsize::new(0)),
+    );
+    let (refusing, counting) = (Arc::clone(&refuse), Arc::clone(&asked));
+    let policy = move |file: &FileCandidate<'_>| {
+        counting.fetch_add(1, Ordering::SeqCst);
+        if refusing.load(Ordering::SeqCst) {
+            Err(format!("{} is refused now", file.path.display()))
+        } else {
+            Ok(())
+        }
+    };
+    let options = DiscoveryOptions::new(&project.home)
+        .with_compiled(NoCompiledHooks)
+        .with_policy(policy);
+    let loaded = discover_and_load_hooks::<&str>(&[], &project.cwd, &options);
+    assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+    let session = Arc::new(Session {
+        file: project.cwd.join("session.jsonl"),
+        cwd: project.cwd.clone(),
+    });
+    let runner = Arc::new(HookRunner::new(loaded.hooks, &project.cwd, session));
+    let wrapper = HookToolWrapper::new(BashTool::new(&project.cwd), Arc::clone(&runner));
+    assert!(call(&wrapper, "true").await.is_ok());
+    assert_eq!(std::fs::read_to_string(&ran).unwrap(), "run\n");
+    let at_load_and_first_run = asked.load(Ordering::SeqCst);
+    assert!(at_load_and_first_run >= 2, "{at_load_and_first_run}");
+
+    refuse.store(true, Ordering::SeqCst);
+    let blocked = call(&wrapper, "true").await.unwrap_err().to_string();
+    assert!(
+        blocked.contains("was not run") && blocked.contains("is refused now"),
+        "{blocked}"
+    );
+    assert_eq!(std::fs::read_to_string(&ran).unwrap(), "run\n", "it ran");
+}
