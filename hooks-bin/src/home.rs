@@ -1,6 +1,6 @@
 //! The user's home directory, the one place where the host reads `HOME`: the user-level hook
-//! directories, `~` in `--hook` paths, the default trust store (`~/.config/hooks`) and
-//! `install --user` all come from [`home_dir`].
+//! directories, `~` in `--hook` paths, the default trust store (`~/.config/hooks`), the state
+//! directory ([`state_dir`]) and `install --user` all come from [`home_dir`].
 //!
 //! Only an absolute home counts. With `HOME` unset, empty or relative there is no home: no
 //! user level (a relative home would put the "user-level" directories under the working
@@ -35,6 +35,16 @@ pub fn home_dir() -> Option<PathBuf> {
         std::env::var_os("HOME").as_deref(),
         std::env::var_os("USERPROFILE").as_deref(),
     )
+}
+
+/// The state directory: `$XDG_STATE_HOME` if it is absolute, else `~/.local/state` with an
+/// absolute home ([`home_dir`]); `None` without either.
+#[must_use]
+pub fn state_dir() -> Option<PathBuf> {
+    std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .filter(|d| d.is_absolute())
+        .or_else(|| home_dir().map(|h| h.join(".local").join("state")))
 }
 
 /// The discovery options of this host: home from [`home_dir`]

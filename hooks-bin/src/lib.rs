@@ -418,15 +418,14 @@ fn usage_error() -> u8 {
 /// `hooks claude|codex EVENT`: stdin in, one answer out ([`adapters::command::serve`]).
 fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) -> ExitCode {
     let protocol = agent.protocol();
-    if args.via_server {
-        // Switched off, the server is neither asked nor started.
-        if let Some(off) = adapters::disabled_outcome(protocol, &args.event) {
-            eprint!("{}", off.stderr);
-            return ExitCode::from(off.code);
-        }
-        return ExitCode::from(serve::forward::run(agent, &args.event));
-    }
     let mut options = adapter_options(agent, args.cwd.clone(), trust);
+    if args.via_server
+        && let Some(off) = adapters::disabled_outcome(protocol, &args.event)
+    {
+        // Switched off, the server is neither asked nor started.
+        eprint!("{}", off.stderr);
+        return ExitCode::from(off.code);
+    }
     if !adapters::hooks_disabled() {
         // A config file that cannot be read fails the call as bad input does.
         match audit::Settings::load() {
@@ -441,6 +440,9 @@ fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) ->
                 return ExitCode::from(code);
             }
         }
+    }
+    if args.via_server {
+        return ExitCode::from(serve::forward::run(agent, &args.event, &options));
     }
     // A call handed to a running `hooks serve` is decided, and logged, there.
     let hand_over = |input: &[u8]| serve::socket::hand_over(agent, &args.event, input, &options);
@@ -508,7 +510,7 @@ fn install_cmd(args: &InstallArgs) -> ExitCode {
             .and_then(|dir| serve::Secret::load_or_create(&dir));
         match secret {
             Ok(secret) => Some(install::HttpHooks {
-                url: serve::Endpoint::of(&binary, None).url(),
+                url: serve::Endpoint::default_url(&binary),
                 secret: secret.as_str().to_owned(),
             }),
             Err(e) => {
@@ -613,7 +615,7 @@ fn uninstall_cmd(args: &UninstallArgs) -> ExitCode {
     };
     // `--http`'s entries are recognised by the server's URL; the secret is not compared.
     let http = install::takes_http(target).then(|| install::HttpHooks {
-        url: serve::Endpoint::of(&binary, None).url(),
+        url: serve::Endpoint::default_url(&binary),
         secret: String::new(),
     });
     let options = install::Options {

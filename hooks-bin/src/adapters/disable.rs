@@ -4,8 +4,10 @@
 //! a guard that is switched off this way lets everything through.
 //!
 //! The command adapter reads the variable per call (each call is a process); `hooks serve`
-//! (HTTP and `--stdio`) reads its own process's environment, which is the one it was started
-//! with: there an `emit` answers `{"result": null, "errors": []}`, a `command` does not run
+//! reads its own process's environment (a server started in the background has none: it is
+//! started with a clean one), and over HTTP also the call's `x-hooks-disable` header, which
+//! Claude Code's HTTP entries fill from the agent's `$HOOKS_DISABLE`
+//! ([`crate::serve::call_headers`]); over `--stdio`: there an `emit` answers `{"result": null, "errors": []}`, a `command` does not run
 //! (its `error` says why), and neither builds a session.
 
 use super::answer::Outcome;
@@ -25,21 +27,29 @@ pub fn hooks_disabled() -> bool {
 /// answer, and one stderr line saying so; `None` when they are on.
 #[must_use]
 pub fn disabled_outcome(protocol: &dyn Protocol, event_name: &str) -> Option<Outcome> {
-    if !hooks_disabled() {
-        return None;
-    }
+    hooks_disabled().then(|| off_outcome(protocol, event_name))
+}
+
+/// The outcome of a call for `event_name` whose kill switch is on (in this process's
+/// environment, or brought by the call to `hooks serve`): exit 0, no answer, and one stderr
+/// line saying so.
+#[must_use]
+pub fn off_outcome(protocol: &dyn Protocol, event_name: &str) -> Outcome {
     let who = format!("hooks {} {}", protocol.name(), one_line(event_name, 60));
-    disabled_line(&who).map(|stderr| Outcome {
+    Outcome {
         code: super::EXIT_OK,
         stdout: String::new(),
-        stderr,
-    })
+        stderr: off_line(&who),
+    }
+}
+
+fn off_line(who: impl std::fmt::Display) -> String {
+    format!("{who}: hooks are disabled ({DISABLE_ENV}=1): no opinion, nothing ran\n")
 }
 
 /// The line (with its newline) that says a call of `who` (`hooks claude PreToolUse`) was
 /// answered with no opinion because the hooks are switched off; `None` when they are on.
 #[must_use]
 pub fn disabled_line(who: impl std::fmt::Display) -> Option<String> {
-    hooks_disabled()
-        .then(|| format!("{who}: hooks are disabled ({DISABLE_ENV}=1): no opinion, nothing ran\n"))
+    hooks_disabled().then(|| off_line(who))
 }

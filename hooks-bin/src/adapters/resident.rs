@@ -21,7 +21,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, PoisonError};
 
-use hooks_core::{HookRunner, HookTable, JsonlSessionStore};
+use hooks_core::{HookRunner, HookTable, JsonlSessionStore, SessionManager};
 
 use super::answer::{Answered, CallFacts, outcome, unknown_event, working_dir};
 use super::emit::{self, Reply};
@@ -143,10 +143,17 @@ pub fn prepare(
 }
 
 /// Builds the session of `call`: its hooks (from `opts`, else the linked bundle and the hook
-/// files for [`Prepared::cwd`]; over the table `tables` keeps when they are compiled-in hooks
+/// files for its project root; over the table `tables` keeps when they are compiled-in hooks
 /// alone), a runner over them with the agent's adapter host, and the collectors, its entries
 /// in `store` (its file: [`crate::serve::SessionFiles`]), else in memory. The runner is not
 /// yet started (the transport emits `session_start`).
+///
+/// The project root is the directory the session's file records, which is the working
+/// directory of the call that first built the session (for Claude Code's `SessionStart
+/// --via-server`, `CLAUDE_PROJECT_DIR`): a session rebuilt later (after a restart of the
+/// server, its idle timeout or an eviction) by a call whose `cwd` is a subdirectory (over
+/// HTTP there is no `CLAUDE_PROJECT_DIR`) loads the same project hook files as before. Without
+/// a file, or when that directory is gone, it is [`Prepared::cwd`].
 ///
 /// # Errors
 /// The hooks cannot be loaded (`cannot load hooks: ...`).
@@ -157,16 +164,21 @@ pub fn open(
     tables: &Tables,
     store: Option<JsonlSessionStore>,
 ) -> Result<(Arc<HookRunner>, Resident), String> {
+    let recorded = store
+        .as_ref()
+        .map(SessionManager::cwd)
+        .filter(|root| root.is_dir());
+    let root = recorded.as_deref().unwrap_or(&call.cwd);
     let mut hooks = match &opts.hooks {
-        Some(factory) => factory(&call.cwd),
-        None => bundle_or_error(crate::load::load(&call.cwd, &[], &opts.trust)),
+        Some(factory) => factory(root),
+        None => bundle_or_error(crate::load::load(root, &[], &opts.trust)),
     }
     .map_err(|e| format!("cannot load hooks: {e}"))?;
     let runs = opts.audit.log.is_some().then(Runs::default);
     if let Some(runs) = &runs {
         trace::trace(&mut hooks, runs, opts.handler_timeout);
     }
-    let (agent, cwd, timeout) = (protocol.name(), &call.cwd, opts.handler_timeout);
+    let (agent, cwd, timeout) = (protocol.name(), root, opts.handler_timeout);
     // Traced hooks record into this session's `runs`: a table of their own, never shared.
     let table = if runs.is_some() {
         HookTable::new(hooks)

@@ -36,9 +36,6 @@ use config::ConfigFile;
 /// The variable that sets the mode: `audit` or `enforce`; it overrides the config file.
 pub const MODE_ENV: &str = "HOOKS_MODE";
 
-/// The variable for the state directory's base (`$XDG_STATE_HOME/hooks/decisions.jsonl`).
-const STATE_HOME_ENV: &str = "XDG_STATE_HOME";
-
 /// The default size past which the log is rotated: 10 MiB.
 pub const DEFAULT_MAX_BYTES: u64 = 10 * 1024 * 1024;
 
@@ -88,6 +85,11 @@ pub struct Settings {
     /// Why a log that should be written has no place (no state directory): reported on
     /// stderr once, as a log that cannot be written is.
     pub log_unplaced: Option<String>,
+    /// Where the log goes whether or not it is written in this mode (for a call decided in
+    /// another mode than these settings': [`Settings::for_mode`]).
+    pub place: Option<LogSettings>,
+    /// Whether the log is written in enforce mode (`[log] enabled = true`).
+    pub in_enforce: bool,
 }
 
 impl Settings {
@@ -104,7 +106,7 @@ impl Settings {
         };
         let env = std::env::var_os(MODE_ENV);
         let env = env.as_deref().map(|v| v.to_str().unwrap_or("\u{fffd}"));
-        let state_dir = state_dir();
+        let state_dir = crate::home::state_dir();
         Settings::from_parts(&file, env, state_dir)
     }
 
@@ -118,33 +120,21 @@ impl Settings {
         mode_env: Option<&str>,
         state_dir: Option<PathBuf>,
     ) -> Result<Settings, String> {
-        let mode = match mode_env {
-            None | Some("") => file.mode.unwrap_or_default(),
-            Some("audit") => Mode::Audit,
-            Some("enforce") => Mode::Enforce,
-            Some(other) => {
-                return Err(format!(
-                    "{MODE_ENV}={} is not a mode (expected `audit` or `enforce`)",
-                    crate::json::one_line(other, 60)
-                ));
-            }
-        };
+        let mode = parse_mode(mode_env)?.unwrap_or_else(|| file.mode.unwrap_or_default());
         let wanted = mode == Mode::Audit || file.log.enabled == Some(true);
         let path = file
             .log
             .path
             .clone()
             .or_else(|| state_dir.map(|dir| dir.join("hooks").join("decisions.jsonl")));
-        let (log, log_unplaced) = match (wanted, path) {
+        let place = path.map(|path| LogSettings {
+            path,
+            max_bytes: file.log.max_bytes.unwrap_or(DEFAULT_MAX_BYTES),
+            keep: file.log.keep.unwrap_or(DEFAULT_KEEP),
+        });
+        let (log, log_unplaced) = match (wanted, place.clone()) {
             (false, _) => (None, None),
-            (true, Some(path)) => (
-                Some(LogSettings {
-                    path,
-                    max_bytes: file.log.max_bytes.unwrap_or(DEFAULT_MAX_BYTES),
-                    keep: file.log.keep.unwrap_or(DEFAULT_KEEP),
-                }),
-                None,
-            ),
+            (true, Some(place)) => (Some(place), None),
             (true, None) => (
                 None,
                 Some(
@@ -158,16 +148,44 @@ impl Settings {
             mode,
             log,
             log_unplaced,
+            place,
+            in_enforce: file.log.enabled == Some(true),
         })
+    }
+
+    /// These settings for a call decided in `mode` (a call that brings its own mode to a
+    /// server): the log is written where these settings say, when these settings write it
+    /// or it is written in `mode`.
+    #[must_use]
+    pub fn for_mode(&self, mode: Mode) -> Settings {
+        let wanted = mode == Mode::Audit || self.in_enforce;
+        Settings {
+            mode,
+            log: if wanted {
+                self.place.clone()
+            } else {
+                self.log.clone()
+            },
+            ..self.clone()
+        }
     }
 }
 
-/// The state directory: `$XDG_STATE_HOME` if absolute, else `~/.local/state`.
-fn state_dir() -> Option<PathBuf> {
-    std::env::var_os(STATE_HOME_ENV)
-        .map(PathBuf::from)
-        .filter(|d| d.is_absolute())
-        .or_else(|| crate::home::home_dir().map(|h| h.join(".local").join("state")))
+/// The mode a `HOOKS_MODE` value `value` names: `None` when unset or empty (the config
+/// file's mode then).
+///
+/// # Errors
+/// It is neither `audit` nor `enforce`.
+pub fn parse_mode(value: Option<&str>) -> Result<Option<Mode>, String> {
+    match value {
+        None | Some("") => Ok(None),
+        Some("audit") => Ok(Some(Mode::Audit)),
+        Some("enforce") => Ok(Some(Mode::Enforce)),
+        Some(other) => Err(format!(
+            "{MODE_ENV}={} is not a mode (expected `audit` or `enforce`)",
+            crate::json::one_line(other, 60)
+        )),
+    }
 }
 
 /// What the agent gets in `mode` for a call of `event_name` whose hooks gave `enforced`

@@ -257,6 +257,28 @@ fn servers(ctx: &Context, scope: Scope, file: &Path, found: &[Found], out: &mut 
             )
             .fix(format!("{serve}, or {}", ctx.install_http(scope))),
         ),
+        ServerState::Foreign { port, why } => out.push(
+            Finding::error(
+                format!(
+                    "{shown}: {n} HTTP entries ({list}) post to 127.0.0.1:{port}, and {why}: \
+                     Claude Code would send that process the secret and every call, and obey its \
+                     answers"
+                ),
+                gating,
+            )
+            .fix(format!(
+                "stop that process and run `{serve}`; on a machine shared with other users, \
+                 install command entries instead (`{}`: they hand their calls to the server over \
+                 its private unix socket); the secret may have reached that process: remove {} \
+                 and run `{}`",
+                ctx.install(Agent::Claude, scope),
+                crate::trust::config_dir().map_or_else(
+                    |_| "the serve-secret file".to_owned(),
+                    |dir| crate::serve::Secret::path_in(&dir).display().to_string()
+                ),
+                ctx.install_http(scope)
+            )),
+        ),
         ServerState::Unreachable(why) => out.push(
             Finding::error(format!("{shown}: {n} HTTP entries ({list}): {why}"), gating)
                 .fix(format!("{} && {serve}", ctx.command("serve --stop"))),

@@ -113,6 +113,8 @@ pub fn run(args: &ExplainArgs, trust: TrustMode) -> ExitCode {
             options.audit = crate::audit::Settings {
                 log: None,
                 log_unplaced: None,
+                place: None,
+                in_enforce: false,
                 ..settings
             };
         }

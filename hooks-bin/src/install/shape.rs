@@ -86,10 +86,18 @@ impl HttpHooks {
                 "args": [target.as_str(), event.as_str(), VIA_SERVER],
             });
         }
+        // The session's own switches travel with each call: Claude Code fills `$VAR` from the
+        // agent's environment for the names in `allowedEnvVars` (empty when unset), and the
+        // server decides the call in that mode (`serve::call_headers`), not in its own.
         let mut entry = json!({
             "type": "http",
             "url": self.entry_url(target, binary, event),
-            "headers": {"Authorization": format!("Bearer {}", self.secret)},
+            "headers": {
+                "Authorization": format!("Bearer {}", self.secret),
+                "X-Hooks-Mode": "$HOOKS_MODE",
+                "X-Hooks-Disable": "$HOOKS_DISABLE",
+            },
+            "allowedEnvVars": ["HOOKS_MODE", "HOOKS_DISABLE"],
             "timeout": HTTP_TIMEOUT_SECS,
         });
         if event.mapping.is_gating() {
@@ -164,7 +172,7 @@ impl<'a> Ours<'a> {
     /// The entries of `target` that run `binary`, a path.
     pub(super) fn new(target: Target, binary: &'a str) -> Self {
         let server = super::takes_http(target).then(|| HttpHooks {
-            url: crate::serve::Endpoint::of(Path::new(binary), None).url(),
+            url: crate::serve::Endpoint::default_url(Path::new(binary)),
             secret: String::new(),
         });
         Ours {

@@ -3,14 +3,15 @@
 //! or `SIGINT`, then ends every live session (`session_shutdown` on each) and exits 0.
 
 use std::future::Future;
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::build::{self, Build};
 use super::lock::{self, Lock, Running, State};
-use super::{OnEnd, Secret, ServeOptions, Server, SessionFiles, SessionKey, SessionsConfig};
+use super::{
+    Endpoint, OnEnd, Secret, ServeOptions, Server, SessionFiles, SessionKey, SessionsConfig,
+};
 use crate::adapters::AdapterOptions;
 use crate::trust::TrustMode;
 
@@ -66,40 +67,6 @@ pub struct ServeArgs {
     pub trust_all: bool,
 }
 
-/// Where this binary's server lives: its lock file and port.
-#[derive(Debug, Clone)]
-pub struct Endpoint {
-    /// The binary.
-    pub binary: PathBuf,
-    /// The lock file.
-    pub lock: PathBuf,
-    /// The unix socket ([`super::socket`]).
-    pub socket: PathBuf,
-    /// The port.
-    pub port: u16,
-}
-
-impl Endpoint {
-    /// The endpoint of `binary`'s server on `port` (default: [`lock::default_port`]).
-    #[must_use]
-    pub fn of(binary: &Path, port: Option<u16>) -> Endpoint {
-        let dir = lock::runtime_dir();
-        let lock = lock::lock_path(&dir, binary);
-        Endpoint {
-            binary: binary.to_path_buf(),
-            port: port.unwrap_or_else(|| lock::default_port(&lock)),
-            lock,
-            socket: lock::socket_path(&dir, binary),
-        }
-    }
-
-    /// `http://127.0.0.1:PORT`.
-    #[must_use]
-    pub fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-}
-
 /// `hooks serve`.
 #[must_use]
 pub fn run(args: &ServeArgs, trust: TrustMode) -> ExitCode {
@@ -107,7 +74,13 @@ pub fn run(args: &ServeArgs, trust: TrustMode) -> ExitCode {
         Ok(binary) => binary,
         Err(e) => return fail(&format!("cannot find this binary's path: {e}")),
     };
-    let endpoint = Endpoint::of(&binary, args.port);
+    let endpoint = match Endpoint::of(&binary, args.port) {
+        Ok(endpoint) => endpoint,
+        Err(e) => return fail(&e),
+    };
+    if let Some(why) = &endpoint.dir.fallback {
+        eprintln!("hooks serve: {why}");
+    }
     if args.status {
         status(&endpoint)
     } else if args.stop {
@@ -137,7 +110,10 @@ fn status(endpoint: &Endpoint) -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(State::Held(None)) => {
-            println!("running (lock file {} unreadable)", endpoint.lock.display());
+            println!(
+                "starting (the lock file {} is held, but records no port yet)",
+                endpoint.lock.display()
+            );
             ExitCode::SUCCESS
         }
         Ok(State::Free) => {
@@ -153,7 +129,7 @@ fn stop(endpoint: &Endpoint) -> ExitCode {
         Ok(State::Held(Some(r))) => r,
         Ok(State::Held(None)) => {
             return fail(&format!(
-                "a server holds {} but its pid cannot be read",
+                "a server holds {} but records no pid yet (it is starting): try again",
                 endpoint.lock.display()
             ));
         }
@@ -172,16 +148,23 @@ fn stop(endpoint: &Endpoint) -> ExitCode {
     }
 }
 
-/// Stops the server `running` that holds `endpoint`'s lock (`SIGTERM` to its pid, which the
-/// lock proves is the server: every live session ends cleanly), and waits until it lets the
-/// lock go (a server started meanwhile may hold it then; one that exited before the signal
-/// is stopped too).
+/// Stops the server `running` that holds `endpoint`'s lock: `SIGTERM` to its pid once that
+/// is verified to be this user's server of this binary holding the lock
+/// ([`super::verify::server_process`]: a pid in a lock file is only a claim), so that every
+/// live session ends cleanly; then waits until it lets the lock go (a server started
+/// meanwhile may hold it then; one that exited before the signal is stopped too).
 fn stop_server(endpoint: &Endpoint, running: &Running) -> Result<(), String> {
     let still_held = || match lock::state(&endpoint.lock) {
         Ok(State::Held(Some(r))) => r.pid == running.pid,
         Ok(State::Held(None)) | Err(_) => true,
         Ok(State::Free) => false,
     };
+    if let Err(why) = super::verify::server_process(running.pid, &endpoint.binary, &endpoint.lock) {
+        if !still_held() {
+            return Ok(());
+        }
+        return Err(format!("not signalled: {why}"));
+    }
     if let Err(e) = terminate(running.pid)
         && still_held()
     {
@@ -233,15 +216,17 @@ impl Default for ServeArgs {
 }
 
 /// Starts `hooks serve` with `args` in the background (see [`ServeArgs::detach`]) unless
-/// `endpoint`'s server runs; returns the port the running server listens on. A server of an
-/// older build (the binary was rebuilt or reinstalled at its path since it started, see
-/// [`super::build`]) is stopped first, as `hooks serve --stop` does, and the line saying so
-/// is written on stderr: what starts now runs on this build.
+/// `endpoint`'s server runs; returns what the running server's lock file records, once that
+/// server is verified ([`running`]). A server of an older build (the binary was rebuilt or
+/// reinstalled at its path since it started, see [`super::build`]) is stopped first, as
+/// `hooks serve --stop` does, and the line saying so is written on stderr: what starts now
+/// runs on this build.
 ///
 /// # Errors
-/// The server could not be started, or did not listen within 10 s (the message names its
-/// log file); the older server could not be stopped.
-pub fn ensure_running(endpoint: &Endpoint, args: &ServeArgs) -> Result<u16, String> {
+/// The runtime directory cannot be made private, the server could not be started, or did not
+/// listen within 10 s (the message names its log file); the older server could not be
+/// stopped.
+pub fn ensure_running(endpoint: &Endpoint, args: &ServeArgs) -> Result<Running, String> {
     if let Ok(State::Held(Some(old))) = lock::state(&endpoint.lock)
         && build::older(old.build.as_ref(), Build::running().ok().as_ref())
     {
@@ -253,24 +238,12 @@ pub fn ensure_running(endpoint: &Endpoint, args: &ServeArgs) -> Result<u16, Stri
             old.pid
         );
     }
-    let listening = || match lock::state(&endpoint.lock) {
-        Ok(State::Held(Some(r))) => std::net::TcpStream::connect(("127.0.0.1", r.port))
-            .is_ok()
-            .then_some(r.port),
-        _ => None,
-    };
-    if let Some(port) = listening() {
-        return Ok(port);
+    if let Some(running) = running(endpoint) {
+        return Ok(running);
     }
-    let log = endpoint.lock.with_extension("log");
-    let opened =
-        lock::make_private_dir(endpoint.lock.parent().unwrap_or(Path::new("."))).and_then(|()| {
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&log)
-        });
-    let out = opened.map_err(|e| format!("cannot open {}: {e}", log.display()))?;
+    endpoint.dir.make()?;
+    let log = endpoint.log();
+    let out = lock::open_log(&log).map_err(|e| format!("cannot open {}: {e}", log.display()))?;
     let err = out
         .try_clone()
         .map_err(|e| format!("cannot open {}: {e}", log.display()))?;
@@ -284,7 +257,10 @@ pub fn ensure_running(endpoint: &Endpoint, args: &ServeArgs) -> Result<u16, Stri
     if args.trust_all {
         command.arg("--trust-all");
     }
-    // The server serves every project of the user: it holds none of their directories.
+    // The server serves every session of the user: it holds none of their directories, and
+    // none of the environment of the session that happened to start it (its audit mode, kill
+    // switch, credentials); a call brings its own switches ([`super::call_headers`]).
+    command.env_clear().envs(server_environment());
     command
         .current_dir("/")
         .stdin(std::process::Stdio::null())
@@ -297,8 +273,8 @@ pub fn ensure_running(endpoint: &Endpoint, args: &ServeArgs) -> Result<u16, Stri
         .map_err(|e| format!("cannot start {}: {e}", endpoint.binary.display()))?;
     let deadline = Instant::now() + Duration::from_secs(10);
     while Instant::now() < deadline {
-        if let Some(port) = listening() {
-            return Ok(port);
+        if let Some(running) = running(endpoint) {
+            return Ok(running);
         }
         if let Ok(Some(exit)) = child.try_wait() {
             // Lost a race to another start, which now holds the lock: wait for that one.
@@ -316,6 +292,54 @@ pub fn ensure_running(endpoint: &Endpoint, args: &ServeArgs) -> Result<u16, Stri
     ))
 }
 
+/// What a server started in the background keeps of the environment of the process that
+/// starts it: where the user's files are ([`KEPT_VARIABLES`]: home, the XDG and config
+/// directories) and what the hooks it runs need to run programs (`PATH`, `SHELL`, the locale,
+/// `TZ`, `TMPDIR`), nothing else.
+fn server_environment() -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+    std::env::vars_os()
+        .filter(|(name, _)| {
+            name.to_str()
+                .is_some_and(|name| KEPT_VARIABLES.contains(&name) || name.starts_with("LC_"))
+        })
+        .collect()
+}
+
+/// The variables a server started in the background keeps (with every `LC_*`).
+pub const KEPT_VARIABLES: &[&str] = &[
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "PATH",
+    "SHELL",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "TMPDIR",
+    "XDG_CONFIG_HOME",
+    "XDG_STATE_HOME",
+    "XDG_DATA_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_RUNTIME_DIR",
+    "HOOKS_CONFIG_DIR",
+];
+
+/// The running server of `endpoint`: what its lock file records, once it records a port
+/// (which a server does only after it bound its port and socket) and its pid is verified to
+/// be this user's server of this binary holding the lock ([`super::verify::server_process`]);
+/// `None` otherwise.
+#[must_use]
+pub fn running(endpoint: &Endpoint) -> Option<Running> {
+    match lock::state(&endpoint.lock) {
+        Ok(State::Held(Some(r)))
+            if super::verify::server_process(r.pid, &endpoint.binary, &endpoint.lock).is_ok() =>
+        {
+            Some(r)
+        }
+        _ => None,
+    }
+}
+
 fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
     let secret = match crate::trust::config_dir()
         .map_err(|e| e.to_string())
@@ -328,11 +352,15 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         Ok(dir) => dir,
         Err(e) => return fail(&format!("no directory for the session files: {e}")),
     };
-    let lock = match Lock::acquire(&endpoint.lock, endpoint.port) {
+    if let Err(e) = endpoint.dir.make() {
+        return fail(&e);
+    }
+    // Taken before anything is bound, written once everything is: see `lock`.
+    let mut lock = match Lock::take(&endpoint.lock) {
         Ok(lock) => lock,
         Err(e) => return fail(&e.to_string()),
     };
-    raise_open_file_limit();
+    let descriptors = raise_open_file_limit();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -367,17 +395,22 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         secret,
         session_files: Some(SessionFiles::new(session_dir)),
         binary: Some(endpoint.binary.clone()),
+        connections: super::connections::Limits::for_descriptors(descriptors),
     };
     let code = runtime.block_on(async {
         let listener = match tokio::net::TcpListener::bind(("127.0.0.1", endpoint.port)).await {
             Ok(listener) => listener,
             Err(e) => {
                 let taken = if e.kind() == std::io::ErrorKind::AddrInUse {
-                    " (another program holds it: the port is derived from the user id, the runtime \
-                     directory and this binary's path, and the entries `hooks install --http` \
-                     wrote point at it)"
+                    let who = super::verify::listener_uid(endpoint.port)
+                        .map_or_else(String::new, |uid| format!(" (uid {uid})"));
+                    format!(
+                        " (another program{who} holds it: the port is derived from the user \
+                         id, the runtime directory and this binary's path, and the entries \
+                         `hooks install --http` wrote point at it; `hooks doctor` says more)"
+                    )
                 } else {
-                    ""
+                    String::new()
                 };
                 return fail(&format!(
                     "cannot listen on 127.0.0.1:{}: {e}{taken}",
@@ -391,7 +424,7 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         let server = Server::new(options);
         // Caught from here on: a signal sent once the server says it listens ends it cleanly.
         let shutdown = terminated();
-        let served = serve_on(&server, listener, endpoint, &lock, shutdown).await;
+        let served = serve_on(&server, listener, endpoint, &mut lock, shutdown).await;
         match served {
             Ok(()) => {
                 eprintln!("hooks serve: stopped");
@@ -405,21 +438,26 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
 }
 
 /// Serves `listener` and the unix socket ([`super::socket::bind`], replacing a stale one:
-/// `lock` is held) until `SIGTERM` or `SIGINT`; the socket's file is removed before the lock
-/// is let go, so that a server started after this one keeps its own. A socket that cannot
-/// be bound is said on stderr, and the server serves HTTP alone (the command adapters then
-/// run their calls in their own processes).
+/// `lock` is held) until `SIGTERM` or `SIGINT`; the lock records the server once both are
+/// bound, and the socket's file is removed before the lock is let go, so that a server
+/// started after this one keeps its own. A socket that cannot be bound is said on stderr,
+/// and the server serves HTTP alone (the command adapters then run their calls in their own
+/// processes).
+///
+/// # Errors
+/// The lock file cannot be written, or a listener fails.
 #[cfg(unix)]
 async fn serve_on(
     server: &Server,
     listener: tokio::net::TcpListener,
     endpoint: &Endpoint,
-    lock: &Lock,
+    lock: &mut Lock,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let (pid, url) = (std::process::id(), endpoint.url());
     match super::socket::bind(&endpoint.socket) {
         Ok((socket, file)) => {
+            lock.record(endpoint.port)?;
             eprintln!(
                 "hooks serve: listening on {url} and {} (pid {pid}, lock {})",
                 file.path().display(),
@@ -434,6 +472,7 @@ async fn serve_on(
                 "hooks serve: cannot listen on {} ({e}); serving HTTP only",
                 endpoint.socket.display()
             );
+            lock.record(endpoint.port)?;
             eprintln!(
                 "hooks serve: listening on {url} (pid {pid}, lock {})",
                 lock.path().display()
@@ -445,33 +484,47 @@ async fn serve_on(
 
 /// Raises the soft limit of open files to the hard one: each live session holds its session
 /// file open (up to `--max-sessions`, 1,024 by default, beside the connections), past the
-/// usual soft limit of 1,024. A limit that cannot be raised stays as it is.
-fn raise_open_file_limit() {
+/// usual soft limit of 1,024. A limit that cannot be raised stays as it is. Returns the limit
+/// in force.
+fn raise_open_file_limit() -> u64 {
     #[cfg(unix)]
     {
         use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
         let limit = getrlimit(Resource::Nofile);
-        if limit.current != limit.maximum {
-            let _ = setrlimit(
+        if limit.current != limit.maximum
+            && setrlimit(
                 Resource::Nofile,
                 Rlimit {
                     current: limit.maximum,
                     maximum: limit.maximum,
                 },
-            );
+            )
+            .is_ok()
+        {
+            return limit.maximum.unwrap_or(u64::MAX);
         }
+        limit.current.unwrap_or(u64::MAX)
+    }
+    #[cfg(not(unix))]
+    {
+        u64::MAX
     }
 }
 
-/// Serves `listener` until `SIGTERM` or `SIGINT` (no unix socket here).
+/// Serves `listener` until `SIGTERM` or `SIGINT` (no unix socket here), the lock recording
+/// the server from the start.
+///
+/// # Errors
+/// The lock file cannot be written, or the listener fails.
 #[cfg(not(unix))]
 async fn serve_on(
     server: &Server,
     listener: tokio::net::TcpListener,
     endpoint: &Endpoint,
-    lock: &Lock,
+    lock: &mut Lock,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    lock.record(endpoint.port)?;
     eprintln!(
         "hooks serve: listening on {} (pid {}, lock {})",
         endpoint.url(),

@@ -48,15 +48,19 @@ use std::time::{Duration, Instant, SystemTime};
 
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::Path;
+use axum::extract::{Path, Query};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use futures::FutureExt as _;
 use serde_json::Value;
 use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
 
 use super::build::Watch;
+use super::call_headers;
+use super::connections::{self, Admission, Gate, Limits};
+use super::proof;
 use super::secret::Secret;
 use super::session_files::SessionFiles;
 use super::sessions::{Session, SessionKey, Sessions, SessionsConfig};
@@ -88,6 +92,8 @@ pub struct ServeOptions {
     /// second at most) writes one line saying so on stderr ([`Watch`]); the server goes on
     /// answering.
     pub binary: Option<std::path::PathBuf>,
+    /// The bounds on connections ([`Limits`]).
+    pub connections: Limits,
 }
 
 impl ServeOptions {
@@ -101,6 +107,7 @@ impl ServeOptions {
             secret,
             session_files: None,
             binary: None,
+            connections: Limits::default(),
         }
     }
 }
@@ -156,12 +163,12 @@ impl IntoResponse for HttpAnswer {
     }
 }
 
-/// The door a request came in by.
-#[derive(Clone)]
+/// The door a request came in by (each admitted by its listener: [`super::connections`]).
+#[derive(Debug, Clone, Copy)]
 enum Door {
-    /// 127.0.0.1, with the `Host` values that name it.
-    Loopback(Arc<[String]>),
-    /// The unix socket.
+    /// 127.0.0.1 (a loopback `Host` and the secret checked).
+    Loopback,
+    /// The unix socket (its other end checked to be this user).
     Socket,
 }
 
@@ -202,11 +209,13 @@ impl Server {
         if let Some(why) = &options.adapter.audit.log_unplaced {
             eprintln!("hooks serve: decision log: {why}");
         }
-        let log = options
-            .adapter
-            .audit
+        // Started where the log goes whether or not this server's own mode writes it: a call
+        // may bring another mode ([`call_headers`]).
+        let audit = &options.adapter.audit;
+        let log = audit
             .log
             .clone()
+            .or_else(|| audit.place.clone())
             .map(|log| LogTask::start(DecisionLog::new(log)));
         let watch = options.binary.as_deref().and_then(Watch::new);
         Server {
@@ -226,33 +235,40 @@ impl Server {
         &self.state.sessions
     }
 
-    /// The routes: `POST /AGENT/EVENT` for every agent and any event name (one the agent's
-    /// protocol does not serve fails as the command adapter fails it), for requests whose
-    /// `Host` names `port` on the loopback and that carry the secret; the answer an HTTP hook
-    /// reads ([`HttpAnswer`]).
-    pub fn router(&self, port: u16) -> Router {
-        let hosts: Arc<[String]> = [format!("127.0.0.1:{port}"), format!("localhost:{port}")]
-            .into_iter()
-            .collect();
-        self.routes(&Door::Loopback(hosts))
-    }
-
-    /// The same routes for the unix socket ([`super::socket`]): no `Host` or secret (the
-    /// socket's mode is the authentication); the call's working directory and trust mode
-    /// from its headers; the answer the command adapter's [`Outcome`] as JSON.
-    pub fn socket_router(&self) -> Router {
-        self.routes(&Door::Socket)
-    }
-
-    fn routes(&self, door: &Door) -> Router {
+    /// The routes of `door`: `POST /AGENT/EVENT` for every agent and any event name (one the
+    /// agent's protocol does not serve fails as the command adapter fails it), answered as an
+    /// HTTP hook reads it ([`HttpAnswer`]) on the loopback, where the proof ([`proof::PATH`])
+    /// is served too, and as the command adapter's [`Outcome`] in JSON on the socket, where
+    /// the call's working directory, trust mode and audit mode come from its headers. Which
+    /// requests reach them is the listener's gate ([`Server::gate`], [`super::connections`]).
+    fn routes(&self, door: Door) -> Router {
         let mut router = Router::new();
+        if matches!(door, Door::Loopback) {
+            let secret = self.state.options.secret.clone();
+            router = router.route(
+                proof::PATH,
+                get(move |Query(ask): Query<ProofQuery>| async move {
+                    if !proof::valid_nonce(&ask.nonce) {
+                        return HttpAnswer::refusal(
+                            StatusCode::BAD_REQUEST,
+                            "the nonce must be 64 hex digits",
+                        );
+                    }
+                    axum::Json(proof::Answer {
+                        proof: proof::proof(&secret, &ask.nonce),
+                        pid: std::process::id(),
+                    })
+                    .into_response()
+                }),
+            );
+        }
         for &agent in Agent::ALL {
-            let (server, door) = (self.clone(), door.clone());
+            let server = self.clone();
             router = router.route(
                 &format!("/{agent}/{{event}}"),
                 post(
                     move |Path(event): Path<String>, headers: HeaderMap, body: Body| async move {
-                        server.handle(&door, agent, &event, &headers, body).await
+                        server.handle(door, agent, &event, &headers, body).await
                     },
                 ),
             );
@@ -261,7 +277,8 @@ impl Server {
     }
 
     /// Serves `listener` until `shutdown` resolves, then ends every live session
-    /// (`session_shutdown` on each) and returns.
+    /// (`session_shutdown` on each) and returns. Connections are bounded as
+    /// [`super::connections`] says.
     ///
     /// # Errors
     /// The listener fails.
@@ -271,9 +288,23 @@ impl Server {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
         let port = listener.local_addr()?.port();
-        let served = axum::serve(listener, self.router(port))
-            .with_graceful_shutdown(shutdown)
-            .await;
+        let stop = CancellationToken::new();
+        let stopping = {
+            let stop = stop.clone();
+            async move {
+                shutdown.await;
+                stop.cancel();
+            }
+        };
+        let limits = self.state.options.connections;
+        let on_tcp = connections::serve_tcp(
+            listener,
+            self.routes(Door::Loopback),
+            self.gate(port),
+            limits,
+            stop,
+        );
+        let (served, ()) = tokio::join!(on_tcp, stopping);
         self.shut_down().await;
         served
     }
@@ -291,19 +322,59 @@ impl Server {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
         let port = listener.local_addr()?.port();
-        let stop = tokio_util::sync::CancellationToken::new();
-        let on_tcp = axum::serve(listener, self.router(port))
-            .with_graceful_shutdown(stop.clone().cancelled_owned());
-        let on_socket = axum::serve(socket, self.socket_router())
-            .with_graceful_shutdown(stop.clone().cancelled_owned());
+        let stop = CancellationToken::new();
+        let limits = self.state.options.connections;
+        let on_tcp = connections::serve_tcp(
+            listener,
+            self.routes(Door::Loopback),
+            self.gate(port),
+            limits,
+            stop.clone(),
+        );
+        let on_socket =
+            connections::serve_unix(socket, self.routes(Door::Socket), limits, stop.clone());
         let stopping = async move {
             shutdown.await;
             stop.cancel();
         };
-        let (on_tcp, on_socket, ()) =
-            tokio::join!(on_tcp.into_future(), on_socket.into_future(), stopping);
+        let (on_tcp, on_socket, ()) = tokio::join!(on_tcp, on_socket, stopping);
         self.shut_down().await;
         on_tcp.and(on_socket)
+    }
+
+    /// The admission of a loopback request on `port` ([`super::connections`]): a `Host` other
+    /// than `127.0.0.1:PORT` or `localhost:PORT` is refused (421: DNS rebinding); the proof
+    /// ([`proof`]) is open; anything else must carry the secret (else 401).
+    fn gate(&self, port: u16) -> Gate {
+        let hosts: Arc<[String]> = [format!("127.0.0.1:{port}"), format!("localhost:{port}")]
+            .into_iter()
+            .collect();
+        let secret = self.state.options.secret.clone();
+        Arc::new(move |request| {
+            let headers = request.headers();
+            let host = headers.get(header::HOST).map(|h| h.as_bytes());
+            if !host.is_some_and(|h| hosts.iter().any(|ok| ok.as_bytes() == h)) {
+                return Admission::Refused(HttpAnswer::refusal(
+                    StatusCode::MISDIRECTED_REQUEST,
+                    &format!("the Host header must be {}", hosts.join(" or ")),
+                ));
+            }
+            if request.uri().path() == proof::PATH {
+                return Admission::Open;
+            }
+            if headers
+                .get(header::AUTHORIZATION)
+                .is_some_and(|v| secret.authorizes(v.as_bytes()))
+            {
+                Admission::Proven
+            } else {
+                Admission::Refused(HttpAnswer::refusal(
+                    StatusCode::UNAUTHORIZED,
+                    "no valid `Authorization: Bearer SECRET` (the secret is in the config \
+                     directory's serve-secret; `hooks install claude --http` writes it)",
+                ))
+            }
+        })
     }
 
     /// Ends every live session, then waits for the decision log's last lines.
@@ -316,7 +387,7 @@ impl Server {
 
     async fn handle(
         &self,
-        door: &Door,
+        door: Door,
         agent: Agent,
         event: &str,
         headers: &HeaderMap,
@@ -324,11 +395,6 @@ impl Server {
     ) -> Response {
         if let Some(watch) = &self.state.watch {
             watch.check();
-        }
-        if let Door::Loopback(hosts) = door
-            && let Some(refused) = self.refusal(hosts, headers)
-        {
-            return refused;
         }
         let too_large = || {
             HttpAnswer::refusal(
@@ -353,44 +419,28 @@ impl Server {
             }
         };
         match door {
-            Door::Loopback(_) => {
-                let outcome = self.answer(agent, event, &input).await;
-                HttpAnswer::from_outcome(agent.protocol(), &outcome).into_response()
-            }
-            Door::Socket => {
-                match super::socket::call_options(headers, &self.state.options.adapter) {
-                    Ok(options) => {
-                        axum::Json(self.answer_with(agent, event, &input, &options).await)
-                            .into_response()
+            Door::Loopback => {
+                let protocol = agent.protocol();
+                let outcome = match call_headers::loopback(headers, &self.state.options.adapter) {
+                    Ok(switches) if switches.disabled => {
+                        let off = crate::adapters::off_outcome(protocol, event);
+                        eprint!("{}", off.stderr);
+                        off
                     }
-                    Err(why) => HttpAnswer::refusal(StatusCode::BAD_REQUEST, &why),
-                }
+                    Ok(switches) => {
+                        self.answer_with(agent, event, &input, &switches.options)
+                            .await
+                    }
+                    Err(why) => Outcome::failure(protocol, event, &blocked(protocol, event, &why)),
+                };
+                HttpAnswer::from_outcome(protocol, &outcome).into_response()
             }
+            Door::Socket => match call_headers::socket(headers, &self.state.options.adapter) {
+                Ok(options) => axum::Json(self.answer_with(agent, event, &input, &options).await)
+                    .into_response(),
+                Err(why) => HttpAnswer::refusal(StatusCode::BAD_REQUEST, &why),
+            },
         }
-    }
-
-    /// The refusal of a loopback request whose `Host` is not one of `hosts` (DNS rebinding)
-    /// or that does not carry the secret; `None` when it may go on.
-    fn refusal(&self, hosts: &[String], headers: &HeaderMap) -> Option<Response> {
-        let host = headers.get(header::HOST).map(|h| h.as_bytes());
-        if !host.is_some_and(|h| hosts.iter().any(|ok| ok.as_bytes() == h)) {
-            return Some(HttpAnswer::refusal(
-                StatusCode::MISDIRECTED_REQUEST,
-                &format!("the Host header must be {}", hosts.join(" or ")),
-            ));
-        }
-        let secret = &self.state.options.secret;
-        if !headers
-            .get(header::AUTHORIZATION)
-            .is_some_and(|v| secret.authorizes(v.as_bytes()))
-        {
-            return Some(HttpAnswer::refusal(
-                StatusCode::UNAUTHORIZED,
-                "no valid `Authorization: Bearer SECRET` (the secret is in the config \
-                 directory's serve-secret; `hooks install claude --http` writes it)",
-            ));
-        }
-        None
     }
 
     /// One call of `agent`'s event `event_name` with the input `input`, on its session: the
@@ -421,7 +471,9 @@ impl Server {
         }
         let (start, clock) = (SystemTime::now(), Instant::now());
         let mut answered = self.answered(protocol, event_name, input, adapter).await;
-        if let Some(log) = &self.state.log {
+        if let Some(log) = &self.state.log
+            && adapter.audit.log.is_some()
+        {
             let took = (start, clock.elapsed());
             let record = Record::new(
                 agent.as_str(),
@@ -517,6 +569,12 @@ impl Server {
         }
         answered
     }
+}
+
+/// The query of the proof: `?nonce=HEX`.
+#[derive(Debug, serde::Deserialize)]
+struct ProofQuery {
+    nonce: String,
 }
 
 /// Why a request's body could not be read.

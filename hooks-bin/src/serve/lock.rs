@@ -1,10 +1,14 @@
 //! One server per user and binary: the lock file `serve-<BINARY>.lock` in the runtime
-//! directory (`$XDG_RUNTIME_DIR/hooks` when that is absolute, else
-//! `<temp dir>/hooks-<uid>`, made mode 0700), locked (`flock`) by the running server for its
-//! whole life and holding its pid, port and build ([`super::build`]); `<BINARY>` is a digest of the binary's path, so
-//! an author's own binary and this one run a server each. The port is derived from the lock
-//! file's path ([`default_port`]), so `hooks install --http` can write the URL before the
-//! server runs, and two runtime directories do not share a port.
+//! directory ([`super::runtime_dir`]: the user's own, mode 0700), locked (`flock`) by the
+//! running server for its whole life; `<BINARY>` is a digest of the binary's path, so an
+//! author's own binary and this one run a server each. The file is opened without following a
+//! symbolic link and must be the user's regular file ([`open_own`]). A server takes the lock
+//! first ([`Lock::take`]: the file is empty), then binds its port and socket, and only then
+//! writes its pid, port and build ([`Lock::record`], [`super::build`]): a reader never sees a
+//! port recorded by a server that could not bind it, and a server that cannot bind exits,
+//! which lets the lock go. The port is derived from the lock file's path in the usual runtime
+//! directory ([`default_port`]), so `hooks install --http` can write the URL before the server
+//! runs, and two runtime directories do not share a port.
 
 use std::fs;
 use std::io::{self, Read as _, Seek as _, Write as _};
@@ -30,7 +34,7 @@ pub struct Running {
 #[derive(Debug)]
 pub struct Lock {
     /// Held open, and so locked, for the server's life.
-    _file: fs::File,
+    file: fs::File,
     path: PathBuf,
 }
 
@@ -39,29 +43,9 @@ pub struct Lock {
 pub enum State {
     /// No server holds it.
     Free,
-    /// A server holds it (what it wrote, if it could be read).
+    /// A server holds it: what it wrote, or `None` when that cannot be read, or the server
+    /// does not listen yet (the file is empty until it does: [`Lock::record`]).
     Held(Option<Running>),
-}
-
-/// The runtime directory: `$XDG_RUNTIME_DIR/hooks` if `XDG_RUNTIME_DIR` is absolute, else
-/// `<temp dir>/hooks-<uid>`.
-#[must_use]
-pub fn runtime_dir() -> PathBuf {
-    match std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from) {
-        Some(dir) if dir.is_absolute() => dir.join("hooks"),
-        _ => std::env::temp_dir().join(format!("hooks-{}", uid())),
-    }
-}
-
-fn uid() -> u32 {
-    #[cfg(unix)]
-    {
-        rustix::process::getuid().as_raw()
-    }
-    #[cfg(not(unix))]
-    {
-        0
-    }
 }
 
 /// A short digest of the binary's path (12 hex digits).
@@ -98,41 +82,26 @@ pub const PORTS_UNTIL: u16 = 32_768;
 /// directories (two servers of one binary) do not share a port.
 #[must_use]
 pub fn default_port(lock: &Path) -> u16 {
-    let digest = crate::trust::sha256_hex(format!("{}:{}", uid(), lock.display()).as_bytes());
+    let digest = crate::trust::sha256_hex(
+        format!("{}:{}", super::runtime_dir::uid(), lock.display()).as_bytes(),
+    );
     let n = u32::from_str_radix(&digest[..8], 16).unwrap_or(0);
     let span = u32::from(PORTS_UNTIL - PORTS_FROM);
     PORTS_FROM + u16::try_from(n % span).unwrap_or(0)
 }
 
-/// Makes `dir` (mode 0700) if missing.
-///
-/// # Errors
-/// It cannot be made.
-pub fn make_private_dir(dir: &Path) -> io::Result<()> {
-    let mut builder = fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
-}
-
 impl Lock {
-    /// Takes the lock at `path` for a server about to listen on `port` (the file is made if
-    /// missing, with its directory), and records this process's pid, `port` and build.
+    /// Takes the lock at `path` for a server about to listen (the file is made, mode 0600, if
+    /// missing; its directory must exist and be private: [`super::runtime_dir`]), and empties
+    /// it: until [`Lock::record`], readers see the lock held by a server that is not
+    /// listening yet ([`State::Held`] with `None`).
     ///
     /// # Errors
     /// [`io::ErrorKind::WouldBlock`] when another server holds it (its pid and port in the
-    /// message when readable); other I/O errors.
-    pub fn acquire(path: &Path, port: u16) -> io::Result<Lock> {
-        if let Some(dir) = path.parent() {
-            make_private_dir(dir)?;
-        }
-        let mut file = fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)?;
+    /// message when readable); a lock file that is a symbolic link, not a regular file or
+    /// not the user's ([`open_own`]); other I/O errors.
+    pub fn take(path: &Path) -> io::Result<Lock> {
+        let mut file = open_own(path, true)?;
         match file.try_lock() {
             Ok(()) => {}
             Err(fs::TryLockError::WouldBlock) => {
@@ -149,23 +118,43 @@ impl Lock {
             }
             Err(fs::TryLockError::Error(e)) => return Err(e),
         }
+        file.set_len(0)?;
+        file.sync_all()?;
+        Ok(Lock {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Records this process's pid, `port` and build: from now on readers see the server as
+    /// running. Call it once the server listens, and only then.
+    ///
+    /// # Errors
+    /// The file cannot be written.
+    pub fn record(&mut self, port: u16) -> io::Result<()> {
         let running = Running {
             pid: std::process::id(),
             port,
             build: Build::running().ok(),
         };
-        file.set_len(0)?;
-        file.rewind()?;
-        file.write_all(
+        self.file.set_len(0)?;
+        self.file.rewind()?;
+        self.file.write_all(
             serde_json::to_string(&running)
                 .map_err(io::Error::other)?
                 .as_bytes(),
         )?;
-        file.sync_all()?;
-        Ok(Lock {
-            _file: file,
-            path: path.to_path_buf(),
-        })
+        self.file.sync_all()
+    }
+
+    /// [`Lock::take`], then [`Lock::record`] of `port` at once (for a test's stand-in server).
+    ///
+    /// # Errors
+    /// As those.
+    pub fn acquire(path: &Path, port: u16) -> io::Result<Lock> {
+        let mut lock = Lock::take(path)?;
+        lock.record(port)?;
+        Ok(lock)
     }
 
     /// The lock file.
@@ -175,12 +164,76 @@ impl Lock {
     }
 }
 
+/// Opens the lock file at `path` without following a symbolic link (`O_NOFOLLOW`), made mode
+/// 0600 when `create` and missing, and checks it is a regular file of the user's.
+///
+/// # Errors
+/// It cannot be opened (`NotFound` when missing and not `create`; a symbolic link is refused
+/// by the system), or it is not a regular file owned by the user (`PermissionDenied`).
+pub fn open_own(path: &Path, create: bool) -> io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    if create {
+        options.write(true).create(true).truncate(false);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.mode(0o600);
+        options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed());
+    }
+    let file = options.open(path).map_err(|e| {
+        if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) {
+            io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!("{} is a symbolic link; it is not followed", path.display()),
+            )
+        } else {
+            e
+        }
+    })?;
+    let meta = file.metadata()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let me = super::runtime_dir::uid();
+        if !meta.is_file() || meta.uid() != me {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!(
+                    "{} is not a regular file of this user's (uid {}, not {me})",
+                    path.display(),
+                    meta.uid()
+                ),
+            ));
+        }
+    }
+    Ok(file)
+}
+
+/// Opens (appending; made mode 0600 when missing) the log file of a server started in the
+/// background, without following a symbolic link.
+///
+/// # Errors
+/// It cannot be opened, or it is a symbolic link.
+pub fn open_log(path: &Path) -> io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.mode(0o600);
+        options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed());
+    }
+    options.open(path)
+}
+
 /// Whether a server holds the lock at `path`, and what it wrote.
 ///
 /// # Errors
 /// The file exists and cannot be opened or examined.
 pub fn state(path: &Path) -> io::Result<State> {
-    let mut file = match fs::File::open(path) {
+    let mut file = match open_own(path, false) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(State::Free),
         Err(e) => return Err(e),

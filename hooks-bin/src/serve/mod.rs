@@ -2,17 +2,24 @@
 //! agent session ([`Sessions`]), so that what a hook keeps lasts as long as the agent's
 //! session, and a call costs no process start.
 pub mod build;
+pub mod call_headers;
 pub mod cli;
+pub mod connections;
+mod endpoint;
 pub mod forward;
 pub mod http;
 pub mod lock;
+pub mod proof;
+pub mod runtime_dir;
 pub mod secret;
 pub mod session_files;
 mod sessions;
 pub mod socket;
 mod tables;
+pub mod verify;
 
-pub use cli::{Endpoint, SERVE_HELP, ServeArgs};
+pub use cli::{SERVE_HELP, ServeArgs};
+pub use endpoint::Endpoint;
 pub use http::{HttpAnswer, ServeOptions, Server};
 pub use secret::Secret;
 pub use session_files::SessionFiles;

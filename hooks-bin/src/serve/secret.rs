@@ -42,13 +42,7 @@ impl Secret {
     /// Whether `given` is this secret (in time independent of where they differ).
     #[must_use]
     pub fn matches(&self, given: &[u8]) -> bool {
-        let mine = self.0.as_bytes();
-        mine.len() == given.len()
-            && mine
-                .iter()
-                .zip(given)
-                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-                == 0
+        same_bytes(self.0.as_bytes(), given)
     }
 
     /// Whether the `Authorization` header value `value` carries this secret
@@ -129,4 +123,10 @@ impl Secret {
             ))
         }
     }
+}
+
+/// Whether `a` and `b` are the same bytes, in time independent of where they differ.
+#[must_use]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }

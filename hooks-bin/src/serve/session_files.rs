@@ -53,14 +53,8 @@ impl SessionFiles {
     /// # Errors
     /// Neither an absolute `XDG_STATE_HOME` nor a home directory.
     pub fn default_dir() -> Result<PathBuf, String> {
-        let state = match std::env::var_os("XDG_STATE_HOME").map(PathBuf::from) {
-            Some(dir) if dir.is_absolute() => dir,
-            _ => crate::home::home_dir()
-                .filter(|home| home.is_absolute())
-                .ok_or("no absolute XDG_STATE_HOME and no home directory")?
-                .join(".local")
-                .join("state"),
-        };
+        let state =
+            crate::home::state_dir().ok_or("no absolute XDG_STATE_HOME and no home directory")?;
         Ok(state.join("hooks").join("sessions"))
     }
 
@@ -87,8 +81,7 @@ impl SessionFiles {
     pub fn open(&self, key: &SessionKey, cwd: &Path) -> Result<JsonlSessionStore, String> {
         let path = self.path(key);
         let dir = path.parent().unwrap_or(&self.dir);
-        super::lock::make_private_dir(dir)
-            .map_err(|e| format!("cannot make the session directory {}: {e}", dir.display()))?;
+        super::runtime_dir::make_private(dir).map_err(|e| format!("the session directory: {e}"))?;
         if !path.exists() {
             return JsonlSessionStore::create_at(&path, cwd, key.id.as_str())
                 .map_err(|e| e.to_string());

@@ -10,11 +10,15 @@
 //! server that was killed and binds a new one ([`bind`]), and removes it when it exits
 //! cleanly ([`SocketFile`]).
 //!
+//! Both ends check the other through the kernel before anything is sent
+//! ([`verify::socket_peer`], `SO_PEERCRED`): the server closes a connection of another user
+//! at once ([`super::connections`]), and the adapter hands its call only to the process the
+//! lock file names, running as this user.
+//!
 //! A request on the socket is one call of the command adapter: the body is the agent's
 //! input, the call's working directory, trust mode and audit mode are headers
-//! ([`CWD_HEADER`], [`TRUST_HEADER`], [`MODE_HEADER`]: the adapter's own, which the server's
-//! do not replace: a call is decided in the mode of the process the agent started), and the
-//! answer
+//! ([`super::call_headers`]: the adapter's own, which the server's do not replace: a call is
+//! decided in the mode of the process the agent started), and the answer
 //! is the adapter's [`Outcome`] itself as JSON (`{"code", "stdout", "stderr"}`), which the
 //! adapter writes as if it had run the call.
 //!
@@ -41,12 +45,13 @@
 use std::path::Path;
 use std::path::PathBuf;
 
-use axum::http::HeaderMap;
 #[cfg(unix)]
 use axum::http::HeaderValue;
 
 #[cfg(unix)]
-use super::lock;
+use super::call_headers::{CWD_HEADER, MODE_HEADER, TRUST_HEADER};
+#[cfg(unix)]
+use super::{lock, verify};
 #[cfg(unix)]
 use crate::adapters::Agent;
 use crate::adapters::{AdapterOptions, Outcome};
@@ -54,15 +59,6 @@ use crate::trust::TrustMode;
 
 /// The variable that keeps every call of the command adapter in its own process: set to `1`.
 pub const NO_SERVER_ENV: &str = "HOOKS_NO_SERVER";
-
-/// The header of the call's working directory (absolute, as the adapter resolved it).
-pub const CWD_HEADER: &str = "x-hooks-cwd";
-
-/// The header of the call's trust mode: `all` (`--trust-all`) or `check`.
-pub const TRUST_HEADER: &str = "x-hooks-trust";
-
-/// The header of the call's audit mode ([`crate::audit::Mode`]): `enforce` or `audit`.
-pub const MODE_HEADER: &str = "x-hooks-mode";
 
 /// The socket's file, removed when this is dropped (the server exits cleanly).
 #[derive(Debug)]
@@ -106,54 +102,11 @@ pub fn bind(path: &Path) -> std::io::Result<(tokio::net::UnixListener, SocketFil
     Ok((listener, file))
 }
 
-/// The options of a call that came in on the socket: `base` (the server's) with the call's
-/// working directory, trust mode and audit mode from its headers, when it has them (the
-/// decision log stays the server's).
-///
-/// # Errors
-/// A header that is not what the adapter sends (names it).
-pub fn call_options(headers: &HeaderMap, base: &AdapterOptions) -> Result<AdapterOptions, String> {
-    let mut options = base.clone();
-    if let Some(cwd) = headers.get(CWD_HEADER) {
-        let cwd = path_of(cwd.as_bytes())
-            .filter(|p| p.is_absolute())
-            .ok_or_else(|| format!("{CWD_HEADER} must be an absolute path"))?;
-        options.cwd = Some(cwd);
-        options.project_dir = None;
-    }
-    if let Some(trust) = headers.get(TRUST_HEADER) {
-        options.trust = match trust.as_bytes() {
-            b"all" => TrustMode::All,
-            b"check" => TrustMode::Check,
-            _ => return Err(format!("{TRUST_HEADER} must be `all` or `check`")),
-        };
-    }
-    if let Some(mode) = headers.get(MODE_HEADER) {
-        options.audit.mode = match mode.as_bytes() {
-            b"enforce" => crate::audit::Mode::Enforce,
-            b"audit" => crate::audit::Mode::Audit,
-            _ => return Err(format!("{MODE_HEADER} must be `enforce` or `audit`")),
-        };
-    }
-    Ok(options)
-}
-
-#[cfg(unix)]
-fn path_of(bytes: &[u8]) -> Option<PathBuf> {
-    use std::os::unix::ffi::OsStrExt as _;
-    Some(PathBuf::from(std::ffi::OsStr::from_bytes(bytes)))
-}
-
-#[cfg(not(unix))]
-fn path_of(bytes: &[u8]) -> Option<PathBuf> {
-    std::str::from_utf8(bytes).ok().map(PathBuf::from)
-}
-
 /// Hands one call of the command adapter (`agent`'s `event_name`, its input `input`, its
 /// options `opts`) to this binary's server, if one runs: the server's [`Outcome`], or a
 /// failure outcome when the server broke off after the connection; `None` when no server
-/// of this build runs, or when it cannot be reached (the call runs in this process). See the
-/// [module docs](self).
+/// of this build runs, or when it cannot be reached or is not the server the lock file names
+/// (the call runs in this process). See the [module docs](self).
 #[cfg(unix)]
 #[must_use]
 pub fn hand_over(
@@ -162,41 +115,84 @@ pub fn hand_over(
     input: &[u8],
     opts: &AdapterOptions,
 ) -> Option<Outcome> {
-    use crate::adapters::resident;
-
     if std::env::var_os(NO_SERVER_ENV).is_some_and(|v| v == "1") {
         return None;
     }
     let binary = std::env::current_exe().ok()?;
-    let endpoint = super::Endpoint::of(&binary, None);
+    let endpoint = super::Endpoint::of(&binary, None).ok()?;
     // A server of another build (the binary was rebuilt or reinstalled at this path since it
     // started) would answer with its code, not this one's: the call runs here.
     let ours = super::build::Build::running().ok();
-    match lock::state(&endpoint.lock) {
-        Ok(lock::State::Held(Some(r))) if super::build::same(r.build.as_ref(), ours.as_ref()) => {}
+    let running = match lock::state(&endpoint.lock) {
+        Ok(lock::State::Held(Some(r))) if super::build::same(r.build.as_ref(), ours.as_ref()) => r,
         _ => return None,
+    };
+    match call(&endpoint, &running, agent, event_name, input, opts) {
+        Ok(outcome) => Some(outcome),
+        Err(Unanswered::NotConnected(_)) => None,
+        Err(Unanswered::BrokeOff(outcome)) => Some(outcome),
     }
+}
+
+/// Why [`call`] gave no answer of the server's.
+#[derive(Debug)]
+pub enum Unanswered {
+    /// Nothing was sent: the socket does not accept a connection, or its other end is not
+    /// the server `running` names (another user's, another process's: [`verify::socket_peer`]).
+    NotConnected(String),
+    /// The server owned the call and broke off (or refused it): the call's failure, by the
+    /// agent's rule.
+    BrokeOff(Outcome),
+}
+
+/// Sends one call of the command adapter (`agent`'s `event_name`, its input `input`, its
+/// options `opts`) to the server `running` on `endpoint`'s socket, once the kernel says its
+/// other end is that server's process of this user ([`verify::socket_peer`]); the server's
+/// [`Outcome`]. Input the adapter refuses is refused here, without the server
+/// (`Ok` with that failure).
+///
+/// # Errors
+/// [`Unanswered`]: nothing was sent, or the server broke off.
+#[cfg(unix)]
+pub fn call(
+    endpoint: &super::Endpoint,
+    running: &lock::Running,
+    agent: Agent,
+    event_name: &str,
+    input: &[u8],
+    opts: &AdapterOptions,
+) -> Result<Outcome, Unanswered> {
+    use crate::adapters::resident;
+
     let protocol = agent.protocol();
     // Decoded here as well: input the adapter refuses is refused without the server, and the
     // server gets the working directory resolved in this process (its own is `/`).
     let call = match resident::prepare(protocol, event_name, input, opts) {
         Ok(call) => call,
-        Err(refused) => return Some(refused.outcome),
+        Err(refused) => return Ok(refused.outcome),
     };
-    let cwd = HeaderValue::from_bytes(call.cwd().as_os_str().as_encoded_bytes()).ok()?;
+    let not_connected = |why: String| Unanswered::NotConnected(why);
+    let cwd = HeaderValue::from_bytes(call.cwd().as_os_str().as_encoded_bytes())
+        .map_err(|e| not_connected(format!("the working directory is no header value: {e}")))?;
     let trust = match opts.trust {
         TrustMode::All => "all",
         TrustMode::Check => "check",
-        TrustMode::CheckWith(_) => return None,
+        TrustMode::CheckWith(_) => {
+            return Err(not_connected(
+                "a trust store of its own is not the server's".to_owned(),
+            ));
+        }
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .ok()?;
+        .map_err(|e| not_connected(format!("cannot start the runtime: {e}")))?;
     runtime.block_on(async {
         let stream = tokio::net::UnixStream::connect(&endpoint.socket)
             .await
-            .ok()?;
+            .map_err(|e| not_connected(format!("{}: {e}", endpoint.socket.display())))?;
+        verify::socket_peer(&stream, Some(running.pid))
+            .map_err(|why| not_connected(format!("{}: {why}", endpoint.socket.display())))?;
         let request = hyper::Request::post(format!("/{agent}/{event_name}"))
             .header(hyper::header::HOST, "localhost")
             .header(hyper::header::CONTENT_TYPE, "application/json")
@@ -206,14 +202,14 @@ pub fn hand_over(
             .body(http_body_util::Full::new(
                 hyper::body::Bytes::copy_from_slice(input),
             ))
-            .ok()?;
+            .map_err(|e| not_connected(format!("cannot make the request: {e}")))?;
         let bound = super::forward::CALL_TIMEOUT;
         let answered = tokio::time::timeout(bound, super::forward::exchange(stream, request))
             .await
             .unwrap_or_else(|_| Err(format!("no answer within {} s", bound.as_secs_f64())));
         let why = match answered {
             Ok((200, body)) => match serde_json::from_slice::<Outcome>(&body) {
-                Ok(outcome) => return Some(outcome),
+                Ok(outcome) => return Ok(outcome),
                 Err(e) => format!("its answer is not an outcome: {e}"),
             },
             Ok((status, body)) => {
@@ -228,12 +224,30 @@ pub fn hand_over(
             "hooks serve ({}) failed during the call: {why}",
             endpoint.socket.display()
         );
-        Some(Outcome::failure(
+        Err(Unanswered::BrokeOff(Outcome::failure(
             protocol,
             event_name,
             &super::http::blocked(protocol, event_name, &why),
-        ))
+        )))
     })
+}
+
+/// Without unix sockets there is no socket to call.
+///
+/// # Errors
+/// Always: [`Unanswered::NotConnected`].
+#[cfg(not(unix))]
+pub fn call(
+    _endpoint: &super::Endpoint,
+    _running: &super::lock::Running,
+    _agent: crate::adapters::Agent,
+    _event_name: &str,
+    _input: &[u8],
+    _opts: &AdapterOptions,
+) -> Result<Outcome, Unanswered> {
+    Err(Unanswered::NotConnected(
+        "this system has no unix sockets".to_owned(),
+    ))
 }
 
 /// Without unix sockets, every call runs in its own process.
@@ -246,62 +260,4 @@ pub fn hand_over(
     _opts: &AdapterOptions,
 ) -> Option<Outcome> {
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
-        pairs
-            .iter()
-            .map(|(k, v)| (axum::http::HeaderName::from_static(k), v.parse().unwrap()))
-            .collect()
-    }
-
-    #[test]
-    fn a_socket_call_brings_its_own_working_directory_and_trust_mode() {
-        let base = AdapterOptions {
-            project_dir: Some("/elsewhere".into()),
-            ..AdapterOptions::default()
-        };
-        let got = call_options(
-            &headers(&[(CWD_HEADER, "/work/p"), (TRUST_HEADER, "all")]),
-            &base,
-        )
-        .unwrap();
-        assert_eq!(got.cwd, Some(PathBuf::from("/work/p")));
-        assert_eq!(
-            got.project_dir, None,
-            "the call's directory is resolved already"
-        );
-        assert_eq!(got.trust, TrustMode::All);
-        let kept = call_options(&HeaderMap::new(), &base).unwrap();
-        assert_eq!(
-            (kept.cwd, kept.project_dir, kept.trust),
-            (None, base.project_dir.clone(), TrustMode::Check)
-        );
-    }
-
-    #[test]
-    fn a_socket_call_with_a_relative_directory_or_an_unknown_trust_mode_is_refused() {
-        let base = AdapterOptions::default();
-        let relative = call_options(&headers(&[(CWD_HEADER, "p")]), &base).unwrap_err();
-        assert_eq!(relative, "x-hooks-cwd must be an absolute path");
-        let trust = call_options(&headers(&[(TRUST_HEADER, "yes")]), &base).unwrap_err();
-        assert_eq!(trust, "x-hooks-trust must be `all` or `check`");
-        let mode = call_options(&headers(&[(MODE_HEADER, "lenient")]), &base).unwrap_err();
-        assert_eq!(mode, "x-hooks-mode must be `enforce` or `audit`");
-    }
-
-    #[test]
-    fn a_socket_call_is_decided_in_the_mode_of_the_adapter_that_sent_it() {
-        let base = AdapterOptions::default();
-        let audit = call_options(&headers(&[(MODE_HEADER, "audit")]), &base).unwrap();
-        assert_eq!(audit.audit.mode, crate::audit::Mode::Audit);
-        let mut auditing = base.clone();
-        auditing.audit.mode = crate::audit::Mode::Audit;
-        let enforce = call_options(&headers(&[(MODE_HEADER, "enforce")]), &auditing).unwrap();
-        assert_eq!(enforce.audit.mode, crate::audit::Mode::Enforce);
-    }
 }

@@ -551,6 +551,7 @@ async fn hooks_serve_in_audit_mode_answers_no_opinion_and_logs_off_the_call_path
             keep: 1,
         }),
         log_unplaced: None,
+        ..Settings::default()
     };
     let server = Server::new(options);
     let call = common::input(

@@ -72,20 +72,27 @@ fn http_install_writes_http_hooks_blocking_on_failure_where_they_gate_and_a_comm
     plan(&path, Some(http()))
         .apply(&events, &mut Vec::new())
         .unwrap();
-    let auth = json!({"Authorization": format!("Bearer {}", "ab".repeat(32))});
+    // The session's audit mode and kill switch travel with each call.
+    let headers = json!({"Authorization": format!("Bearer {}", "ab".repeat(32)),
+                         "X-Hooks-Mode": "$HOOKS_MODE", "X-Hooks-Disable": "$HOOKS_DISABLE"});
+    let env = json!(["HOOKS_MODE", "HOOKS_DISABLE"]);
     for event in ["PreToolUse", "PostToolUse", "UserPromptSubmit"] {
         assert_eq!(
             entries(&path, event),
-            [json!({"type": "http", "url": url(event),
-                    "headers": auth, "timeout": 60, "onFailure": "block"})],
+            [
+                json!({"type": "http", "url": url(event), "headers": headers,
+                    "allowedEnvVars": env, "timeout": 60, "onFailure": "block"})
+            ],
             "{event}"
         );
     }
     for event in ["SessionEnd", "Stop"] {
         assert_eq!(
             entries(&path, event),
-            [json!({"type": "http", "url": url(event),
-                    "headers": auth, "timeout": 60})],
+            [
+                json!({"type": "http", "url": url(event), "headers": headers,
+                    "allowedEnvVars": env, "timeout": 60})
+            ],
             "{event}: observational, no onFailure"
         );
     }

@@ -558,7 +558,8 @@ fn a_port_held_by_another_program_fails_the_start_naming_it_and_leaves_no_server
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
         text(&out).contains(&format!("cannot listen on 127.0.0.1:{port}"))
-            && text(&out).contains("another program holds it"),
+            && text(&out).contains("another program (uid ")
+            && text(&out).contains(") holds it"),
         "{}",
         text(&out)
     );

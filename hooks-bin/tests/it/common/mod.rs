@@ -3,6 +3,8 @@
 
 #![allow(dead_code, unreachable_pub, missing_docs)]
 
+pub mod scratch;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
