@@ -129,7 +129,7 @@ pub use self::answer::{Answered, CallFacts, Outcome, answer, answer_call, answer
 pub use self::disable::{DISABLE_ENV, disabled_line, disabled_outcome, hooks_disabled};
 pub use self::protocol::{
     AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout, Mapping,
-    Protocol, Request, StartSource,
+    OnFailure, Protocol, Request, StartSource,
 };
 
 /// Exit code: success (an answer on stdout, or no opinion).
