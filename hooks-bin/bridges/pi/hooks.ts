@@ -16,12 +16,16 @@
 // belong to a switch). Events an agent cannot deliver at all are named once, at start, when the
 // bundle handles them.
 //
-// Failure: if the server dies, answers garbage or does not answer within the budget
+// Failure: if the server dies, answers garbage, does not answer within the budget
 // (HOOKS_BRIDGE_TIMEOUT_MS, default 25000; 1500 for session_shutdown: under oh-my-pi's 30 s and
-// 2 s handler budgets), a tool_call is blocked with the reason, other events are reported on
-// stderr and skipped, and the server is started again on the next event. At session_shutdown its
-// input is ended (it exits) and it no longer keeps the agent alive; at the agent's exit it is
-// sent SIGTERM.
+// 2 s handler budgets) or cannot build the session (its hooks did not load), the event fails by
+// its rule (ON_FAILURE, the table of hooks-bin's `OnFailure`): a tool_call is blocked with the
+// reason, a tool_result's output is replaced by `[tool output withheld: REASON]`, a context holds
+// its model call (the run is aborted; the messages handed back are one notice) and a
+// before_agent_start the model call of its prompt, a session_before_* cancels its action, and
+// any other event is reported on stderr and skipped; the server is started again on the next
+// event. At session_shutdown its input is ended (it exits) and it no longer keeps the agent
+// alive; at the agent's exit it is sent SIGTERM.
 //
 // Settings: HOOKS_BIN (the binary), else the path `hooks install pi|omp` wrote below, else `hooks`
 // on PATH; HOOKS_BRIDGE_AGENT (`pi` or `omp`; default: `omp` under bun, else `pi`);
@@ -52,15 +56,44 @@ const DEBUG = Boolean(process.env.HOOKS_BRIDGE_DEBUG);
 const T0 = Date.now();
 const SHUTDOWN_BUDGET_MS = Math.min(1_500, BUDGET_MS);
 
-/** Our 25 events (SPEC.md section 3). */
-const OURS = [
-  "session_start", "session_before_switch", "session_switch", "session_before_branch",
-  "session_branch", "session_before_compact", "session.compacting", "session_compact",
-  "session_before_tree", "session_tree", "session_shutdown", "context", "before_agent_start",
-  "agent_start", "agent_end", "turn_start", "turn_end", "auto_compaction_start",
-  "auto_compaction_end", "auto_retry_start", "auto_retry_end", "ttsr_triggered", "todo_reminder",
-  "tool_call", "tool_result",
-];
+/** What an event comes to when the server cannot answer it (hooks-bin's `OnFailure`). */
+type Failure = "block" | "withhold" | "hold" | "cancel" | "report";
+
+/**
+ * Our 25 events (SPEC.md section 3, in its order), each with its rule when the server cannot
+ * answer: a copy of hooks-bin's `OnFailure::of` (this bridge cannot ask a server that is down),
+ * checked against it by hooks-bin/tests/it/bridge_source.rs.
+ */
+const ON_FAILURE: Record<string, Failure> = {
+  session_start: "report",
+  session_before_switch: "cancel",
+  session_switch: "report",
+  session_before_branch: "cancel",
+  session_branch: "report",
+  session_before_compact: "cancel",
+  "session.compacting": "report",
+  session_compact: "report",
+  session_before_tree: "cancel",
+  session_tree: "report",
+  session_shutdown: "report",
+  context: "hold",
+  before_agent_start: "hold",
+  agent_start: "report",
+  agent_end: "report",
+  turn_start: "report",
+  turn_end: "report",
+  auto_compaction_start: "report",
+  auto_compaction_end: "report",
+  auto_retry_start: "report",
+  auto_retry_end: "report",
+  ttsr_triggered: "report",
+  todo_reminder: "report",
+  tool_call: "block",
+  tool_result: "withhold",
+};
+
+/** Our 25 events. */
+const OURS = Object.keys(ON_FAILURE);
 
 /** Which agent event each of ours comes from; missing: the agent cannot deliver it. */
 const SOURCES: Record<Agent, Record<string, string>> = {
@@ -342,6 +375,8 @@ interface Bundle {
 interface Bridge {
   server?: Server;
   bundle?: Bundle;
+  /** Why the prompt's model call is held: its before_agent_start failed (until its context). */
+  held?: string;
   /** Our session in the server: this agent process's hook session. */
   session: string;
   /** The agent's latest context (what UI requests use). */
@@ -352,6 +387,8 @@ interface Bridge {
   pi?: Json;
   statusLine?: string;
   warned: boolean;
+  /** The reasons last said for a restart and for a skipped event: each said once until a call succeeds. */
+  repeated: { restart?: string; skipped?: string };
   exitHook: boolean;
 }
 
@@ -359,6 +396,7 @@ const bridge: Bridge = ((globalThis as any).__hooksBridge ??= {
   session: `${AGENT}-${process.pid}-${Date.now().toString(36)}`,
   commands: [],
   warned: false,
+  repeated: {},
   exitHook: false,
 });
 
@@ -370,9 +408,16 @@ function say(line: string): void {
   process.stderr.write(`hooks: ${line}\n`);
 }
 
+/** `line`, unless the last line of its `kind` said since a call succeeded had the same `reason`. */
+function sayOnce(kind: "restart" | "skipped", reason: string, line: string): void {
+  if (reason === bridge.repeated[kind]) return;
+  bridge.repeated[kind] = reason;
+  say(line);
+}
+
 /**
- * The server. One that died fails the first call after its death (a tool_call blocks, another
- * event is skipped, with the reason) and is started again on the next.
+ * The server. One that died fails the first call after its death (by its event's rule, with the
+ * reason) and is started again on the next.
  */
 function server(): Server {
   const old = bridge.server;
@@ -381,7 +426,7 @@ function server(): Server {
       old.noticed = true;
       throw new Error(old.dead);
     }
-    if (!old.dead.includes("closed at session_shutdown")) say(`${old.dead}; starting it again`);
+    if (!old.dead.includes("closed at session_shutdown")) sayOnce("restart", old.dead, `${old.dead}; starting it again`);
     bridge.server = undefined;
   }
   bridge.server ??= new Server(binary(), onServerMessage);
@@ -423,6 +468,56 @@ function apply(event: string, result: Json): Json {
   return result;
 }
 
+/** A line on stderr, and a warning in the UI when there is one. */
+function warn(line: string): void {
+  say(line);
+  try {
+    if (bridge.ctx?.hasUI) bridge.ctx.ui.notify(`hooks: ${line}`, "warning");
+  } catch {}
+}
+
+/**
+ * What the agent gets for our `event` when the server cannot answer it (`why`): its rule
+ * (ON_FAILURE), as the command adapters apply it.
+ */
+function failed(event: string, why: string, ctx: Json): Json {
+  switch (ON_FAILURE[event]) {
+    case "block":
+      return { block: true, reason: `hooks: ${why}; the tool call is blocked` };
+    case "withhold":
+      warn(`tool_result withheld: ${why}`);
+      return { content: [{ type: "text", text: `[tool output withheld: ${why}]` }] };
+    case "cancel":
+      warn(`${event} cancelled: ${why}`);
+      return { cancel: true };
+    case "hold":
+      if (event === "context") {
+        warn(`context failed: ${why}; the model call is held`);
+        return holdModelCall(why, ctx);
+      }
+      // The agent sends the prompt whatever this handler answers: its model call is held at
+      // the context the agent emits before it.
+      bridge.held = why;
+      warn(`before_agent_start failed: ${why}; the model call of the prompt is held`);
+      return undefined;
+    default:
+      sayOnce("skipped", why, `${event} skipped: ${why}`);
+      return undefined;
+  }
+}
+
+/**
+ * Holds the model call a context is emitted for: the run is aborted (the agent then makes no
+ * call), and the messages handed back are one notice, so that the messages the hooks did not
+ * see never reach the model, whatever the abort does.
+ */
+function holdModelCall(why: string, ctx: Json): Json {
+  try {
+    ctx.abort();
+  } catch {}
+  return { messages: [{ role: "user", content: [{ type: "text", text: `[messages withheld: ${why}]` }], timestamp: Date.now() }] };
+}
+
 function report(errors: Json): void {
   if (!Array.isArray(errors)) return;
   for (const e of errors) {
@@ -437,16 +532,15 @@ function report(errors: Json): void {
 /** Emits our `event` for the server session and answers its combined result for the agent. */
 async function forward(event: string, payload: Json, ctx: Json): Promise<Json> {
   bridge.ctx = ctx;
+  if (event === "before_agent_start") bridge.held = undefined;
   const params = `{"session":${JSON.stringify(bridge.session)},"event":${JSON.stringify(event)},"ctx":${snapshot(ctx)},"payload":${payloadJson(payload)}}`;
   try {
     const emitted = await server().call("emit", params, event, budget(event));
+    bridge.repeated = {};
     report(emitted?.errors);
     return apply(event, emitted?.result);
   } catch (e) {
-    const why = (e as Error).message;
-    if (event === "tool_call") return { block: true, reason: `hooks: ${why}; the tool call is blocked` };
-    say(`${event} skipped: ${why}`);
-    return undefined;
+    return failed(event, (e as Error).message, ctx);
   }
 }
 
@@ -626,15 +720,21 @@ export default async function hooksBridge(pi: Json): Promise<void> {
     bridge.warned = true;
     say(`${AGENT} cannot deliver ${missing.join(", ")}: the bundle's handlers of ${missing.length === 1 ? "it" : "them"} never run here`);
   }
-  // The agent's events to subscribe to: those ours come from, and the session's start and end.
+  // The agent's events to subscribe to: those ours come from, and the session's start and end;
+  // a held prompt is held at its context.
   const wanted = new Set(["session_start", "session_shutdown"]);
   for (const e of handled) if (sources[e]) wanted.add(sources[e]);
+  if (wanted.has(sources.before_agent_start)) wanted.add(sources.context);
   for (const name of wanted) {
     pi.on(name, async (event: Json, ctx: Json) => {
+      bridge.ctx = ctx;
       let result: Json;
       for (const [ours, payload] of route(name, event)) {
         if (ours === "session_shutdown") await shutdown(ctx);
-        else if (ours === "session_start" || handled.has(ours)) result = await forward(ours, payload, ctx);
+        else if (ours === "context" && bridge.held !== undefined) {
+          result = holdModelCall(bridge.held, ctx);
+          bridge.held = undefined;
+        } else if (ours === "session_start" || handled.has(ours)) result = await forward(ours, payload, ctx);
       }
       return result;
     });
