@@ -3,18 +3,24 @@
 //
 // At load it starts `hooks serve --stdio` (JSON-RPC 2.0, one message per line; the protocol is
 // hooks-bin/bridges/PROTOCOL.md), asks it what the bundle handles (`describe`), subscribes to
-// those events only and registers the bundle's commands. Each event is forwarded without what
-// JSON cannot carry (an AbortSignal, functions); its combined result is what this handler returns,
-// so the agent applies it as it would an in-process hook's. The server's requests (UI: confirm,
-// select, input, editor, notify, setStatus; host: sendMessage, appendEntry, newSession, branch,
-// navigateTree, waitForIdle, abort) are answered with the agent's own context. Without an
-// interactive UI (print and json modes), notifications and the status line are written to stderr.
+// those events only and registers the bundle's commands. If `describe` fails (or answers load
+// errors: a hook that did not load may handle anything), every event the agent offers is
+// subscribed, `describe` is asked again at each event (once per event) until it answers, and
+// meanwhile each event fails by its rule (below); once it answers, the bridge serves the bundle
+// as if it had answered at load (its commands are registered then: both agents look a command
+// up when it is typed, though pi's interactive autocompletion lists it only after a reload).
+// Each event is forwarded without what JSON cannot carry (an AbortSignal, functions); its
+// combined result is what this handler returns, so the agent applies it as it would an
+// in-process hook's. The server's requests (UI: confirm, select, input, editor, notify,
+// setStatus; host: sendMessage, appendEntry, newSession, branch, navigateTree, waitForIdle,
+// abort) are answered with the agent's own context. Without an interactive UI (print and json
+// modes), notifications and the status line are written to stderr.
 //
 // pi lacks three of our events; they are mapped: session_start {reason: "new" | "resume"} is
 // session_switch, {reason: "fork"} is session_branch, session_before_fork is
 // session_before_branch; session_shutdown {reason: "quit"} is session_shutdown (the other reasons
-// belong to a switch). Events an agent cannot deliver at all are named once, at start, when the
-// bundle handles them.
+// belong to a switch). Events an agent cannot deliver at all are named once, when the bundle
+// is known (at start), if it handles them.
 //
 // Failure: if the server dies, answers garbage, does not answer within the budget
 // (HOOKS_BRIDGE_TIMEOUT_MS, default 25000; 1500 for session_shutdown: under oh-my-pi's 30 s and
@@ -374,7 +380,16 @@ interface Bundle {
 
 interface Bridge {
   server?: Server;
+  /** What the bundle handles, once `describe` answered without load errors. */
   bundle?: Bundle;
+  /** Our events the bundle has handlers of (with `bundle`). */
+  handled: Set<string>;
+  /** Why the bundle is not known (without `bundle`). */
+  unknown?: string;
+  /** The `describe` under way (concurrent events wait for the same one). */
+  describing?: Promise<boolean>;
+  /** The extension API objects the bundle's commands were registered with. */
+  registered: WeakSet<object>;
   /** Why the prompt's model call is held: its before_agent_start failed (until its context). */
   held?: string;
   /** Our session in the server: this agent process's hook session. */
@@ -394,6 +409,8 @@ interface Bridge {
 
 const bridge: Bridge = ((globalThis as any).__hooksBridge ??= {
   session: `${AGENT}-${process.pid}-${Date.now().toString(36)}`,
+  handled: new Set<string>(),
+  registered: new WeakSet<object>(),
   commands: [],
   warned: false,
   repeated: {},
@@ -533,6 +550,7 @@ function report(errors: Json): void {
 async function forward(event: string, payload: Json, ctx: Json): Promise<Json> {
   bridge.ctx = ctx;
   if (event === "before_agent_start") bridge.held = undefined;
+  if (!bridge.bundle) return failed(event, bridge.unknown ?? "the bundle is not known", ctx);
   const params = `{"session":${JSON.stringify(bridge.session)},"event":${JSON.stringify(event)},"ctx":${snapshot(ctx)},"payload":${payloadJson(payload)}}`;
   try {
     const emitted = await server().call("emit", params, event, budget(event));
@@ -693,6 +711,83 @@ function onServerMessage(message: Json): void {
 // ---------------------------------------------------------------------------------------------
 // The extension
 
+/**
+ * Asks the server what the bundle handles; true once it answered without load errors, and the
+ * bundle is then served (`bridge.bundle`, `bridge.handled`), else `bridge.unknown` says why.
+ * Concurrent callers share one call.
+ */
+function describe(): Promise<boolean> {
+  bridge.describing ??= (async () => {
+    try {
+      const bundle: Bundle = await server().call("describe", "{}", "describe", BUDGET_MS);
+      const errors = bundle?.loadErrors ?? [];
+      if (errors.length > 0) {
+        bridge.unknown = `the hooks did not load: ${errors.map((e) => `${e.path}: ${e.error}`).join("; ")}`;
+        return false;
+      }
+      adopt(bundle);
+      return true;
+    } catch (e) {
+      bridge.unknown = (e as Error).message;
+      return false;
+    }
+  })().finally(() => {
+    bridge.describing = undefined;
+  });
+  return bridge.describing;
+}
+
+/** Serves `bundle`: what it handles, and the events it handles that the agent cannot deliver. */
+function adopt(bundle: Bundle): void {
+  const wasUnknown = bridge.unknown !== undefined;
+  bridge.bundle = bundle;
+  bridge.unknown = undefined;
+  bridge.handled = new Set((bundle.events ?? []).filter((e) => e.handlers > 0).map((e) => e.name));
+  if (wasUnknown) say("describe answered: the bundle is served from now on");
+  const sources = SOURCES[AGENT];
+  const missing = [...bridge.handled].filter((e) => !(e in sources));
+  if (missing.length > 0 && !bridge.warned) {
+    bridge.warned = true;
+    say(`${AGENT} cannot deliver ${missing.join(", ")}: the bundle's handlers of ${missing.length === 1 ? "it" : "them"} never run here`);
+  }
+}
+
+/** Registers the bundle's commands with the extension API `pi`, once. */
+function registerCommands(pi: Json): void {
+  if (!bridge.bundle || !pi || bridge.registered.has(pi)) return;
+  bridge.registered.add(pi);
+  const registered = new Set<string>();
+  for (const c of bridge.bundle.commands ?? []) {
+    if (registered.has(c.name)) continue; // the first hook's command wins, as upstream
+    registered.add(c.name);
+    pi.registerCommand(c.name, {
+      description: c.description,
+      handler: (args: string, ctx: Json) => runCommand(c.name, args, ctx),
+    });
+  }
+}
+
+/** One delivery of the agent's event `name`: each of our events it is, forwarded when the bundle may handle it. */
+async function deliver(name: string, event: Json, ctx: Json): Promise<Json> {
+  bridge.ctx = ctx;
+  const ours = route(name, event);
+  // Until the bundle is known, each event asks again (once), then serves it as at load.
+  if (!bridge.bundle && ours.some(([e]) => e !== "session_shutdown") && (await describe())) {
+    registerCommands(bridge.pi);
+  }
+  let result: Json;
+  for (const [e, payload] of ours) {
+    if (e === "session_shutdown") await shutdown(ctx);
+    else if (e === "context" && bridge.held !== undefined) {
+      result = holdModelCall(bridge.held, ctx);
+      bridge.held = undefined;
+    } else if (e === "session_start" || !bridge.bundle || bridge.handled.has(e)) {
+      result = await forward(e, payload, ctx);
+    }
+  }
+  return result;
+}
+
 export default async function hooksBridge(pi: Json): Promise<void> {
   bridge.pi = pi;
   if (DEBUG) say(`[debug] +${Date.now() - T0} ms: loaded`);
@@ -703,49 +798,18 @@ export default async function hooksBridge(pi: Json): Promise<void> {
       bridge.server?.terminate();
     });
   }
-  if (!bridge.bundle) {
-    try {
-      bridge.bundle = await server().call("describe", "{}", "describe", BUDGET_MS);
-    } catch (e) {
-      say(`${(e as Error).message}; every tool call is blocked until it answers`);
-    }
-    for (const e of bridge.bundle?.loadErrors ?? []) say(`${e.path}: ${e.error}`);
+  if (!bridge.bundle && !(await describe())) {
+    say(
+      `describe failed: ${bridge.unknown}; it is asked again at each event, and until it answers ` +
+        "each event fails by its rule (a tool call is blocked, a tool output withheld, a model call held)",
+    );
   }
-  const handled = new Set((bridge.bundle?.events ?? []).filter((e) => e.handlers > 0).map((e) => e.name));
-  // Without the bundle's list, tool calls stay guarded (fail closed).
-  if (!bridge.bundle) handled.add("tool_call");
+  // The agent's events to subscribe to: those ours come from (all of them while the bundle is
+  // not known), and the session's start and end; a held prompt is held at its context.
   const sources = SOURCES[AGENT];
-  const missing = [...handled].filter((e) => !(e in sources));
-  if (missing.length > 0 && !bridge.warned) {
-    bridge.warned = true;
-    say(`${AGENT} cannot deliver ${missing.join(", ")}: the bundle's handlers of ${missing.length === 1 ? "it" : "them"} never run here`);
-  }
-  // The agent's events to subscribe to: those ours come from, and the session's start and end;
-  // a held prompt is held at its context.
   const wanted = new Set(["session_start", "session_shutdown"]);
-  for (const e of handled) if (sources[e]) wanted.add(sources[e]);
+  for (const e of bridge.bundle ? bridge.handled : OURS) if (sources[e]) wanted.add(sources[e]);
   if (wanted.has(sources.before_agent_start)) wanted.add(sources.context);
-  for (const name of wanted) {
-    pi.on(name, async (event: Json, ctx: Json) => {
-      bridge.ctx = ctx;
-      let result: Json;
-      for (const [ours, payload] of route(name, event)) {
-        if (ours === "session_shutdown") await shutdown(ctx);
-        else if (ours === "context" && bridge.held !== undefined) {
-          result = holdModelCall(bridge.held, ctx);
-          bridge.held = undefined;
-        } else if (ours === "session_start" || handled.has(ours)) result = await forward(ours, payload, ctx);
-      }
-      return result;
-    });
-  }
-  const registered = new Set<string>();
-  for (const c of bridge.bundle?.commands ?? []) {
-    if (registered.has(c.name)) continue; // the first hook's command wins, as upstream
-    registered.add(c.name);
-    pi.registerCommand(c.name, {
-      description: c.description,
-      handler: (args: string, ctx: Json) => runCommand(c.name, args, ctx),
-    });
-  }
+  for (const name of wanted) pi.on(name, (event: Json, ctx: Json) => deliver(name, event, ctx));
+  registerCommands(pi);
 }
