@@ -3,25 +3,35 @@
 //
 // At load it starts `hooks serve --stdio` (JSON-RPC 2.0, one message per line; the protocol is
 // hooks-bin/bridges/PROTOCOL.md), asks it what the bundle handles (`describe`), subscribes to
-// those events only and registers the bundle's commands. Each event is forwarded without what
-// JSON cannot carry (an AbortSignal, functions); its combined result is what this handler returns,
-// so the agent applies it as it would an in-process hook's. The server's requests (UI: confirm,
-// select, input, editor, notify, setStatus; host: sendMessage, appendEntry, newSession, branch,
-// navigateTree, waitForIdle, abort) are answered with the agent's own context. Without an
-// interactive UI (print and json modes), notifications and the status line are written to stderr.
+// those events only and registers the bundle's commands. If `describe` fails (or answers load
+// errors: a hook that did not load may handle anything), every event the agent offers is
+// subscribed, `describe` is asked again at each event (once per event) until it answers, and
+// meanwhile each event fails by its rule (below); once it answers, the bridge serves the bundle
+// as if it had answered at load (its commands are registered then: both agents look a command
+// up when it is typed, though pi's interactive autocompletion lists it only after a reload).
+// Each event is forwarded without what JSON cannot carry (an AbortSignal, functions); its
+// combined result is what this handler returns, so the agent applies it as it would an
+// in-process hook's. The server's requests (UI: confirm, select, input, editor, notify,
+// setStatus; host: sendMessage, appendEntry, newSession, branch, navigateTree, waitForIdle,
+// abort) are answered with the agent's own context. Without an interactive UI (print and json
+// modes), notifications and the status line are written to stderr.
 //
 // pi lacks three of our events; they are mapped: session_start {reason: "new" | "resume"} is
 // session_switch, {reason: "fork"} is session_branch, session_before_fork is
 // session_before_branch; session_shutdown {reason: "quit"} is session_shutdown (the other reasons
-// belong to a switch). Events an agent cannot deliver at all are named once, at start, when the
-// bundle handles them.
+// belong to a switch). Events an agent cannot deliver at all are named once, when the bundle
+// is known (at start), if it handles them.
 //
-// Failure: if the server dies, answers garbage or does not answer within the budget
+// Failure: if the server dies, answers garbage, does not answer within the budget
 // (HOOKS_BRIDGE_TIMEOUT_MS, default 25000; 1500 for session_shutdown: under oh-my-pi's 30 s and
-// 2 s handler budgets), a tool_call is blocked with the reason, other events are reported on
-// stderr and skipped, and the server is started again on the next event. At session_shutdown its
-// input is ended (it exits) and it no longer keeps the agent alive; at the agent's exit it is
-// sent SIGTERM.
+// 2 s handler budgets) or cannot build the session (its hooks did not load), the event fails by
+// its rule (ON_FAILURE, the table of hooks-bin's `OnFailure`): a tool_call is blocked with the
+// reason, a tool_result's output is replaced by `[tool output withheld: REASON]`, a context holds
+// its model call (the run is aborted; the messages handed back are one notice) and a
+// before_agent_start the model call of its prompt, a session_before_* cancels its action, and
+// any other event is reported on stderr and skipped; the server is started again on the next
+// event. At session_shutdown its input is ended (it exits) and it no longer keeps the agent
+// alive; at the agent's exit it is sent SIGTERM.
 //
 // Settings: HOOKS_BIN (the binary), else the path `hooks install pi|omp` wrote below, else `hooks`
 // on PATH; HOOKS_BRIDGE_AGENT (`pi` or `omp`; default: `omp` under bun, else `pi`);
@@ -52,15 +62,44 @@ const DEBUG = Boolean(process.env.HOOKS_BRIDGE_DEBUG);
 const T0 = Date.now();
 const SHUTDOWN_BUDGET_MS = Math.min(1_500, BUDGET_MS);
 
-/** Our 25 events (SPEC.md section 3). */
-const OURS = [
-  "session_start", "session_before_switch", "session_switch", "session_before_branch",
-  "session_branch", "session_before_compact", "session.compacting", "session_compact",
-  "session_before_tree", "session_tree", "session_shutdown", "context", "before_agent_start",
-  "agent_start", "agent_end", "turn_start", "turn_end", "auto_compaction_start",
-  "auto_compaction_end", "auto_retry_start", "auto_retry_end", "ttsr_triggered", "todo_reminder",
-  "tool_call", "tool_result",
-];
+/** What an event comes to when the server cannot answer it (hooks-bin's `OnFailure`). */
+type Failure = "block" | "withhold" | "hold" | "cancel" | "report";
+
+/**
+ * Our 25 events (SPEC.md section 3, in its order), each with its rule when the server cannot
+ * answer: a copy of hooks-bin's `OnFailure::of` (this bridge cannot ask a server that is down),
+ * checked against it by hooks-bin/tests/it/bridge_source.rs.
+ */
+const ON_FAILURE: Record<string, Failure> = {
+  session_start: "report",
+  session_before_switch: "cancel",
+  session_switch: "report",
+  session_before_branch: "cancel",
+  session_branch: "report",
+  session_before_compact: "cancel",
+  "session.compacting": "report",
+  session_compact: "report",
+  session_before_tree: "cancel",
+  session_tree: "report",
+  session_shutdown: "report",
+  context: "hold",
+  before_agent_start: "hold",
+  agent_start: "report",
+  agent_end: "report",
+  turn_start: "report",
+  turn_end: "report",
+  auto_compaction_start: "report",
+  auto_compaction_end: "report",
+  auto_retry_start: "report",
+  auto_retry_end: "report",
+  ttsr_triggered: "report",
+  todo_reminder: "report",
+  tool_call: "block",
+  tool_result: "withhold",
+};
+
+/** Our 25 events. */
+const OURS = Object.keys(ON_FAILURE);
 
 /** Which agent event each of ours comes from; missing: the agent cannot deliver it. */
 const SOURCES: Record<Agent, Record<string, string>> = {
@@ -341,7 +380,18 @@ interface Bundle {
 
 interface Bridge {
   server?: Server;
+  /** What the bundle handles, once `describe` answered without load errors. */
   bundle?: Bundle;
+  /** Our events the bundle has handlers of (with `bundle`). */
+  handled: Set<string>;
+  /** Why the bundle is not known (without `bundle`). */
+  unknown?: string;
+  /** The `describe` under way (concurrent events wait for the same one). */
+  describing?: Promise<boolean>;
+  /** The extension API objects the bundle's commands were registered with. */
+  registered: WeakSet<object>;
+  /** Why the prompt's model call is held: its before_agent_start failed (until its context). */
+  held?: string;
   /** Our session in the server: this agent process's hook session. */
   session: string;
   /** The agent's latest context (what UI requests use). */
@@ -352,13 +402,18 @@ interface Bridge {
   pi?: Json;
   statusLine?: string;
   warned: boolean;
+  /** The reasons last said for a restart and for a skipped event: each said once until a call succeeds. */
+  repeated: { restart?: string; skipped?: string };
   exitHook: boolean;
 }
 
 const bridge: Bridge = ((globalThis as any).__hooksBridge ??= {
   session: `${AGENT}-${process.pid}-${Date.now().toString(36)}`,
+  handled: new Set<string>(),
+  registered: new WeakSet<object>(),
   commands: [],
   warned: false,
+  repeated: {},
   exitHook: false,
 });
 
@@ -370,9 +425,16 @@ function say(line: string): void {
   process.stderr.write(`hooks: ${line}\n`);
 }
 
+/** `line`, unless the last line of its `kind` said since a call succeeded had the same `reason`. */
+function sayOnce(kind: "restart" | "skipped", reason: string, line: string): void {
+  if (reason === bridge.repeated[kind]) return;
+  bridge.repeated[kind] = reason;
+  say(line);
+}
+
 /**
- * The server. One that died fails the first call after its death (a tool_call blocks, another
- * event is skipped, with the reason) and is started again on the next.
+ * The server. One that died fails the first call after its death (by its event's rule, with the
+ * reason) and is started again on the next.
  */
 function server(): Server {
   const old = bridge.server;
@@ -381,7 +443,7 @@ function server(): Server {
       old.noticed = true;
       throw new Error(old.dead);
     }
-    if (!old.dead.includes("closed at session_shutdown")) say(`${old.dead}; starting it again`);
+    if (!old.dead.includes("closed at session_shutdown")) sayOnce("restart", old.dead, `${old.dead}; starting it again`);
     bridge.server = undefined;
   }
   bridge.server ??= new Server(binary(), onServerMessage);
@@ -423,6 +485,56 @@ function apply(event: string, result: Json): Json {
   return result;
 }
 
+/** A line on stderr, and a warning in the UI when there is one. */
+function warn(line: string): void {
+  say(line);
+  try {
+    if (bridge.ctx?.hasUI) bridge.ctx.ui.notify(`hooks: ${line}`, "warning");
+  } catch {}
+}
+
+/**
+ * What the agent gets for our `event` when the server cannot answer it (`why`): its rule
+ * (ON_FAILURE), as the command adapters apply it.
+ */
+function failed(event: string, why: string, ctx: Json): Json {
+  switch (ON_FAILURE[event]) {
+    case "block":
+      return { block: true, reason: `hooks: ${why}; the tool call is blocked` };
+    case "withhold":
+      warn(`tool_result withheld: ${why}`);
+      return { content: [{ type: "text", text: `[tool output withheld: ${why}]` }] };
+    case "cancel":
+      warn(`${event} cancelled: ${why}`);
+      return { cancel: true };
+    case "hold":
+      if (event === "context") {
+        warn(`context failed: ${why}; the model call is held`);
+        return holdModelCall(why, ctx);
+      }
+      // The agent sends the prompt whatever this handler answers: its model call is held at
+      // the context the agent emits before it.
+      bridge.held = why;
+      warn(`before_agent_start failed: ${why}; the model call of the prompt is held`);
+      return undefined;
+    default:
+      sayOnce("skipped", why, `${event} skipped: ${why}`);
+      return undefined;
+  }
+}
+
+/**
+ * Holds the model call a context is emitted for: the run is aborted (the agent then makes no
+ * call), and the messages handed back are one notice, so that the messages the hooks did not
+ * see never reach the model, whatever the abort does.
+ */
+function holdModelCall(why: string, ctx: Json): Json {
+  try {
+    ctx.abort();
+  } catch {}
+  return { messages: [{ role: "user", content: [{ type: "text", text: `[messages withheld: ${why}]` }], timestamp: Date.now() }] };
+}
+
 function report(errors: Json): void {
   if (!Array.isArray(errors)) return;
   for (const e of errors) {
@@ -437,16 +549,16 @@ function report(errors: Json): void {
 /** Emits our `event` for the server session and answers its combined result for the agent. */
 async function forward(event: string, payload: Json, ctx: Json): Promise<Json> {
   bridge.ctx = ctx;
+  if (event === "before_agent_start") bridge.held = undefined;
+  if (!bridge.bundle) return failed(event, bridge.unknown ?? "the bundle is not known", ctx);
   const params = `{"session":${JSON.stringify(bridge.session)},"event":${JSON.stringify(event)},"ctx":${snapshot(ctx)},"payload":${payloadJson(payload)}}`;
   try {
     const emitted = await server().call("emit", params, event, budget(event));
+    bridge.repeated = {};
     report(emitted?.errors);
     return apply(event, emitted?.result);
   } catch (e) {
-    const why = (e as Error).message;
-    if (event === "tool_call") return { block: true, reason: `hooks: ${why}; the tool call is blocked` };
-    say(`${event} skipped: ${why}`);
-    return undefined;
+    return failed(event, (e as Error).message, ctx);
   }
 }
 
@@ -599,6 +711,83 @@ function onServerMessage(message: Json): void {
 // ---------------------------------------------------------------------------------------------
 // The extension
 
+/**
+ * Asks the server what the bundle handles; true once it answered without load errors, and the
+ * bundle is then served (`bridge.bundle`, `bridge.handled`), else `bridge.unknown` says why.
+ * Concurrent callers share one call.
+ */
+function describe(): Promise<boolean> {
+  bridge.describing ??= (async () => {
+    try {
+      const bundle: Bundle = await server().call("describe", "{}", "describe", BUDGET_MS);
+      const errors = bundle?.loadErrors ?? [];
+      if (errors.length > 0) {
+        bridge.unknown = `the hooks did not load: ${errors.map((e) => `${e.path}: ${e.error}`).join("; ")}`;
+        return false;
+      }
+      adopt(bundle);
+      return true;
+    } catch (e) {
+      bridge.unknown = (e as Error).message;
+      return false;
+    }
+  })().finally(() => {
+    bridge.describing = undefined;
+  });
+  return bridge.describing;
+}
+
+/** Serves `bundle`: what it handles, and the events it handles that the agent cannot deliver. */
+function adopt(bundle: Bundle): void {
+  const wasUnknown = bridge.unknown !== undefined;
+  bridge.bundle = bundle;
+  bridge.unknown = undefined;
+  bridge.handled = new Set((bundle.events ?? []).filter((e) => e.handlers > 0).map((e) => e.name));
+  if (wasUnknown) say("describe answered: the bundle is served from now on");
+  const sources = SOURCES[AGENT];
+  const missing = [...bridge.handled].filter((e) => !(e in sources));
+  if (missing.length > 0 && !bridge.warned) {
+    bridge.warned = true;
+    say(`${AGENT} cannot deliver ${missing.join(", ")}: the bundle's handlers of ${missing.length === 1 ? "it" : "them"} never run here`);
+  }
+}
+
+/** Registers the bundle's commands with the extension API `pi`, once. */
+function registerCommands(pi: Json): void {
+  if (!bridge.bundle || !pi || bridge.registered.has(pi)) return;
+  bridge.registered.add(pi);
+  const registered = new Set<string>();
+  for (const c of bridge.bundle.commands ?? []) {
+    if (registered.has(c.name)) continue; // the first hook's command wins, as upstream
+    registered.add(c.name);
+    pi.registerCommand(c.name, {
+      description: c.description,
+      handler: (args: string, ctx: Json) => runCommand(c.name, args, ctx),
+    });
+  }
+}
+
+/** One delivery of the agent's event `name`: each of our events it is, forwarded when the bundle may handle it. */
+async function deliver(name: string, event: Json, ctx: Json): Promise<Json> {
+  bridge.ctx = ctx;
+  const ours = route(name, event);
+  // Until the bundle is known, each event asks again (once), then serves it as at load.
+  if (!bridge.bundle && ours.some(([e]) => e !== "session_shutdown") && (await describe())) {
+    registerCommands(bridge.pi);
+  }
+  let result: Json;
+  for (const [e, payload] of ours) {
+    if (e === "session_shutdown") await shutdown(ctx);
+    else if (e === "context" && bridge.held !== undefined) {
+      result = holdModelCall(bridge.held, ctx);
+      bridge.held = undefined;
+    } else if (e === "session_start" || !bridge.bundle || bridge.handled.has(e)) {
+      result = await forward(e, payload, ctx);
+    }
+  }
+  return result;
+}
+
 export default async function hooksBridge(pi: Json): Promise<void> {
   bridge.pi = pi;
   if (DEBUG) say(`[debug] +${Date.now() - T0} ms: loaded`);
@@ -609,43 +798,18 @@ export default async function hooksBridge(pi: Json): Promise<void> {
       bridge.server?.terminate();
     });
   }
-  if (!bridge.bundle) {
-    try {
-      bridge.bundle = await server().call("describe", "{}", "describe", BUDGET_MS);
-    } catch (e) {
-      say(`${(e as Error).message}; every tool call is blocked until it answers`);
-    }
-    for (const e of bridge.bundle?.loadErrors ?? []) say(`${e.path}: ${e.error}`);
+  if (!bridge.bundle && !(await describe())) {
+    say(
+      `describe failed: ${bridge.unknown}; it is asked again at each event, and until it answers ` +
+        "each event fails by its rule (a tool call is blocked, a tool output withheld, a model call held)",
+    );
   }
-  const handled = new Set((bridge.bundle?.events ?? []).filter((e) => e.handlers > 0).map((e) => e.name));
-  // Without the bundle's list, tool calls stay guarded (fail closed).
-  if (!bridge.bundle) handled.add("tool_call");
+  // The agent's events to subscribe to: those ours come from (all of them while the bundle is
+  // not known), and the session's start and end; a held prompt is held at its context.
   const sources = SOURCES[AGENT];
-  const missing = [...handled].filter((e) => !(e in sources));
-  if (missing.length > 0 && !bridge.warned) {
-    bridge.warned = true;
-    say(`${AGENT} cannot deliver ${missing.join(", ")}: the bundle's handlers of ${missing.length === 1 ? "it" : "them"} never run here`);
-  }
-  // The agent's events to subscribe to: those ours come from, and the session's start and end.
   const wanted = new Set(["session_start", "session_shutdown"]);
-  for (const e of handled) if (sources[e]) wanted.add(sources[e]);
-  for (const name of wanted) {
-    pi.on(name, async (event: Json, ctx: Json) => {
-      let result: Json;
-      for (const [ours, payload] of route(name, event)) {
-        if (ours === "session_shutdown") await shutdown(ctx);
-        else if (ours === "session_start" || handled.has(ours)) result = await forward(ours, payload, ctx);
-      }
-      return result;
-    });
-  }
-  const registered = new Set<string>();
-  for (const c of bridge.bundle?.commands ?? []) {
-    if (registered.has(c.name)) continue; // the first hook's command wins, as upstream
-    registered.add(c.name);
-    pi.registerCommand(c.name, {
-      description: c.description,
-      handler: (args: string, ctx: Json) => runCommand(c.name, args, ctx),
-    });
-  }
+  for (const e of bridge.bundle ? bridge.handled : OURS) if (sources[e]) wanted.add(sources[e]);
+  if (wanted.has(sources.before_agent_start)) wanted.add(sources.context);
+  for (const name of wanted) pi.on(name, (event: Json, ctx: Json) => deliver(name, event, ctx));
+  registerCommands(pi);
 }

@@ -131,7 +131,7 @@ pub use self::disable::{
 };
 pub use self::protocol::{
     AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout, Mapping,
-    Protocol, Request, StartSource,
+    OnFailure, Protocol, Request, StartSource,
 };
 
 /// Exit code: success (an answer on stdout, or no opinion).

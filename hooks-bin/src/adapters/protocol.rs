@@ -195,20 +195,25 @@ pub enum Mapping {
 }
 
 impl Mapping {
-    /// Whether the hooks decide here what the agent may do or what the model sees
-    /// (`ToolCall`, `ToolResult`, `Prompt`, `Compact`, `Context`): a failure then exits 2, which the
-    /// agents read as a block. Elsewhere exit 2 means something else (on `Stop` it makes the
-    /// agent go on), so a failure exits 1.
+    /// Whether the hooks decide here what the agent may do or what the model sees: one of the
+    /// events it emits gates ([`OnFailure::gates`]; `ToolCall`, `ToolResult`, `Prompt`,
+    /// `Compact`, `Context`), except on `ToolFailure`, whose result is ignored. A failure then
+    /// exits 2, which the agents read as a block. Elsewhere exit 2 means something else (on
+    /// `Stop` it makes the agent go on), so a failure exits 1.
     #[must_use]
     pub const fn is_gating(self) -> bool {
-        matches!(
-            self,
-            Mapping::ToolCall
-                | Mapping::ToolResult
-                | Mapping::Prompt
-                | Mapping::Compact
-                | Mapping::Context
-        )
+        if matches!(self, Mapping::ToolFailure) {
+            return false;
+        }
+        let kinds = self.kinds();
+        let mut i = 0;
+        while i < kinds.len() {
+            if OnFailure::of(kinds[i]).gates() {
+                return true;
+            }
+            i += 1;
+        }
+        false
     }
 
     /// The events of ours this emits (a [`Mapping::Prompt`] also runs the registered
@@ -250,6 +255,73 @@ impl Mapping {
     pub fn is_handled_by(self, runner: &HookRunner) -> bool {
         (self.runs_commands() && !runner.get_registered_commands().is_empty())
             || self.kinds().iter().any(|&kind| runner.has_handlers(kind))
+    }
+}
+
+/// What a call of one of our events comes to when its hooks cannot answer: a handler failed, or
+/// they did not load, or (in a bridge) the process serving them died, hung or answered garbage.
+/// One rule per event, whatever the agent: a guard that cannot decide blocks, a redaction that
+/// cannot be applied withholds what it was to redact; an event that decides nothing is reported
+/// and the agent goes on.
+///
+/// The command adapters fail a call whose events gate ([`OnFailure::gates`],
+/// [`Mapping::is_gating`]) with exit 2 and, where the agent needs one, an answer, so that each
+/// agent comes as close to the outcome below as it can (see each agent's file). The pi and
+/// oh-my-pi bridge (`hooks-bin/bridges/pi/hooks.ts`), which must apply the rule when the server
+/// is down, holds a copy of this table, `ON_FAILURE`; `hooks-bin/tests/it/bridge_source.rs`
+/// checks that the two agree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum OnFailure {
+    /// The tool call is blocked, with the failure as its reason (`tool_call`).
+    Block,
+    /// The tool's output is replaced by a `[tool output withheld: REASON]` notice
+    /// (`tool_result`).
+    Withhold,
+    /// The model call is not made, so the messages it would carry never reach the model
+    /// (`context`: they were to be filtered; `before_agent_start`: the prompt is not sent
+    /// without what its hooks were to add).
+    Hold,
+    /// The session action is cancelled (`session_before_compact`, `session_before_switch`,
+    /// `session_before_branch`, `session_before_tree`).
+    Cancel,
+    /// Reported (a line on stderr); the agent goes on as if no hook had answered (every other
+    /// event).
+    Report,
+}
+
+impl OnFailure {
+    /// The rule of the event `kind`.
+    #[must_use]
+    pub const fn of(kind: EventKind) -> OnFailure {
+        match kind {
+            EventKind::ToolCall => OnFailure::Block,
+            EventKind::ToolResult => OnFailure::Withhold,
+            EventKind::Context | EventKind::BeforeAgentStart => OnFailure::Hold,
+            EventKind::SessionBeforeCompact
+            | EventKind::SessionBeforeSwitch
+            | EventKind::SessionBeforeBranch
+            | EventKind::SessionBeforeTree => OnFailure::Cancel,
+            _ => OnFailure::Report,
+        }
+    }
+
+    /// Whether the failure stops something: anything but [`OnFailure::Report`].
+    #[must_use]
+    pub const fn gates(self) -> bool {
+        !matches!(self, OnFailure::Report)
+    }
+
+    /// Its name in the bridge's table: `block`, `withhold`, `hold`, `cancel`, `report`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            OnFailure::Block => "block",
+            OnFailure::Withhold => "withhold",
+            OnFailure::Hold => "hold",
+            OnFailure::Cancel => "cancel",
+            OnFailure::Report => "report",
+        }
     }
 }
 
@@ -477,4 +549,57 @@ pub enum Form {
     Exec,
     /// Shell form: `"command": "PATH TARGET EVENT"`, `PATH` quoted for a POSIX shell.
     Shell,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gating_mappings_are_those_whose_events_gate_but_a_failed_tool() {
+        let all = [
+            Mapping::ToolCall,
+            Mapping::ToolResult,
+            Mapping::ToolFailure,
+            Mapping::Prompt,
+            Mapping::SessionStart,
+            Mapping::SessionEnd,
+            Mapping::Compact,
+            Mapping::AgentEnd,
+            Mapping::Context,
+        ];
+        let gating: Vec<Mapping> = all.into_iter().filter(|m| m.is_gating()).collect();
+        assert_eq!(
+            gating,
+            [
+                Mapping::ToolCall,
+                Mapping::ToolResult,
+                Mapping::Prompt,
+                Mapping::Compact,
+                Mapping::Context
+            ]
+        );
+    }
+
+    #[test]
+    fn every_event_has_a_rule_and_only_the_deciding_ones_gate() {
+        let gating: Vec<&str> = EventKind::ALL
+            .iter()
+            .filter(|k| OnFailure::of(**k).gates())
+            .map(|k| k.as_str())
+            .collect();
+        assert_eq!(
+            gating,
+            [
+                "session_before_switch",
+                "session_before_branch",
+                "session_before_compact",
+                "session_before_tree",
+                "context",
+                "before_agent_start",
+                "tool_call",
+                "tool_result"
+            ]
+        );
+    }
 }

@@ -12,6 +12,7 @@ mod adapter_examples;
 mod adapter_stdio;
 mod adapter_tool_outputs;
 mod audit;
+mod bridge_source;
 mod decoder_props;
 mod doctor;
 mod explain;

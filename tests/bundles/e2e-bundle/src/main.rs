@@ -1,9 +1,10 @@
 //! `hooks-e2e`: an author's own `hooks` binary (every command of `hooks`), linking the examples
 //! bundle and more hooks, which the e2e suite looks for in the model's requests: a
 //! `before_agent_start` message, a `session_start` message (context only), a `context`
-//! handler that rewrites a marked user message, and a `ttsr_triggered` handler, an event pi
-//! cannot deliver (the bridge names it at start). See tests/tests/e2e/scenarios/pi_bridge.rs
-//! and the `*_bundle` scenarios.
+//! handler that rewrites a marked user message, a `context` handler that ends the server process
+//! when a marker file says so (a server that dies while it handles an event), and a
+//! `ttsr_triggered` handler, an event pi cannot deliver (the bridge names it at start). See
+//! tests/tests/e2e/scenarios/pi_bridge.rs and the `*_bundle` scenarios.
 
 use std::process::ExitCode;
 
@@ -67,6 +68,20 @@ fn rewrite_marked(event: &ContextEvent) -> Option<ContextEventResult> {
     changed.then_some(ContextEventResult {
         messages: Some(messages),
     })
+}
+
+/// The marker file (under the session's working directory) that makes the next `context`
+/// emission end the process, once: [`exit_in_context`].
+const EXIT_IN_CONTEXT: &str = ".hooks/e2e-exit-in-context";
+
+/// When [`EXIT_IN_CONTEXT`] exists, removes it and ends the process (status 3) before
+/// answering: the process serving the hooks dies in the middle of a `context` emission (for
+/// the bridge's scenarios; a command adapter call exits 3).
+#[hook(event = "context")]
+fn exit_in_context(_event: &ContextEvent, ctx: &HookContext) {
+    if std::fs::remove_file(ctx.cwd().join(EXIT_IN_CONTEXT)).is_ok() {
+        std::process::exit(3);
+    }
 }
 
 /// Notes the rules that fired (oh-my-pi only: pi has no such event).

@@ -7,6 +7,7 @@
 //! and that nothing is left running.
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -109,8 +110,9 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 // ---------------------------------------------------------------------------------------
 // Tools: the guard, the redactor, the context filter, the status line's counter
 
-fn tools_run_through_the_bundle(flavor: Flavor) {
-    let read = match flavor {
+/// The tool that reads `secrets.env` as the agent offers it.
+fn read_secrets(flavor: Flavor) -> Step {
+    match flavor {
         Flavor::Pi => Step::Tool {
             name: "read".into(),
             input: json!({"path": "secrets.env"}),
@@ -119,10 +121,17 @@ fn tools_run_through_the_bundle(flavor: Flavor) {
             name: "_read".into(),
             input: json!({"path": "secrets.env", "i": "e2e"}),
         },
-    };
+    }
+}
+
+/// The start of the secret in `secrets.env` (`API_KEY=...`), which the bundle's redactor
+/// replaces.
+const SECRET: &str = "sk-e2e-secret";
+
+fn tools_run_through_the_bundle(flavor: Flavor) {
     let script = Script::new(vec![
         flavor.shell("rm -rf victim"),
-        read,
+        read_secrets(flavor),
         flavor.shell("echo E2E-AFTER"),
         Step::Text("done".into()),
     ]);
@@ -130,7 +139,7 @@ fn tools_run_through_the_bundle(flavor: Flavor) {
         return;
     };
     sb.write("victim/keep.txt", "precious\n");
-    sb.write("secrets.env", "API_KEY=sk-e2e-secret-0123456789\n");
+    sb.write("secrets.env", format!("API_KEY={SECRET}-0123456789\n"));
     let sessions = sb.root().join("sessions");
     let dir = sessions.display().to_string();
     let run = run(&agent, &sb, &["--session-dir", &dir], &["go"], &[]);
@@ -153,7 +162,7 @@ fn tools_run_through_the_bundle(flavor: Flavor) {
         run.evidence()
     );
     assert!(
-        server.received("sk-e2e-secret").is_empty(),
+        server.received(SECRET).is_empty(),
         "the secret reached the model"
     );
     assert!(texts[2].contains("E2E-AFTER"), "{texts:?}");
@@ -283,53 +292,183 @@ fn omp_bridge_handoff_creates_a_session_whose_parent_is_the_old_one() {
 // ---------------------------------------------------------------------------------------
 // Failure: the server killed mid-session, the binary missing
 
-fn killed_server_fails_closed_and_restarts(flavor: Flavor) {
+/// The second prompt of [`dying_server_fails_each_event_by_its_rule`].
+const SECOND_PROMPT: &str = "E2E-SECOND-PROMPT";
+
+/// The server dies twice, each time between two calls of one model turn: killed by the tool
+/// itself (after answering its `tool_call`, before its `tool_result`), then ending itself while
+/// it handles a `context` (the e2e bundle's marker file). Each call fails by its event's rule:
+/// the output is withheld, the model call is held; the next event starts the server again.
+fn dying_server_fails_each_event_by_its_rule(flavor: Flavor) {
     let script = Script::new(vec![
-        flavor.shell("kill -9 $HOOKS_SERVE_PID; echo E2E-KILLED"),
+        flavor.shell("kill -9 $HOOKS_SERVE_PID; cat secrets.env"),
         flavor.shell("rm -rf victim"),
+        flavor.shell("mkdir -p .hooks && touch .hooks/e2e-exit-in-context && echo E2E-ARMED"),
         Step::Text("done".into()),
     ]);
     let Some((agent, sb, server)) = setup(flavor, "killed", script) else {
         return;
     };
     sb.write("victim/keep.txt", "precious\n");
-    let run = run(&agent, &sb, &["--no-session"], &["go"], &[]);
+    sb.write("secrets.env", format!("API_KEY={SECRET}-0123456789\n"));
+    let run = run(&agent, &sb, &["--no-session"], &["go", SECOND_PROMPT], &[]);
     finish(&run, &server, &sb);
-    assert!(run.finished.success(), "{}", run.evidence());
     let stderr = &run.finished.stderr;
-    // The first event after the death fails, with the reason; the next starts it again.
-    assert!(
-        stderr.contains("tool_result skipped: hooks serve exited (signal SIGKILL)"),
+    // The output of the tool whose server died is withheld, with the reason; the model never
+    // gets the secret.
+    let results = server.tool_results();
+    let texts: Vec<&str> = results.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(texts.len(), 3, "{texts:?}\n{}", run.evidence());
+    assert_eq!(
+        texts[0],
+        "[tool output withheld: hooks serve exited (signal SIGKILL)]",
         "{}",
         run.evidence()
     );
+    assert!(
+        server.received(SECRET).is_empty(),
+        "the secret reached the model: {:?}\n{}",
+        server.received(SECRET),
+        run.evidence()
+    );
+    // The next event started it again, and its guard holds.
     assert!(stderr.contains("starting it again"), "{}", run.evidence());
-    // The guard of the new server holds.
     assert!(
         sb.project.join("victim/keep.txt").exists(),
         "rm -rf ran\n{}",
         run.evidence()
     );
-    let results = server.tool_results();
-    assert_eq!(
-        results.last().map(|(_, t)| t.as_str()),
-        Some(GUARD_REASON),
+    assert_eq!(texts[1], GUARD_REASON, "{}", run.evidence());
+    // The server ended itself in the `context` after the third tool: that model call was not
+    // made (no request carries the third tool's output before the second prompt), and the
+    // second prompt's was, with a new server.
+    assert!(texts[2].contains("E2E-ARMED"), "{texts:?}");
+    assert!(
+        stderr.contains("context failed: hooks serve exited (status 3); the model call is held"),
         "{}",
         run.evidence()
     );
+    let turns = server.model_turns();
+    let armed: Vec<&crate::model::Request> = turns
+        .iter()
+        .filter(|r| r.body.to_string().contains("E2E-ARMED"))
+        .collect();
+    assert!(!armed.is_empty(), "{}", run.evidence());
+    assert!(
+        armed
+            .iter()
+            .all(|r| r.body.to_string().contains(SECOND_PROMPT)),
+        "the held model call was made\n{}",
+        run.evidence()
+    );
+    assert!(run.finished.success(), "{}", run.evidence());
 }
 
 #[test]
-fn pi_bridge_restarts_a_killed_server_and_its_guard_holds() {
-    killed_server_fails_closed_and_restarts(Flavor::Pi);
+fn pi_bridge_withholds_the_output_and_holds_the_model_call_when_its_server_dies() {
+    dying_server_fails_each_event_by_its_rule(Flavor::Pi);
 }
 
 #[test]
-fn omp_bridge_restarts_a_killed_server_and_its_guard_holds() {
-    killed_server_fails_closed_and_restarts(Flavor::Omp);
+fn omp_bridge_withholds_the_output_and_holds_the_model_call_when_its_server_dies() {
+    dying_server_fails_each_event_by_its_rule(Flavor::Omp);
 }
 
-fn missing_binary_blocks_every_tool_call(flavor: Flavor) {
+/// The server cannot answer `describe` at load (its first start fails, as a typo in its
+/// configuration makes it: `HOOKS_MODE` is not a mode) and starts fine the next time: the
+/// bridge asks again at the next event and then serves the bundle as if it had answered at
+/// load: the output is redacted, the guard holds, the command runs.
+fn describe_failing_at_load_is_asked_again(flavor: Flavor) {
+    let script = Script::new(vec![
+        read_secrets(flavor),
+        flavor.shell("rm -rf victim"),
+        Step::Text("first answer".into()),
+        Step::Text("answer in the new session".into()),
+    ]);
+    let Some((agent, sb, server)) = setup(flavor, "describe", script) else {
+        return;
+    };
+    sb.write("victim/keep.txt", "precious\n");
+    sb.write("secrets.env", format!("API_KEY={SECRET}-0123456789\n"));
+    let marker = sb.root().join("hooks-started-once");
+    let wrapper = sb.write(
+        "hooks-flaky",
+        format!(
+            "#!/bin/sh\n\
+             # The first start fails (an invalid configuration); the later ones are the binary's.\n\
+             if [ ! -e '{marker}' ]; then : > '{marker}'; HOOKS_MODE=typo exec '{real}' \"$@\"; fi\n\
+             exec '{real}' \"$@\"\n",
+            marker = marker.display(),
+            real = hooks_bin::e2e_bundle().display(),
+        ),
+    );
+    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).expect("chmod the wrapper");
+    let sessions = sb.root().join("sessions");
+    let dir = sessions.display().to_string();
+    let run = run(
+        &agent,
+        &sb,
+        &["--session-dir", &dir],
+        &["go", "/handoff", "next"],
+        &[("HOOKS_BIN", &wrapper.display().to_string())],
+    );
+    finish(&run, &server, &sb);
+    let stderr = &run.finished.stderr;
+    assert!(
+        stderr.contains("invalid configuration: HOOKS_MODE=typo is not a mode"),
+        "{}",
+        run.evidence()
+    );
+    assert!(marker.exists(), "the wrapper never ran\n{}", run.evidence());
+    let results = server.tool_results();
+    let texts: Vec<&str> = results.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(texts.len(), 2, "{texts:?}\n{}", run.evidence());
+    assert!(
+        texts[0].contains("API_KEY=[REDACTED]"),
+        "{texts:?}\n{}",
+        run.evidence()
+    );
+    assert!(
+        server.received(SECRET).is_empty(),
+        "the secret reached the model: {:?}\n{}",
+        server.received(SECRET),
+        run.evidence()
+    );
+    assert_eq!(texts[1], GUARD_REASON, "{}", run.evidence());
+    assert!(
+        sb.project.join("victim/keep.txt").exists(),
+        "rm -rf ran\n{}",
+        run.evidence()
+    );
+    // The bundle's command was registered once `describe` answered, and ran.
+    let handed_off = session_files(&sessions).iter().any(|(_, lines)| {
+        lines.iter().any(|l| {
+            l.to_string()
+                .contains("Continue from prior session summary.")
+        })
+    });
+    assert!(handed_off, "/handoff did not run\n{}", run.evidence());
+    assert!(
+        server.received("/handoff").is_empty(),
+        "/handoff reached the model as a prompt"
+    );
+    assert!(run.finished.success(), "{}", run.evidence());
+}
+
+#[test]
+fn pi_bridge_asks_describe_again_after_it_failed_at_load() {
+    describe_failing_at_load_is_asked_again(Flavor::Pi);
+}
+
+#[test]
+fn omp_bridge_asks_describe_again_after_it_failed_at_load() {
+    describe_failing_at_load_is_asked_again(Flavor::Omp);
+}
+
+/// Without its binary the bundle is never known: every event fails by its rule, and the first
+/// to stop the run is the prompt's (its `before_agent_start` holds its model call), so the
+/// model is never called and no tool runs.
+fn missing_binary_holds_every_model_call(flavor: Flavor) {
     let script = Script::new(vec![
         flavor.shell("echo E2E-HARMLESS"),
         Step::Text("done".into()),
@@ -346,25 +485,34 @@ fn missing_binary_blocks_every_tool_call(flavor: Flavor) {
         &[("HOOKS_BIN", &missing)],
     );
     finish(&run, &server, &sb);
-    let results = server.tool_results();
-    let text = results.first().map_or("", |(_, t)| t.as_str());
+    let stderr = &run.finished.stderr;
     assert!(
-        text.contains(&format!("cannot start {missing} serve --stdio"))
-            && text.contains("the tool call is blocked"),
-        "{text:?}\n{}",
+        stderr.contains(&format!(
+            "before_agent_start failed: cannot start {missing} serve --stdio"
+        )) && stderr.contains("the model call of the prompt is held"),
+        "{}",
         run.evidence()
     );
-    assert!(!text.contains("E2E-HARMLESS"), "the tool ran: {text}");
+    assert!(
+        server.model_turns().is_empty(),
+        "the model was called\n{}",
+        run.evidence()
+    );
+    assert!(
+        !run.finished.stdout.contains("E2E-HARMLESS"),
+        "{}",
+        run.evidence()
+    );
 }
 
 #[test]
-fn pi_bridge_without_its_binary_blocks_tool_calls_with_the_reason() {
-    missing_binary_blocks_every_tool_call(Flavor::Pi);
+fn pi_bridge_without_its_binary_holds_every_model_call_with_the_reason() {
+    missing_binary_holds_every_model_call(Flavor::Pi);
 }
 
 #[test]
-fn omp_bridge_without_its_binary_blocks_tool_calls_with_the_reason() {
-    missing_binary_blocks_every_tool_call(Flavor::Omp);
+fn omp_bridge_without_its_binary_holds_every_model_call_with_the_reason() {
+    missing_binary_holds_every_model_call(Flavor::Omp);
 }
 
 fn hung_server_is_given_up_and_restarted(flavor: Flavor) {
@@ -388,8 +536,16 @@ fn hung_server_is_given_up_and_restarted(flavor: Flavor) {
     assert!(run.finished.success(), "{}", run.evidence());
     let stderr = &run.finished.stderr;
     assert!(
-        stderr
-            .contains("tool_result skipped: hooks serve did not answer tool_result within 1500 ms"),
+        stderr.contains(
+            "tool_result withheld: hooks serve did not answer tool_result within 1500 ms"
+        ),
+        "{}",
+        run.evidence()
+    );
+    let results = server.tool_results();
+    assert_eq!(
+        results.first().map(|(_, t)| t.as_str()),
+        Some("[tool output withheld: hooks serve did not answer tool_result within 1500 ms]"),
         "{}",
         run.evidence()
     );
