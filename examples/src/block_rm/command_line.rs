@@ -58,11 +58,11 @@ static IFS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\$\{IFS[^}]*\}|\$IFS\b").expect("the pattern is valid"));
 
 /// A leading `NAME=value` (or `NAME+=value`) assignment.
-static ASSIGNMENT: LazyLock<Regex> =
+pub(super) static ASSIGNMENT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[A-Za-z_][A-Za-z0-9_]*\+?=").expect("the pattern is valid"));
 
 /// A redirection operator at the start of a word (`>`, `2>>`, `<<<`, `&>`, `<&`).
-static REDIRECTION: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static REDIRECTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[0-9]*(?:&>>?|<<<|<<-?|<>|<&|>&|>>|>\||<|>)").expect("the pattern is valid")
 });
 
@@ -70,12 +70,12 @@ static REDIRECTION: LazyLock<Regex> = LazyLock::new(|| {
 const SHELLS: &str = "bash sh zsh dash ksh mksh ash fish su script";
 
 /// Programs and keywords that run a command given among their arguments.
-const WRAPPERS: &str = "sudo doas pkexec env command builtin exec nohup nice ionice chrt taskset \
+pub(super) const WRAPPERS: &str = "sudo doas pkexec env command builtin exec nohup nice ionice chrt taskset \
     timeout stdbuf setsid unbuffer xargs parallel find chroot busybox flock watch strace ltrace \
     nsenter unshare systemd-run runuser time ! { if then elif else do while until function coproc";
 
 /// Whether `name` is one of the blank-separated `names`.
-fn listed(names: &str, name: &str) -> bool {
+pub(super) fn listed(names: &str, name: &str) -> bool {
     names.split_ascii_whitespace().any(|n| n == name)
 }
 
@@ -95,20 +95,30 @@ pub fn argv_runs_rm_rf<S: AsRef<str>>(argv: &[S]) -> bool {
 }
 
 fn line_runs_rm_rf(line: &str, depth: usize) -> bool {
-    let line = IFS.replace_all(line, " ");
+    let line = without_ifs(line);
     if depth > MAX_DEPTH {
         return conservatively_runs_rm_rf(&line);
     }
     let Some(commands) = simple_commands(&line) else {
         return conservatively_runs_rm_rf(&line);
     };
-    commands.iter().any(|command| match shlex::split(command) {
-        Some(words) => {
-            let words: Vec<String> = words.iter().flat_map(|w| expand_braces(w)).collect();
-            command_runs_rm_rf(&words, depth)
-        }
-        None => conservatively_runs_rm_rf(command),
+    commands.iter().any(|command| match words(&command.text) {
+        Some(words) => command_runs_rm_rf(&words, depth),
+        None => conservatively_runs_rm_rf(&command.text),
     })
+}
+
+/// `line` with each `$IFS` and `${IFS...}` as a blank (step 1 of the
+/// [module documentation](self)).
+pub(super) fn without_ifs(line: &str) -> std::borrow::Cow<'_, str> {
+    IFS.replace_all(line, " ")
+}
+
+/// The words of the simple command `text`, quotes and backslashes removed and brace lists
+/// expanded (step 3); `None` when [`shlex`] cannot split it.
+pub(super) fn words(text: &str) -> Option<Vec<String>> {
+    let words = shlex::split(text)?;
+    Some(words.iter().flat_map(|w| expand_braces(w)).collect())
 }
 
 /// What a command's program word is, for this check.

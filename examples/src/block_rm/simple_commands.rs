@@ -1,6 +1,6 @@
 //! The simple commands of a shell command line, found the way a shell finds where each ends:
 //! at unquoted `;`, `&`, `|`, `(`, `)` and newlines, with command substitutions read as
-//! command lines of their own (see [`super::command_line`]).
+//! command lines of their own (see [`super::command_line`]), and whether each reads a pipe.
 
 use std::iter::Peekable;
 use std::str::Chars;
@@ -9,10 +9,20 @@ use std::str::Chars;
 /// conservatively (a shell would have to parse them too; this bounds the reader's stack).
 const MAX_NESTING: usize = 32;
 
-/// The simple commands of `line`, each as its text (quotes kept, for [`shlex`]), with those of
-/// its command substitutions; `None` when the line cannot be read (an unbalanced quote, a `$(`
-/// or `` ` `` never closed, substitutions nested deeper than [`MAX_NESTING`]).
-pub(super) fn simple_commands(line: &str) -> Option<Vec<String>> {
+/// One simple command of a command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct SimpleCommand {
+    /// Its text, quotes kept (for [`shlex`]).
+    pub(super) text: String,
+    /// Whether its input is a pipe: it comes after a `|` or `|&` (not `||`), maybe on the next
+    /// line or inside a `(`.
+    pub(super) piped: bool,
+}
+
+/// The simple commands of `line`, with those of its command substitutions; `None` when the
+/// line cannot be read (an unbalanced quote, a `$(` or `` ` `` never closed, substitutions
+/// nested deeper than [`MAX_NESTING`]).
+pub(super) fn simple_commands(line: &str) -> Option<Vec<SimpleCommand>> {
     let mut reader = Reader::new(line, 0);
     reader.commands(false)?;
     Some(reader.found)
@@ -22,7 +32,9 @@ pub(super) fn simple_commands(line: &str) -> Option<Vec<String>> {
 struct Reader<'a> {
     chars: Peekable<Chars<'a>>,
     nesting: usize,
-    found: Vec<String>,
+    found: Vec<SimpleCommand>,
+    /// Whether the next command found reads a pipe.
+    piped: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -31,6 +43,7 @@ impl<'a> Reader<'a> {
             chars: text.chars().peekable(),
             nesting,
             found: Vec::new(),
+            piped: false,
         }
     }
 
@@ -68,7 +81,17 @@ impl<'a> Reader<'a> {
                         ')' => parens = parens.saturating_sub(1),
                         _ => {}
                     }
-                    self.finish(&mut current);
+                    let ended = self.finish(&mut current);
+                    match c {
+                        // `||` is no pipe; `|&` pipes stderr too.
+                        '|' => self.piped = self.chars.next_if_eq(&'|').is_none(),
+                        // A pipe goes on across a newline or into a subshell.
+                        '\n' | '(' if !ended => {}
+                        _ => self.piped = false,
+                    }
+                    if c == '|' && self.piped {
+                        self.chars.next_if_eq(&'&');
+                    }
                 }
                 _ => current.push(c),
             }
@@ -77,11 +100,17 @@ impl<'a> Reader<'a> {
         (!inside).then_some(())
     }
 
-    fn finish(&mut self, current: &mut String) {
-        if !current.trim().is_empty() {
-            self.found.push(std::mem::take(current));
+    /// Ends the command in `current`; whether there was one.
+    fn finish(&mut self, current: &mut String) -> bool {
+        let ended = !current.trim().is_empty();
+        if ended {
+            self.found.push(SimpleCommand {
+                text: std::mem::take(current),
+                piped: std::mem::take(&mut self.piped),
+            });
         }
         current.clear();
+        ended
     }
 
     fn single_quoted(&mut self, current: &mut String) -> Option<()> {
@@ -142,7 +171,9 @@ impl<'a> Reader<'a> {
             return None;
         }
         self.nesting += 1;
+        let piped = std::mem::take(&mut self.piped);
         let read = self.commands(true);
+        self.piped = piped;
         self.nesting -= 1;
         read
     }

@@ -152,6 +152,33 @@ fn block_rm_rf_with_ui_asks() {
     }
 }
 
+/// What is typed into an interactive shell later is not known yet, so the user is not asked.
+#[test]
+fn an_interactive_shell_is_blocked_without_asking_even_with_a_ui() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ui = Arc::new(ScriptedUi {
+        answer: true,
+        ..ScriptedUi::default()
+    });
+    let (runner, _) = runner(dir.path(), Some(Arc::clone(&ui)));
+    let ctx = runner.create_context();
+    for command in ["bash", "sudo -i", "env python3"] {
+        assert_eq!(
+            rt().block_on(block_rm::block_rm_rf(&bash(command), &ctx)),
+            Some(ToolCallEventResult::block(
+                block_rm::INTERACTIVE_SHELL_BLOCKED
+            )),
+            "{command}"
+        );
+    }
+    assert!(ui.asked.lock().expect("lock").is_empty());
+    // The upstream port is left as upstream wrote it.
+    assert_eq!(
+        rt().block_on(block_rm::block_rm_rf_upstream(&bash("bash"), &ctx)),
+        None
+    );
+}
+
 #[test]
 fn the_guard_blocks_rm_rf_however_it_is_spelled_where_the_upstream_port_does_not() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -2,4 +2,5 @@
 
 mod block_rm;
 mod example_hooks;
+mod interactive_shell;
 mod redact;

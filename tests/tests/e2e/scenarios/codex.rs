@@ -1009,3 +1009,62 @@ fn output_before_a_command_yields_reaches_the_model_with_no_post_tool_use() {
         .collect();
     assert_eq!(events, ["PreToolUse"], "{}", run.evidence());
 }
+
+/// Codex 0.169.0 runs `PreToolUse` for `exec_command` only, never for `write_stdin`: what the
+/// model types into a command that `exec_command` started with a terminal (`tty: true`;
+/// without one, `write_stdin` finds its input closed) reaches no hook. Measured without the
+/// guard's check: this script (`bash` with a terminal, then `rm -rf victim` typed into it)
+/// removed `victim`, and the one hook call was `Bash` with `tool_input: {"command": "bash"}`
+/// (no `tty`). The guard refuses the shell itself, and the model is told to run the command
+/// directly; `write_stdin` then has no session to write into.
+#[test]
+fn an_interactive_shell_is_refused_so_write_stdin_cannot_feed_it_rm_rf() {
+    let server = ModelServer::start(Script::new(vec![
+        Step::Tool {
+            name: "exec_command".into(),
+            input: json!({"cmd": "bash", "tty": true, "yield_time_ms": 1_000}),
+        },
+        Step::Tool {
+            name: "write_stdin".into(),
+            input: json!({
+                "session_id": SESSION_ID, "chars": "rm -rf victim\n", "yield_time_ms": 2_000,
+            }),
+        },
+        Step::Text("done".into()),
+    ]));
+    let Some((codex, sb)) = setup("codex-interactive-shell", &server, "") else {
+        return;
+    };
+    sb.write("victim/keep.txt", "precious\n");
+    let log = record(&sb, &["PreToolUse"]);
+    let run = codex.exec(
+        &sb,
+        &server,
+        Trust::Bypass,
+        &[],
+        "open a shell and clean up",
+    );
+    let results = server.tool_results();
+    assert!(
+        sb.project.join("victim/keep.txt").exists(),
+        "rm -rf ran through write_stdin: {results:?}\n{}",
+        run.evidence()
+    );
+    assert!(
+        results
+            .first()
+            .is_some_and(|(_, t)| t.contains(examples::block_rm::INTERACTIVE_SHELL_BLOCKED)),
+        "the model did not receive the reason: {results:?}\n{}",
+        run.evidence()
+    );
+    let inputs: Vec<Value> = fixtures::recorded(&log)
+        .iter()
+        .map(|i| json!([i["tool_name"], i["tool_input"]]))
+        .collect();
+    assert_eq!(
+        inputs,
+        [json!(["Bash", {"command": "bash"}])],
+        "{}",
+        run.evidence()
+    );
+}
