@@ -3,3 +3,4 @@
 mod block_rm;
 mod example_hooks;
 mod redact;
+mod secret_files;
