@@ -35,7 +35,21 @@
 //! never applied); in Codex, what a command prints before it yields while still running. See
 //! the README's per-agent table for those paths.
 //!
-//! Two redactions, which differ only in what they find:
+//! A redacted output is not enough where the agent shows the model a file again by itself.
+//! Claude Code keeps each file `Read` opened or `Edit` changed and, after a compaction, reads
+//! the most recent of them again from disk and attaches them to the next request, with no
+//! hook. So in Claude Code [`answer_secret_reads`] answers a `Read` of a file that holds a
+//! secret itself, denying the call with the redacted text as the reason (the model gets it as
+//! the tool's result), and [`block_secret_edits`] blocks an `Edit` of such a file (the model
+//! is told to use a shell command): neither tool opens the file ([`secret_files`] has what
+//! they read and show). A file that holds no secret when a tool opens it, and one when Claude
+//! Code reads it again, still reaches the model in full then.
+//!
+//! Two redactions, which differ only in what they find: [`redact_secrets`] (the one the hooks
+//! use) and [`redact_api_keys`] (upstream's `API_KEY=\S+`).
+pub mod secret_files;
+
+use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 use hooks_core::prelude::*;
@@ -139,4 +153,58 @@ pub fn block_unhooked_output(event: &ToolCallEvent) -> Option<ToolCallEventResul
     UNHOOKED_OUTPUT_TOOLS
         .contains(&event.tool_name.as_str())
         .then(|| ToolCallEventResult::block(UNHOOKED_OUTPUT_REASON))
+}
+
+/// The agents that show the model a file their tools opened again later, past every hook,
+/// where [`answer_secret_reads`] and [`block_secret_edits`] keep files holding a secret from
+/// those tools: Claude Code (`claude`), which attaches the files `Read` opened or `Edit`
+/// changed most recently to the first request after a compaction, read again from disk.
+pub const REREADING_AGENTS: &[&str] = &["claude"];
+
+/// The path a call of `event` names (`file_path`, else our `path`), resolved as Claude Code
+/// resolves it; `None` in agents not in [`REREADING_AGENTS`], for a tool other than `tool`,
+/// and without a path.
+fn reread_path(event: &ToolCallEvent, ctx: &HookContext, tool: &str) -> Option<PathBuf> {
+    if event.tool_name != tool || !ctx.agent().is_some_and(|a| REREADING_AGENTS.contains(&a)) {
+        return None;
+    }
+    let path = event
+        .input_str("file_path")
+        .or_else(|| event.input_str("path"))?;
+    let home = std::env::var_os("HOME");
+    Some(secret_files::resolve(
+        path,
+        ctx.cwd(),
+        home.as_deref().map(Path::new),
+    ))
+}
+
+/// In the agents of [`REREADING_AGENTS`], answers a `read` of a file that holds a secret in
+/// place of the tool: blocks the call with the file's text, each secret's value redacted, as
+/// the reason, which the model gets as the tool's result ([`secret_files::answer_read`]:
+/// `offset` and `limit` as `Read` takes them; a file it cannot check is blocked with why). The
+/// agent never opens the file, so it cannot show it to the model again. A file with no secret,
+/// and every read elsewhere, runs as usual, its output redacted by [`redact_tool_output`].
+#[hook(event = "tool_call")]
+pub fn answer_secret_reads(
+    event: &ToolCallEvent,
+    ctx: &HookContext,
+) -> Option<ToolCallEventResult> {
+    let path = reread_path(event, ctx, "read")?;
+    let number = |key: &str| event.input.get(key).and_then(|v| v.as_u64());
+    let lines = secret_files::Lines {
+        offset: number("offset"),
+        limit: number("limit"),
+    };
+    secret_files::answer_read(&path, lines).map(ToolCallEventResult::block)
+}
+
+/// In the agents of [`REREADING_AGENTS`], blocks an `edit` of a file that holds a secret
+/// ([`secret_files::answer_edit`]): the agent would keep the whole edited file, secret
+/// included, and show it to the model again after a compaction. The reason tells the model to
+/// change the file with a shell command, whose output [`redact_tool_output`] redacts.
+#[hook(event = "tool_call")]
+pub fn block_secret_edits(event: &ToolCallEvent, ctx: &HookContext) -> Option<ToolCallEventResult> {
+    let path = reread_path(event, ctx, "edit")?;
+    secret_files::answer_edit(&path).map(ToolCallEventResult::block)
 }

@@ -71,8 +71,8 @@ pub struct NavigateTreeOptions {
 /// The second argument of every event handler (`HookContext`).
 ///
 /// `ui`, `has_ui` and `model` are captured when the context is built (once per emission, shared
-/// by that emission's handlers); `is_idle`, `abort` and `has_queued_messages` ask the runner's
-/// host in force at call time.
+/// by that emission's handlers); `agent`, `is_idle`, `abort` and `has_queued_messages` ask the
+/// runner's host in force at call time.
 #[derive(Clone)]
 pub struct HookContext {
     ui: Arc<dyn HookUi>,
@@ -161,6 +161,31 @@ impl HookContext {
     #[must_use]
     pub fn model(&self) -> Option<&Model> {
         self.model.as_deref()
+    }
+
+    /// The agent CLI the runner serves, as the `hooks` binary names it: `claude`, `codex`,
+    /// `gemini`, `copilot`, `qwen`, `droid` or `cursor` in the adapters (`hooks AGENT EVENT`,
+    /// `hooks serve`); `None` when the host does not say (`hooks run`, the pi and oh-my-pi
+    /// bridge, a runner not initialized). Asked of the host in force at call time.
+    ///
+    /// The events are the same for every agent; this is for what one agent does outside them,
+    /// which a hook can only work around where that agent runs (the example redactor answers
+    /// Claude Code's reads of files holding a secret itself, since Claude Code shows such a
+    /// file to the model again after a compaction without a hook).
+    ///
+    /// ```
+    /// use hooks_core::prelude::*;
+    ///
+    /// #[hook(event = "tool_call")]
+    /// fn only_in_claude_code(event: &ToolCallEvent, ctx: &HookContext) -> Option<ToolCallEventResult> {
+    ///     (ctx.agent() == Some("claude") && event.tool_name == "webfetch")
+    ///         .then(|| ToolCallEventResult::block("no web fetches here"))
+    /// }
+    /// # fn main() {}
+    /// ```
+    #[must_use]
+    pub fn agent(&self) -> Option<&str> {
+        self.shared.installed().host().agent()
     }
 
     /// Whether the agent is idle (asked at call time).

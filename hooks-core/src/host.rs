@@ -2,7 +2,7 @@
 //! runner's record of the hosts it was given.
 //!
 //! A host implements what it has: every method answers as a runner without that function does
-//! (SPEC-DETAILS sections 3, 4.1 and 5.1): no model, messages and entries dropped, idle, no
+//! (SPEC-DETAILS sections 3, 4.1 and 5.1): no agent named, no model, messages and entries dropped, idle, no
 //! queued messages, `abort` and `wait_for_idle` doing nothing, the session actions answering
 //! `{ cancelled: false }`, the no-op UI.
 
@@ -29,6 +29,14 @@ use crate::ui::{HookUi, NoUi};
 /// ([`Host::session_actions`]): those stay with the host that did.
 #[async_trait]
 pub trait Host: Send + Sync + 'static {
+    /// The agent CLI this host serves, as the `hooks` binary names it (`claude`, `codex`,
+    /// `gemini`, ...: the `AGENT` of `hooks AGENT EVENT`); `None` when the host does not say.
+    /// A hook reads it to work around what one agent does outside every event
+    /// ([`HookContext::agent`](crate::HookContext::agent)).
+    fn agent(&self) -> Option<&str> {
+        None
+    }
+
     /// The model in use.
     fn model(&self) -> Option<Model> {
         None

@@ -523,6 +523,8 @@ fn the_bundle_registers_every_example() {
             ("examples::handoff", "handoff"),
             ("examples::redact", "redact_tool_output"),
             ("examples::redact", "block_unhooked_output"),
+            ("examples::redact", "answer_secret_reads"),
+            ("examples::redact", "block_secret_edits"),
             ("examples::status_line", "reset_tool_count"),
             ("examples::status_line", "count_tools"),
         ]

@@ -4,3 +4,4 @@ mod block_rm;
 mod example_hooks;
 mod interactive_shell;
 mod redact;
+mod secret_files;

@@ -88,6 +88,7 @@ impl Session {
         let messages: Arc<Mutex<Vec<CustomMessage>>> = Arc::default();
         let unavailable: Arc<Mutex<Vec<&'static str>>> = Arc::default();
         runner.initialize(AdapterHost {
+            agent,
             store,
             messages: Arc::clone(&messages),
             notes: Arc::clone(&notes),
@@ -181,13 +182,16 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// The host of an adapter call: messages are collected, entries appended to the session's
+/// The host of an adapter call: it names the agent (`ctx.agent()`), messages are collected,
+/// entries appended to the session's
 /// store (in memory for a command adapter's call, the session's file in `hooks serve`: a write
 /// that fails is reported on stderr); the agent owns its
 /// sessions, so a command's session actions cannot be carried out here: they answer
 /// `cancelled: true` and are collected, for the command's answer; the UI collects what it is
 /// told and is not interactive.
 struct AdapterHost {
+    /// The agent's name, which hooks read ([`Host::agent`]).
+    agent: &'static str,
     store: Arc<JsonlSessionStore>,
     messages: Arc<Mutex<Vec<CustomMessage>>>,
     notes: Arc<Mutex<Vec<String>>>,
@@ -205,6 +209,10 @@ impl AdapterHost {
 
 #[async_trait]
 impl Host for AdapterHost {
+    fn agent(&self) -> Option<&str> {
+        Some(self.agent)
+    }
+
     fn send_message(&self, message: CustomMessage, _options: SendMessageOptions) {
         lock(&self.messages).push(message);
     }

@@ -1,6 +1,7 @@
 //! The adapters of Gemini CLI, Copilot CLI, Qwen Code, Factory Droid and Cursor, called in
 //! process with the inputs the real agents sent (`tests/fixtures/agents/<agent>/<Event>.json`,
-//! recorded by the e2e suite; Cursor's from its documentation), and through the built binary.
+//! recorded by the e2e suite; Cursor's from its documentation), and through the built binary;
+//! and what every adapter, Claude Code's and Codex's too, tells the hooks.
 
 use crate::common;
 
@@ -9,6 +10,8 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use common::{Call, call, canonical_options, failing_options, workdir};
+use hooks_bin::adapters::claude::Claude;
+use hooks_bin::adapters::codex::Codex;
 use hooks_bin::adapters::copilot::Copilot;
 use hooks_bin::adapters::cursor::Cursor;
 use hooks_bin::adapters::droid::{self, Droid};
@@ -743,5 +746,52 @@ proptest::proptest! {
                 }
             }
         }
+    }
+}
+
+// Every agent
+
+/// Each adapter tells the hooks which agent they serve: `ctx.agent()` is the `AGENT` of
+/// `hooks AGENT EVENT`.
+#[test]
+fn every_adapter_names_its_agent_to_the_hooks() {
+    let dir = workdir();
+    let claude_style = |event: &str| {
+        common::input(
+            event,
+            dir.path(),
+            json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+        )
+    };
+    let calls: [(&dyn Protocol, &str, Vec<u8>); 7] = [
+        (&Claude, "PreToolUse", claude_style("PreToolUse")),
+        (&Codex, "PreToolUse", claude_style("PreToolUse")),
+        (
+            &Gemini,
+            "BeforeTool",
+            fixture("gemini", "BeforeTool", |_| {}),
+        ),
+        (&Qwen, "PreToolUse", fixture("qwen", "PreToolUse", |_| {})),
+        (&Droid, "PreToolUse", fixture("droid", "PreToolUse", |_| {})),
+        (
+            &Copilot,
+            "preToolUse",
+            fixture("copilot", "preToolUse", |_| {}),
+        ),
+        (
+            &Cursor,
+            "beforeShellExecution",
+            cursor_input("beforeShellExecution", json!({"command": "ls"})),
+        ),
+    ];
+    for (protocol, event, bytes) in calls {
+        let (opts, log) = canonical_options();
+        let c = run(protocol, event, &bytes, opts);
+        assert_eq!(c.code, 0, "{}: {c:?}", protocol.name());
+        assert_eq!(
+            log.lock().unwrap().agents,
+            [Some(protocol.name().to_owned())],
+            "{c:?}"
+        );
     }
 }

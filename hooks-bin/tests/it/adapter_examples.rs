@@ -9,6 +9,9 @@ use common::{Call, call, input, workdir};
 use hooks_bin::adapters::AdapterOptions;
 use hooks_bin::adapters::claude::Claude;
 use hooks_bin::adapters::codex::Codex;
+use hooks_bin::adapters::droid::Droid;
+use hooks_bin::adapters::gemini::Gemini;
+use hooks_bin::adapters::qwen::Qwen;
 
 fn defaults(cwd: &std::path::Path) -> AdapterOptions {
     AdapterOptions::default().cwd(cwd)
@@ -169,6 +172,73 @@ fn the_example_redactor_withholds_a_pdf_it_cannot_read() {
     let out = &c.json()["hookSpecificOutput"]["updatedToolOutput"];
     assert_eq!(out["type"], "text", "{c:?}");
     assert_eq!(out["file"]["content"], examples::redact::WITHHELD_DOCUMENT);
+}
+
+/// The example redactor answers Claude Code's `Read` of a file holding a secret itself, with
+/// the redacted text as the deny reason, and blocks its `Edit` (Claude Code would show the raw
+/// file to the model again after a compaction); a file with no secret, and the read tools of
+/// the other agents, run.
+#[test]
+fn the_example_redactor_answers_claude_s_read_of_a_file_with_a_secret_and_blocks_its_edit() {
+    let dir = workdir();
+    let secret = dir.path().join("config.txt");
+    std::fs::write(&secret, "name=demo\nAPI_KEY=sk-live-9\n").unwrap();
+    let clean = dir.path().join("notes.txt");
+    std::fs::write(&clean, "nothing secret\n").unwrap();
+    let read = |file: &std::path::Path| {
+        claude_call(
+            "PreToolUse",
+            dir.path(),
+            json!({"tool_name": "Read", "tool_input": {"file_path": file}}),
+        )
+    };
+    let c = read(&secret);
+    assert_eq!(c.code, 0, "{c:?}");
+    let answer = &c.json()["hookSpecificOutput"];
+    assert_eq!(answer["permissionDecision"], "deny", "{c:?}");
+    let reason = answer["permissionDecisionReason"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        reason.contains("1\tname=demo\n2\tAPI_KEY=[REDACTED]\n3\t\n")
+            && !reason.contains("sk-live"),
+        "{reason}"
+    );
+    let c = read(&clean);
+    assert_eq!((c.code, c.stdout.as_str(), c.stderr.as_str()), (0, "", ""));
+    let c = claude_call(
+        "PreToolUse",
+        dir.path(),
+        json!({"tool_name": "Edit", "tool_input": {"file_path": secret, "old_string": "name=demo", "new_string": "name=x"}}),
+    );
+    let answer = &c.json()["hookSpecificOutput"];
+    assert_eq!(answer["permissionDecision"], "deny", "{c:?}");
+    assert!(
+        answer["permissionDecisionReason"]
+            .as_str()
+            .is_some_and(|r| r.contains("holds a secret") && !r.contains("sk-live")),
+        "{c:?}"
+    );
+
+    let others: [(&dyn hooks_bin::adapters::Protocol, &str, &str, &str); 3] = [
+        (&Droid, "PreToolUse", "Read", "file_path"),
+        (&Qwen, "PreToolUse", "read_file", "absolute_path"),
+        (&Gemini, "BeforeTool", "read_file", "file_path"),
+    ];
+    for (protocol, event, tool, field) in others {
+        let bytes = input(
+            event,
+            dir.path(),
+            json!({"tool_name": tool, "tool_input": {field: secret}}),
+        );
+        let c = call(protocol, event, &bytes, &defaults(dir.path()));
+        assert_eq!(c.code, 0, "{}: {c:?}", protocol.name());
+        assert!(
+            !c.stdout.contains("deny") && !c.stdout.contains("REDACTED"),
+            "{}: {c:?}",
+            protocol.name()
+        );
+    }
 }
 
 #[test]

@@ -100,6 +100,8 @@ fn list_json_has_the_examples_in_dispatch_order() {
             vec![
                 "examples::block_rm block_rm_rf",
                 "examples::redact block_unhooked_output",
+                "examples::redact answer_secret_reads",
+                "examples::redact block_secret_edits",
             ],
         ),
         (

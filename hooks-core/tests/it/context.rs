@@ -72,6 +72,24 @@ async fn ctx_ui_has_ui_and_model_are_captured_when_the_context_is_built() {
 }
 
 #[tokio::test]
+async fn ctx_agent_is_the_host_in_force_s_and_none_before_a_host_names_one() {
+    let runner = runner(vec![]);
+    let ctx = runner.create_context();
+    assert_eq!(ctx.agent(), None, "no host yet");
+    let (mut options, _inbox) = test_host();
+    options.agent = Some("claude");
+    runner.initialize(options);
+    assert_eq!(ctx.agent(), Some("claude"), "asked at call time");
+    let (options, _inbox) = test_host();
+    runner.initialize(options);
+    assert_eq!(
+        runner.create_context().agent(),
+        None,
+        "a host that names none"
+    );
+}
+
+#[tokio::test]
 async fn ctx_is_idle_abort_and_has_queued_messages_are_late_bound() {
     let runner = runner(vec![]);
     let first_aborts = Counter::new();

@@ -18,6 +18,8 @@ pub struct Seen {
     pub tool_calls: Vec<ToolCallEvent>,
     pub tool_results: Vec<ToolResultEvent>,
     pub cwds: Vec<PathBuf>,
+    /// The agent each tool call's context named (`ctx.agent()`).
+    pub agents: Vec<Option<String>>,
     pub events: Vec<String>,
 }
 
@@ -51,6 +53,7 @@ pub fn canonical(cwd: &Path, log: &Log) -> LoadedHook {
         let mut seen = l.lock().unwrap();
         seen.tool_calls.push(e.clone());
         seen.cwds.push(ctx.cwd().to_path_buf());
+        seen.agents.push(ctx.agent().map(str::to_owned));
         let dangerous =
             e.tool_name == "bash" && e.input_str("command").is_some_and(|c| c.contains("rm -rf"));
         dangerous.then(|| ToolCallEventResult::block("rm -rf blocked (no UI)"))

@@ -47,6 +47,7 @@ pub type BoolFn = Arc<dyn Fn() -> bool + Send + Sync>;
 /// A host made of closures, one per host function (`None`: the host does not have it).
 #[derive(Clone)]
 pub struct TestHost {
+    pub agent: Option<&'static str>,
     pub get_model: Arc<dyn Fn() -> Option<Model> + Send + Sync>,
     pub send_message: SendMessageHandler,
     pub append_entry: AppendEntryHandler,
@@ -63,6 +64,9 @@ pub struct TestHost {
 
 #[async_trait]
 impl Host for TestHost {
+    fn agent(&self) -> Option<&str> {
+        self.agent
+    }
     fn model(&self) -> Option<Model> {
         (self.get_model)()
     }
@@ -132,6 +136,7 @@ pub fn test_host() -> (TestHost, HostInbox) {
     let messages = Arc::clone(&inbox.messages);
     let entries = Arc::clone(&inbox.entries);
     let host = TestHost {
+        agent: None,
         get_model: Arc::new(|| None),
         send_message: Arc::new(move |m, o| messages.lock().unwrap().push((m, o))),
         append_entry: Arc::new(move |t: &str, d| entries.lock().unwrap().push((t.to_owned(), d))),

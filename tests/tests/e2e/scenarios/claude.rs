@@ -250,27 +250,91 @@ fn informational(run: &ClaudeRun) -> Vec<String> {
         .collect()
 }
 
+/// The text of the request after a compaction that re-attaches the files read before it
+/// ("Result of calling the Read tool"), for assertions; empty when no request does.
+fn reattached(server: &ModelServer) -> String {
+    server
+        .model_turns()
+        .iter()
+        .flat_map(|r| {
+            crate::model::strings(&r.body)
+                .into_iter()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .filter(|s| s.contains("Result of calling the Read tool"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// After a compaction Claude Code attaches the files read (or edited) recently again, read from
+/// disk by itself ("Result of calling the Read tool"), with no hook. The example redactor
+/// answers a Read of a file holding a secret itself (a deny whose reason is the redacted
+/// text) and blocks its Edit (which needs no Read first), so neither tool opens it and nothing
+/// brings it back; a file with no secret reads as usual and is re-attached (which shows the
+/// compaction did re-attach what Read opened).
 #[test]
-fn read_of_a_text_file_is_redacted_before_the_model_sees_it() {
-    let Some((claude, sb)) = setup("claude-read-text") else {
+fn after_a_compaction_a_secret_read_before_it_never_reaches_the_model() {
+    let Some((claude, sb)) = setup("claude-reread") else {
         return;
     };
-    let file = sb.write("config.txt", format!("name=demo\n{}\n", secret_line()));
-    let server = ModelServer::start(Script::new(vec![read(&file), Step::Text("read".into())]));
-    let run = claude.run(&sb, &server, "read config.txt", &[]);
+    let contents = format!("name=demo\n{}\n", secret_line());
+    let secret = sb.write("config.txt", &contents);
+    let clean = sb.write("notes.txt", "e2e-clean-notes\n");
+    let edit = Step::Tool {
+        name: "Edit".into(),
+        input: json!({"file_path": secret, "old_string": "name=demo", "new_string": "name=e2e"}),
+    };
+    let server = ModelServer::start(Script::new(vec![
+        read(&secret),
+        read(&clean),
+        edit,
+        Step::Text("read".into()),
+        Step::Text("after".into()),
+    ]));
+    let first = claude.run(&sb, &server, "read config.txt and notes.txt", &[]);
     let results = server.tool_results();
     assert!(
-        results.iter().any(|(_, t)| t.contains(REDACTED)),
-        "no redacted text reached the model: {results:?}\n{}",
-        run.evidence()
+        results.len() == 3
+            && results[0].1.contains(&format!("2\t{REDACTED}"))
+            && results[1].1.contains("1\te2e-clean-notes")
+            && !results[1].1.contains("redaction hook"),
+        "the model did not get config.txt redacted and notes.txt as Read shows it: {results:?}\n{}",
+        first.evidence()
+    );
+    let compact = claude.run(&sb, &server, "/compact", &["--continue"]);
+    let after = claude.run(&sb, &server, "go on", &["--continue"]);
+    let turns = server.model_turns();
+    assert!(
+        turns
+            .iter()
+            .any(|r| r.answered == crate::model::Answered::Summary)
+            && turns
+                .last()
+                .is_some_and(|r| r.answered == crate::model::Answered::Step(4)),
+        "no compaction, or no request after it:\n{}\n{}",
+        compact.evidence(),
+        after.evidence()
+    );
+    let reattached = reattached(&server);
+    assert!(
+        reattached.contains("e2e-clean-notes"),
+        "the compaction re-attached no file: {reattached:?}\n{}",
+        after.evidence()
     );
     assert_eq!(
         server.received(SECRET),
         Vec::<String>::new(),
-        "{}",
-        run.evidence()
+        "re-attached: {reattached}\n{}",
+        after.evidence()
     );
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(
+        results[2].1.contains("holds a secret")
+            && std::fs::read_to_string(&secret).unwrap() == contents,
+        "the Edit of config.txt ran: {:?}",
+        results[2]
+    );
+    assert!(complaints(&first).is_empty(), "{:?}", complaints(&first));
 }
 
 /// Claude Code never sends malformed input by itself, so each installed gating entry is run the
@@ -445,14 +509,29 @@ fn hook_times_from_the_debug_log() {
     assert!(times.failed().is_empty(), "{:?}", times.failed());
 }
 
+/// Removes the installed `PreToolUse` entry, where the example redactor answers a read of a
+/// file holding a secret itself, so that the read runs and its output reaches `PostToolUse`:
+/// the output path alone, as a hook that only rewrites tool output has it.
+fn output_path_only(sb: &Sandbox) {
+    let bin = crate::hooks_bin::path().display().to_string();
+    fixtures::remove_handlers(&settings(sb), "PreToolUse", |h| {
+        h["command"].as_str() == Some(bin.as_str())
+    });
+}
+
 /// Reads `file` (written with `contents`) with Claude's Read tool, with a recorder on
-/// PostToolUse; returns the run, the server, the sandbox and what PostToolUse received.
+/// PostToolUse (and, with `output_only`, no `PreToolUse` of ours: [`output_path_only`]);
+/// returns the run, the server, the sandbox and what PostToolUse received.
 fn read_with_recorder(
     name: &str,
     file: &str,
     contents: &[u8],
+    output_only: bool,
 ) -> Option<(ClaudeRun, ModelServer, Sandbox, Vec<Value>)> {
     let (claude, sb) = setup(name)?;
+    if output_only {
+        output_path_only(&sb);
+    }
     let log = sb.root().join("post-tool-use.jsonl");
     let recorder = fixtures::recorder(sb.root(), &log);
     fixtures::add_handler(
@@ -497,12 +576,14 @@ fn only_result(server: &ModelServer) -> String {
     results[0].1.clone()
 }
 
+/// The redactor answers the read itself (the notebook holds a secret): the cells come as text.
 #[test]
 fn read_of_a_notebook_is_redacted_before_the_model_sees_it() {
     let Some((run, server, _sb, inputs)) = read_with_recorder(
         "claude-read-notebook",
         "demo.ipynb",
         fixtures::notebook().as_bytes(),
+        false,
     ) else {
         return;
     };
@@ -519,7 +600,7 @@ fn read_of_a_notebook_is_redacted_before_the_model_sees_it() {
 #[test]
 fn read_of_a_pdf_never_shows_the_model_a_secret() {
     let Some((run, server, _sb, inputs)) =
-        read_with_recorder("claude-read-pdf", "demo.pdf", &fixtures::pdf())
+        read_with_recorder("claude-read-pdf", "demo.pdf", &fixtures::pdf(), false)
     else {
         return;
     };
@@ -537,7 +618,7 @@ fn read_of_an_image_reaches_the_model_unchanged() {
     use base64::Engine as _;
     let png = fixtures::png();
     let Some((run, server, _sb, inputs)) =
-        read_with_recorder("claude-read-image", "demo.png", &png)
+        read_with_recorder("claude-read-image", "demo.png", &png, false)
     else {
         return;
     };
@@ -596,6 +677,8 @@ fn shown_to_user(run: &ClaudeRun, text: &str) -> bool {
         .any(|e| e["type"] == "system" && e["content"].as_str().is_some_and(|c| c.contains(text)))
 }
 
+/// The output path alone ([`output_path_only`]): with a read answered by the redactor itself,
+/// a notebook holding a secret comes as text, its images left out.
 #[test]
 fn a_notebook_image_stays_while_its_text_is_redacted() {
     use base64::Engine as _;
@@ -603,6 +686,7 @@ fn a_notebook_image_stays_while_its_text_is_redacted() {
         "claude-read-notebook-image",
         "plot.ipynb",
         fixtures::notebook_with_image().as_bytes(),
+        true,
     ) else {
         return;
     };
@@ -640,11 +724,14 @@ fn a_caption_next_to_an_image_read_withholds_it_with_a_notice() {
     assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
 }
 
+/// The output path alone ([`output_path_only`]): a notebook holding a secret reaches
+/// `PostToolUse`.
 #[test]
 fn a_failing_hook_withholds_a_notebook_read() {
     let Some((claude, sb)) = setup("claude-notebook-failing-hook") else {
         return;
     };
+    output_path_only(&sb);
     read_post_hook(
         &sb,
         "cat > /dev/null\necho 'redaction service down' >&2\nexit 1",
@@ -988,32 +1075,34 @@ fn an_at_mention_attaches_a_file_that_no_tool_hook_sees() {
     );
 }
 
-/// After a compaction Claude Code attaches the files read recently again, read from disk by
-/// itself ("Result of calling the Read tool"): the Read that PostToolUse redacted reaches the
-/// model in full, and no hook is called for it.
+/// What the redactor cannot answer: Claude Code reads the files again from disk for the
+/// re-attachment, so a file that held no secret when Read opened it, and holds one by the
+/// compaction, reaches the model in full, with no hook called for it.
 #[test]
-fn after_a_compaction_recent_reads_reach_the_model_again_with_no_hook_call() {
-    let Some((claude, sb, recorder)) = setup_recorded("claude-reread") else {
+fn after_a_compaction_a_secret_written_into_a_file_read_before_reaches_the_model() {
+    let Some((claude, sb, recorder)) = setup_recorded("claude-reread-changed") else {
         return;
     };
-    let file = sb.write("config.txt", format!("name=demo\n{}\n", secret_line()));
+    let file = sb.write("notes.txt", "e2e-clean-notes\n");
     let server = ModelServer::start(Script::new(vec![
         read(&file),
         Step::Text("read".into()),
         Step::Text("after".into()),
     ]));
-    let first = claude.run(&sb, &server, "read config.txt", &[]);
+    let first = claude.run(&sb, &server, "read notes.txt", &[]);
     assert_eq!(
         server.received(SECRET),
         Vec::<String>::new(),
-        "redacted at first"
+        "{}",
+        first.evidence()
     );
+    sb.write("notes.txt", format!("e2e-clean-notes\n{}\n", secret_line()));
     claude.run(&sb, &server, "/compact", &["--continue"]);
     let after = claude.run(&sb, &server, "go on", &["--continue"]);
+    let received = server.received(SECRET);
     assert!(
-        !server.received(SECRET).is_empty(),
-        "{}\n{}",
-        first.evidence(),
+        received.len() == 1 && reattached(&server).contains(SECRET),
+        "the secret reached the model in {received:?}, not (only) in the re-attached file:\n{}",
         after.evidence()
     );
     let tool_hooks: Vec<String> = recorder
@@ -1045,11 +1134,12 @@ fn continue_false_on_post_tool_use_stops_claude_before_the_model_sees_the_output
         "PostToolUse",
         json!({"type": "command", "command": hook}),
     );
-    let file = sb.write("secret.env", format!("{}\n", secret_line()));
+    // A file with no secret: the example redactor blocks an Edit of one that holds a secret.
+    let file = sb.write("settings.env", "LOG_LEVEL=info\n");
     let server = ModelServer::start(Script::new(vec![
         Step::Tool {
             name: "Edit".into(),
-            input: json!({"file_path": file, "old_string": "API_KEY", "new_string": "MY_API_KEY"}),
+            input: json!({"file_path": file, "old_string": "LOG_LEVEL", "new_string": "MY_LOG_LEVEL"}),
         },
         Step::Text("unexpected".into()),
     ]));
