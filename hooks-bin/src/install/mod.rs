@@ -142,7 +142,9 @@ pub use error::InstallError;
 pub use found::{Found, Runs, find_ours, read_object};
 pub use shape::{HTTP_TIMEOUT_SECS, HttpHooks, UNREACHABLE_QUERY, VIA_SERVER};
 pub use uninstall::{Uninstall, UninstallReport};
-pub use version::{AgentVersion, decide as decide_fail_closed, parse_version, version_in};
+pub use version::{
+    AgentVersion, VERSION_TIMEOUT, decide as decide_fail_closed, parse_version, version_in,
+};
 
 /// The agent CLI to install into (the adapter's [`adapters::Agent`]).
 pub use crate::adapters::Agent as Target;

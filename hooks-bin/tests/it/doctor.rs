@@ -439,6 +439,27 @@ fn an_agent_whose_version_command_hangs_is_killed_within_the_bound() {
 }
 
 #[test]
+fn an_agent_whose_version_leaves_a_child_holding_stdout_is_killed_at_the_deadline() {
+    let m = Machine::new();
+    let child =
+        crate::common::agent_leaving_a_child(&m.path("bin"), "claude", "2.1.328 (Claude Code)");
+    let started = Instant::now();
+    let out = m.hooks(&["doctor", "--json"]);
+    let took = started.elapsed();
+    // The probe's deadline is 5 s; the child would hold stdout for 30 s.
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("doctor --json printed no JSON ({e}): {}", text(&out)));
+    let claude = &report["agents"][0];
+    assert_eq!(claude["agent"], "claude", "{report:#}");
+    assert_eq!(claude["version"], "2.1.328", "{claude}");
+    assert!(
+        crate::common::ended_within(&child, Duration::from_secs(2)),
+        "the background child was killed with the probe's group"
+    );
+}
+
+#[test]
 fn an_untrusted_project_hook_file_is_an_error_fixed_by_hooks_trust() {
     let m = Machine::new();
     let hook = m.path("project/.xcsh/hooks/pre/bash.sh");
