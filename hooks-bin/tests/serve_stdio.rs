@@ -431,6 +431,75 @@ fn hooks_mode_audit_in_the_stdio_servers_environment_runs_the_hooks_answers_no_r
     assert_eq!(after.lines().count(), 1, "{after}");
 }
 
+/// A secret in a message of the context and in a tool's output: no pattern of a redactor finds
+/// it, so only keeping no content keeps it out of the log.
+const SECRET: &str = "hunter2-zq81-secret";
+
+fn hooks_mode_audit_logs_what_the_hooks_decided_never_the_context_or_a_tool_output() {
+    let dir = scratch();
+    let mut cmd = Command::new(HOOKS);
+    cmd.args(["serve", "--stdio"]).env("HOOKS_MODE", "audit");
+    let mut c = Client::start(cmd, dir.path());
+    // The context of a session 20 model calls long: 20 messages of 1 KB, the first holding
+    // the secret; the examples' context filter hands all of them back.
+    let mut messages = vec![
+        json!({"role": "user", "content": format!("remember {SECRET}"),
+                                   "timestamp": 1}),
+    ];
+    for i in 1..20 {
+        messages.push(json!({"role": "user", "content": "words ".repeat(170), "timestamp": i}));
+    }
+    for _ in 0..20 {
+        let context = json!({"session": "s", "event": "context",
+                             "payload": {"messages": messages}});
+        let answer = c.call("emit", &context).expect("emit");
+        assert_eq!(answer, json!({"result": null, "errors": []}));
+    }
+    // A tool's output holding the secret, which the examples' redactor hands back unchanged.
+    let output = json!({"session": "s", "event": "tool_result", "payload": {
+        "toolName": "bash", "toolCallId": "t1", "input": {"command": "cat notes.txt"},
+        "content": [{"type": "text", "text": format!("notes: {SECRET}")}], "isError": false}});
+    c.call("emit", &output).expect("emit");
+    c.call("end", &json!({"session": "s"})).expect("end");
+    assert!(c.finish().success());
+    let log = dir.path().join(".local/state/hooks/decisions.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{}: {e}", log.display()));
+    eprintln!(
+        "stdio: {} lines, {} bytes, the secret {} times",
+        text.lines().count(),
+        text.len(),
+        text.matches(SECRET).count()
+    );
+    assert_eq!(
+        text.matches(SECRET).count(),
+        0,
+        "the secret is nowhere in the log"
+    );
+    assert!(
+        text.len() < 32_000,
+        "21 lines of decisions: {} bytes",
+        text.len()
+    );
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let context = &lines[0];
+    assert_eq!(context["event"]["ours"], "context", "{context}");
+    let kept = &context["would_have"]["stdout"]["result"]["messages"];
+    assert_eq!(kept["items"], 20, "counted: {context}");
+    assert!(kept["bytes"].as_u64().unwrap() > 19_000, "{context}");
+    let output = lines
+        .iter()
+        .find(|l| l["event"]["ours"] == "tool_result")
+        .expect("the tool_result line");
+    assert_eq!(
+        output["input"],
+        json!({"command": "cat notes.txt"}),
+        "{output}"
+    );
+}
+
 fn a_panicking_tool_call_handler_blocks_the_call_and_the_server_goes_on() {
     let dir = scratch();
     let mut c = Client::test_server(dir.path());
@@ -696,6 +765,10 @@ fn main() -> ExitCode {
         (
             "hooks_mode_audit_in_the_stdio_servers_environment_runs_the_hooks_answers_no_result_and_logs_the_block",
             hooks_mode_audit_in_the_stdio_servers_environment_runs_the_hooks_answers_no_result_and_logs_the_block,
+        ),
+        (
+            "hooks_mode_audit_logs_what_the_hooks_decided_never_the_context_or_a_tool_output",
+            hooks_mode_audit_logs_what_the_hooks_decided_never_the_context_or_a_tool_output,
         ),
         (
             "a_panicking_tool_call_handler_blocks_the_call_and_the_server_goes_on",

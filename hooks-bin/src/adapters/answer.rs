@@ -166,20 +166,33 @@ pub struct CallFacts {
     pub tool: Option<String>,
     /// The event in our terms (`tool_call`), when the call emits one.
     pub ours: Option<&'static str>,
+    /// The tool call's input, summarized for the log ([`crate::audit::summary`]; tool
+    /// events, and only when the log is written).
+    pub input: Option<serde_json::Value>,
 }
 
 impl CallFacts {
-    /// The facts of `request`.
-    pub(super) fn of(request: &Request) -> CallFacts {
+    /// The facts of `request`; with `logged` (the decision log is written), the tool call's
+    /// input summarized too.
+    pub(super) fn of(request: &Request, logged: bool) -> CallFacts {
+        use crate::audit::summary::{Schema, object_summary};
         use hooks_core::HookEvent as _;
         use hooks_core::events::{
             AgentEndEvent, BeforeAgentStartEvent, ContextEvent, SessionBeforeCompactEvent,
             SessionShutdownEvent, SessionStartEvent, SessionSwitchEvent, ToolCallEvent,
             ToolResultEvent,
         };
+        let summarized = |input: &hooks_core::events::ToolInput| {
+            logged.then(|| object_summary(input, Schema::ToolInput))
+        };
+        let mut input = None;
         let (tool, ours) = match &request.call {
-            Call::ToolCall(e) => (Some(e.tool_name.clone()), Some(ToolCallEvent::NAME)),
+            Call::ToolCall(e) => {
+                input = summarized(&e.input);
+                (Some(e.tool_name.clone()), Some(ToolCallEvent::NAME))
+            }
             Call::ToolResult { event: e, .. } | Call::ToolFailure(e) => {
+                input = summarized(&e.input);
                 (Some(e.tool_name.clone()), Some(ToolResultEvent::NAME))
             }
             Call::Prompt(_) => (None, Some(BeforeAgentStartEvent::NAME)),
@@ -196,6 +209,7 @@ impl CallFacts {
             session: request.session_id.clone().filter(|id| !id.is_empty()),
             tool,
             ours,
+            input,
         }
     }
 }
@@ -323,7 +337,7 @@ fn handle(
         Ok(request) => request,
         Err(e) => return Reply::failure(format!("invalid input: {e}")),
     };
-    *facts = CallFacts::of(&request);
+    *facts = CallFacts::of(&request, opts.audit.log.is_some());
     let cwd = match working_dir(opts, &request) {
         Ok(cwd) => cwd,
         Err(e) => return Reply::failure(e),

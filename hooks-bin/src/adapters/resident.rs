@@ -117,7 +117,7 @@ pub fn prepare(
         let request = protocol
             .decode(event, input)
             .map_err(|e| format!("invalid input: {e}"))?;
-        let facts = CallFacts::of(&request);
+        let facts = CallFacts::of(&request, opts.audit.log.is_some());
         let cwd = working_dir(opts, &request)?;
         Ok::<_, String>(Prepared {
             event,

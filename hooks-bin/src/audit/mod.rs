@@ -11,7 +11,9 @@
 //! `emit` with `{"result": null, "errors": []}` after running it.
 //!
 //! The decision log ([`log`]) is one JSON line per call ([`record`]; over `--stdio`, per
-//! `emit`); it is written in audit
+//! `emit`) of decisions, not content: results and answers are summarized, one way for every
+//! writer ([`summary`]: their keys, decisions and reasons, a tool call's command line cut and
+//! with credentials redacted, and the sizes of prompts, outputs and messages); it is written in audit
 //! mode always and in enforce mode when `[log] enabled = true`. Writing it never delays or
 //! fails a call: the command adapter writes after its answer is written and flushed, the
 //! servers from a task of their own (whose last lines they wait for when they exit); a log
@@ -25,6 +27,7 @@
 pub mod config;
 pub mod log;
 pub mod record;
+pub mod summary;
 
 use std::path::PathBuf;
 

@@ -1,9 +1,13 @@
-//! One line of the decision log: what one call was, what each handler did, what the agent
-//! got, and (in audit mode) what enforce mode would have given.
+//! One line of the decision log: what one call was, what each handler decided, what the agent
+//! got, and (in audit mode) what enforce mode would have given; decisions, not content: every
+//! result and answer is a [`summary`](super::summary) (its keys, decisions, reasons and tool
+//! inputs cut and with credentials redacted, the sizes of everything else), the same for
+//! every writer of the log.
 //!
 //! ```json
 //! {"time":"2026-12-01T14:40:02.123456Z","agent":"claude","session":"s1",
-//!  "event":{"agent":"PreToolUse","ours":"tool_call"},"tool":"bash","mode":"audit",
+//!  "event":{"agent":"PreToolUse","ours":"tool_call"},"tool":"bash",
+//!  "input":{"command":"rm -rf victim"},"mode":"audit",
 //!  "handlers":[{"hook":"guard","handler":"deny_rm","location":"examples/src/guard.rs:12",
 //!   "event":"tool_call","outcome":"result","result":{"block":true,"reason":"..."},
 //!   "error":null,"micros":41}],
@@ -12,12 +16,12 @@
 //!  "duration_us":2210}
 //! ```
 //!
-//! `answer.stdout` is the JSON value the agent read on stdout (`null`: nothing; the text
-//! itself if it is not JSON); over HTTP it is the command adapter's answer, which the server
-//! maps to its HTTP answer ([`crate::serve::HttpAnswer::from_outcome`]); over
+//! `answer.stdout` is the summary of the JSON value the agent read on stdout (`null`:
+//! nothing; `{"bytes": N}` if it is not JSON); over HTTP it is the command adapter's answer,
+//! which the server maps to its HTTP answer ([`crate::serve::HttpAnswer::from_outcome`]); over
 //! `hooks serve --stdio` (agent `stdio`) it is an `emit`'s result (`{"result", "errors"}`) and
-//! the exit is 0. The handlers are
-//! the records `hooks explain` shows ([`crate::explain::trace::HandlerRun`]).
+//! the exit is 0. The handlers are the records `hooks explain` shows
+//! ([`crate::explain::trace::HandlerRun`]), each result summarized.
 
 use std::time::{Duration, SystemTime};
 
@@ -25,7 +29,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::Mode;
-use crate::adapters::{Answered, Outcome};
+use super::summary::{Schema, excerpt, summary};
+use crate::adapters::{Answered, Decision, Outcome};
 use crate::explain::trace::HandlerRun;
 
 /// One call, as logged.
@@ -41,10 +46,12 @@ pub struct Record {
     pub event: EventNames,
     /// The tool, by its canonical name (tool events).
     pub tool: Option<String>,
+    /// The tool call's input, summarized ([`Schema::ToolInput`]; tool events).
+    pub input: Option<Value>,
     /// `enforce` or `audit`.
     pub mode: &'static str,
     /// Every handler that ran, in order.
-    pub handlers: Vec<HandlerRun>,
+    pub handlers: Vec<HandlerLine>,
     /// What the agent got.
     pub answer: AnswerJson,
     /// Whether the agent got what enforce mode gives.
@@ -65,38 +72,99 @@ pub struct EventNames {
     pub ours: Option<&'static str>,
 }
 
-/// An answer: exit code, stdout (as JSON), stderr.
+/// What one handler did, as logged: a [`HandlerRun`] with its result summarized
+/// ([`Schema::Ours`]) and its error cut ([`excerpt`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HandlerLine {
+    /// The hook's path or id, as loaded.
+    pub hook: String,
+    /// The handler's name.
+    pub handler: String,
+    /// Where it was written, `file:line`, when known.
+    pub location: Option<String>,
+    /// The event it handled: `tool_call`.
+    pub event: &'static str,
+    /// `no opinion`, `result`, or `error`.
+    pub outcome: &'static str,
+    /// The summary of the result it returned (`outcome: result`).
+    pub result: Option<Value>,
+    /// The error (`outcome: error`), cut and with credentials redacted.
+    pub error: Option<String>,
+    /// How long it ran, in microseconds.
+    pub micros: u64,
+}
+
+impl HandlerLine {
+    /// `run`, as logged.
+    #[must_use]
+    pub fn of(run: HandlerRun) -> HandlerLine {
+        HandlerLine {
+            hook: run.hook,
+            handler: run.handler,
+            location: run.location,
+            event: run.event,
+            outcome: run.outcome,
+            result: run.result.as_ref().map(|r| summary(r, Schema::Ours)),
+            error: run.error.as_deref().map(excerpt),
+            micros: run.micros,
+        }
+    }
+}
+
+/// An answer: exit code, stdout (summarized), stderr (cut).
 #[derive(Debug, Clone, Serialize)]
 pub struct AnswerJson {
     /// The exit code.
     pub exit: u8,
-    /// The stdout, parsed (`null` when empty).
+    /// The summary of the stdout, parsed (`null` when empty; `{"bytes": N}` when it is not
+    /// JSON).
     pub stdout: Value,
-    /// The stderr line.
+    /// The stderr line, cut and with credentials redacted ([`excerpt`]).
     pub stderr: String,
 }
 
 impl AnswerJson {
-    /// `outcome`, as logged.
+    /// `outcome`, as logged, its stdout an answer in `schema`.
     #[must_use]
-    pub fn of(outcome: &Outcome) -> AnswerJson {
+    pub fn of(outcome: &Outcome, schema: Schema) -> AnswerJson {
         let out = outcome.stdout.trim_end();
         let stdout = if out.is_empty() {
             Value::Null
         } else {
-            serde_json::from_str(out).unwrap_or_else(|_| Value::from(out))
+            serde_json::from_str(out).map_or_else(
+                |_| serde_json::json!({ "bytes": out.len() }),
+                |v| summary(&v, schema),
+            )
         };
         AnswerJson {
             exit: outcome.code,
             stdout,
-            stderr: outcome.stderr.trim_end().to_owned(),
+            stderr: excerpt(outcome.stderr.trim_end()),
         }
     }
+}
+
+/// Whether `decision` changes what the model is sent (a tool's output, the messages, added
+/// context), which some agents' answers carry in their reason keys ([`Schema::Agent`]).
+fn replaces_content(decision: Option<&Decision>) -> bool {
+    matches!(
+        decision,
+        Some(
+            Decision::ReplaceOutput { .. }
+                | Decision::Context { .. }
+                | Decision::ReplaceMessages { .. }
+        )
+    )
 }
 
 /// `start` as the record writes it: RFC 3339 in UTC with microseconds.
 fn stamp(start: SystemTime) -> String {
     humantime::format_rfc3339_micros(start).to_string()
+}
+
+/// `runs`, as logged.
+fn lines(runs: Vec<HandlerRun>) -> Vec<HandlerLine> {
+    runs.into_iter().map(HandlerLine::of).collect()
 }
 
 fn micros(took: Duration) -> u64 {
@@ -115,6 +183,9 @@ impl Record {
         answered: &mut Answered,
     ) -> Record {
         let enforced = answered.outcome == answered.enforced;
+        let schema = Schema::Agent {
+            reasons: !replaces_content(answered.decision.as_ref()),
+        };
         Record {
             time: stamp(start),
             agent,
@@ -124,23 +195,34 @@ impl Record {
                 ours: answered.facts.ours,
             },
             tool: answered.facts.tool.clone(),
+            input: answered.facts.input.take(),
             mode: mode.as_str(),
-            handlers: std::mem::take(&mut answered.runs),
-            answer: AnswerJson::of(&answered.outcome),
+            handlers: lines(std::mem::take(&mut answered.runs)),
+            answer: AnswerJson::of(&answered.outcome, schema),
             enforced,
-            would_have: (mode == Mode::Audit).then(|| AnswerJson::of(&answered.enforced)),
+            would_have: (mode == Mode::Audit).then(|| AnswerJson::of(&answered.enforced, schema)),
             duration_us: micros(took),
         }
     }
 
+    /// What the record of an `emit` whose payload is `payload` logs of its tool call's input:
+    /// the summary of its `input` ([`Schema::ToolInput`]), if it has one.
+    #[must_use]
+    pub fn emitted_input(payload: &Value) -> Option<Value> {
+        payload
+            .get("input")
+            .map(|input| summary(input, Schema::ToolInput))
+    }
+
     /// The record of a `hooks serve --stdio` `emit` of `kind` on the session `session` (the
-    /// agent is `stdio`, both event names ours), that began at `start` and took `took`, in
-    /// `mode`; `handlers` ran; the client got `answer` (the `emit`'s result, as
+    /// agent is `stdio`, both event names ours) of `tool` with `input` (from
+    /// [`Record::emitted_input`]), that began at `start` and took `took`, in `mode`;
+    /// `handlers` ran; the client got `answer` (the `emit`'s result, summarized as
     /// `answer.stdout`), where enforce mode answers `enforced`.
     #[must_use]
     pub fn emit(
         session: &str,
-        (kind, tool): (hooks_core::EventKind, Option<String>),
+        (kind, tool, input): (hooks_core::EventKind, Option<String>, Option<Value>),
         mode: Mode,
         (start, took): (SystemTime, Duration),
         handlers: Vec<HandlerRun>,
@@ -148,7 +230,7 @@ impl Record {
     ) -> Record {
         let json = |stdout: &Value| AnswerJson {
             exit: 0,
-            stdout: stdout.clone(),
+            stdout: summary(stdout, Schema::Ours),
             stderr: String::new(),
         };
         Record {
@@ -160,8 +242,9 @@ impl Record {
                 ours: Some(kind.as_str()),
             },
             tool,
+            input,
             mode: mode.as_str(),
-            handlers,
+            handlers: lines(handlers),
             answer: json(answer),
             enforced: answer == enforced,
             would_have: (mode == Mode::Audit).then(|| json(enforced)),

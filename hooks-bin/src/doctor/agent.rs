@@ -3,13 +3,9 @@
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use crate::adapters::Agent;
 use crate::install::{self, AgentVersion};
-
-/// How long `AGENT --version` may take before it is killed.
-pub const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The agent's executable, as its package installs it on `PATH`.
 #[must_use]
@@ -39,7 +35,7 @@ pub struct Presence {
 }
 
 /// Looks for `agent`: its executable on `path_var` (asked `--version`, at most
-/// [`VERSION_TIMEOUT`]), its user-level config directory (under `home`, or its
+/// [`install::VERSION_TIMEOUT`]), its user-level config directory (under `home`, or its
 /// config-directory variable's) and its directory in `project`.
 #[must_use]
 pub fn look_for(
@@ -49,7 +45,7 @@ pub fn look_for(
     project: &Path,
 ) -> Presence {
     let (executable, version, version_error) =
-        match AgentVersion::detect_within(executable(agent), path_var, VERSION_TIMEOUT) {
+        match AgentVersion::detect(executable(agent), path_var) {
             AgentVersion::Found { path, version } => (Some(path), Some(version), None),
             AgentVersion::Unreadable { path, why } => (Some(path), None, Some(why)),
             AgentVersion::NotFound | AgentVersion::Stated(_) => (None, None, None),

@@ -12,6 +12,7 @@ use super::finding::Finding;
 use super::server::{self, ServerState};
 use super::{Context, Scope};
 use crate::adapters::{Agent, AgentEvent};
+use crate::install::git::Standing;
 use crate::install::{self, CodexConfig, Found, Runs};
 
 /// `PreToolUse, Stop`.
@@ -83,6 +84,7 @@ pub(super) fn check_file(
     }
     binaries(ctx, agent, scope, file, &found, version, out);
     servers(ctx, scope, file, &found, out);
+    secret_in_git(ctx, scope, file, &found, out);
     fail_closed(ctx, agent, scope, file, &found, version, out);
     if agent == Agent::Codex {
         codex_trust(ctx, scope, file, &found, out);
@@ -297,6 +299,63 @@ fn servers(ctx: &Context, scope: Scope, file: &Path, found: &[Found], out: &mut 
             )
             .fix(ctx.install_http(scope)),
         );
+    }
+}
+
+/// Whether git would commit the secret that HTTP entries carry: the file holding them, or its
+/// backup, tracked (an error, exit 1) or not ignored (a warning) ([`install::git`]).
+fn secret_in_git(
+    ctx: &Context,
+    scope: Scope,
+    file: &Path,
+    found: &[Found],
+    out: &mut Vec<Finding>,
+) {
+    let holds_secret = found.iter().any(|f| {
+        matches!(
+            &f.runs,
+            Runs::Http {
+                authorization: Some(_),
+                ..
+            }
+        )
+    });
+    if !holds_secret {
+        return;
+    }
+    let mut backup = file.as_os_str().to_owned();
+    backup.push(".bak");
+    let backup = PathBuf::from(backup);
+    let files = std::iter::once(file).chain(backup.exists().then_some(backup.as_path()));
+    for path in files {
+        let shown = path.display();
+        match install::git::standing(path) {
+            Ok(Standing::Outside) => {}
+            Ok(Standing::Ignored) => out.push(Finding::ok(format!(
+                "{shown}: holds the secret of `hooks serve`, and git ignores it"
+            ))),
+            Ok(Standing::NotIgnored) => out.push(
+                Finding::warn(format!(
+                    "{shown}: holds the secret of `hooks serve`, and git does not ignore it: \
+                     `git add -A` adds it, and a commit then carries the secret"
+                ))
+                .fix(format!(
+                    "{} (adds it to the clone's ignore rules, .git/info/exclude)",
+                    ctx.install_http(scope)
+                )),
+            ),
+            Ok(Standing::Tracked { fix }) => out.push(
+                Finding::leak(format!(
+                    "{shown}: holds the secret of `hooks serve`, and git tracks it: the next \
+                     commit of it carries the secret"
+                ))
+                .fix(format!("{fix}, then {}", ctx.install_http(scope))),
+            ),
+            Err(why) => out.push(Finding::warn(format!(
+                "{shown}: holds the secret of `hooks serve`, and whether git ignores it \
+                 cannot be told: {why}"
+            ))),
+        }
     }
 }
 

@@ -40,6 +40,9 @@ pub struct Finding {
     /// [`Mapping::is_gating`](crate::adapters::Mapping::is_gating)) would not run because of
     /// it: any such error makes `hooks doctor` exit 1.
     pub gating: bool,
+    /// Whether the secret of `hooks serve` is in a file git tracks because of it, so that a
+    /// commit carries it: any such error makes `hooks doctor` exit 1 too.
+    pub leaks_secret: bool,
     /// What was found, one line.
     pub message: String,
     /// The command (or the one edit) that fixes it.
@@ -53,6 +56,7 @@ impl Finding {
         Finding {
             level: Level::Ok,
             gating: false,
+            leaks_secret: false,
             message: message.into(),
             fix: None,
         }
@@ -77,6 +81,15 @@ impl Finding {
         }
     }
 
+    /// An error: the secret of `hooks serve` is in a file git tracks.
+    #[must_use]
+    pub fn leak(message: impl Into<String>) -> Finding {
+        Finding {
+            leaks_secret: true,
+            ..Finding::error(message, false)
+        }
+    }
+
     /// This finding, with the command that fixes it.
     #[must_use]
     pub fn fix(mut self, fix: impl Into<String>) -> Finding {
@@ -88,6 +101,7 @@ impl Finding {
         json!({
             "level": self.level.as_str(),
             "gating": self.gating,
+            "leaks_secret": self.leaks_secret,
             "message": self.message,
             "fix": self.fix,
         })
@@ -136,11 +150,14 @@ impl Report {
             .chain(&self.findings)
     }
 
-    /// 1 when a gating hook would not run (an error finding that is [`Finding::gating`]),
-    /// else 0.
+    /// 1 when a gating hook would not run (an error finding that is [`Finding::gating`]) or
+    /// the secret of `hooks serve` is in a file git tracks ([`Finding::leaks_secret`]), else 0.
     #[must_use]
     pub fn exit_code(&self) -> u8 {
-        u8::from(self.all().any(|f| f.level == Level::Error && f.gating))
+        u8::from(
+            self.all()
+                .any(|f| f.level == Level::Error && (f.gating || f.leaks_secret)),
+        )
     }
 
     /// The report as text: a heading per agent found with its findings, one per line with
@@ -191,18 +208,38 @@ impl Report {
             .all()
             .filter(|f| f.level == Level::Error && f.gating)
             .count();
-        let _ = writeln!(
+        let leaks = self
+            .all()
+            .filter(|f| f.level == Level::Error && f.leaks_secret)
+            .count();
+        let _ = write!(
             out,
             "\n{errors} {}, {warnings} {}: {}",
             plural(errors, "error", "errors"),
             plural(warnings, "warning", "warnings"),
             if gating == 0 {
-                "every gating hook runs.".to_owned()
+                "every gating hook runs".to_owned()
             } else {
                 format!(
-                    "{gating} {} a gating hook from running (exit 1).",
+                    "{gating} {} a gating hook from running",
                     plural(gating, "keeps", "keep")
                 )
+            }
+        );
+        if leaks > 0 {
+            let _ = write!(
+                out,
+                "; {leaks} {} the secret of `hooks serve` in a file git tracks",
+                plural(leaks, "puts", "put")
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{}",
+            if self.exit_code() == 0 {
+                "."
+            } else {
+                " (exit 1)."
             }
         );
         out
@@ -210,7 +247,8 @@ impl Report {
 
     /// The report as one JSON object: `binary`, `project`, `exit`, `agents` (each with
     /// `agent`, `name`, `executable`, `version`, `version_error`, `config_dirs`,
-    /// `findings`), `not_found`, `findings`; a finding is `{level, gating, message, fix}`.
+    /// `findings`), `not_found`, `findings`; a finding is `{level, gating, leaks_secret, message,
+    /// fix}`.
     #[must_use]
     pub fn json(&self) -> Value {
         let findings = |f: &[Finding]| f.iter().map(Finding::json).collect::<Vec<_>>();

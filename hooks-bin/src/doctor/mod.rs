@@ -13,7 +13,9 @@
 //!   read from 2.1.295 on): missing on a version that reads it, or present on one that does
 //!   not;
 //! - HTTP entries (`install claude --http`): `hooks serve` runs (its lock file) and accepts a
-//!   connection, and the entries carry the secret of `<config dir>/serve-secret`;
+//!   connection, and the entries carry the secret of `<config dir>/serve-secret`; the file
+//!   holding them (and its backup) is not tracked by git (an error: its next commit carries
+//!   the secret) and, in a work tree, ignored (else a warning) ([`install::git`]);
 //! - Codex: each entry is trusted in `config.toml` as it is now (Codex skips an untrusted one
 //!   without a word), and a project's `.codex/hooks.json` is in a trusted project;
 //! - the agent's hooks are switched on: Claude Code's `disableAllHooks`, Codex's `hooks`
@@ -27,8 +29,9 @@
 //! A gating hook is one on an event that can block a tool call or a prompt
 //! ([`Mapping::is_gating`](crate::adapters::Mapping::is_gating): `PreToolUse`, `PostToolUse`,
 //! `UserPromptSubmit`, `PreCompact`, Gemini CLI's `BeforeModel` and their counterparts). The
-//! exit status is 1 when any gating hook would not run, else 0 (warnings included); 2 on
-//! invalid usage. Nothing is written.
+//! exit status is 1 when any gating hook would not run or git tracks a file holding the
+//! secret ([`Finding::leaks_secret`]), else 0 (warnings included); 2 on invalid usage.
+//! Nothing is written.
 
 pub mod agent;
 pub mod bridge;
@@ -57,12 +60,12 @@ settings (project and user): the binary exists and is this one; the agent's vers
 fail-closed key the entry has (Claude Code's onFailure, 2.1.295 and later); the agent's hooks \
 are switched on (disableAllHooks, Codex's hooks feature, Gemini's hooksConfig.enabled); Codex \
 trusts the entries (config.toml); `hooks serve` answers where HTTP entries post to it, with \
-their secret; the pi and oh-my-pi bridges start this binary; and the project hook files are \
+their secret, and git does not track (or, in a work tree, ignores) the file holding it; the pi and oh-my-pi bridges start this binary; and the project hook files are \
 trusted and unchanged. Each finding comes with the \
 command that fixes it. Nothing is written.\n\nA gating hook is one on an event that can block a \
 tool call or a prompt (PreToolUse, PostToolUse, UserPromptSubmit, PreCompact, BeforeModel and \
 their counterparts).\n\nExit status: 0 every gating hook runs (warnings may remain); 1 a gating \
-hook would not run; 2 invalid usage, e.g. a --project that does not exist.";
+hook would not run, or git tracks a file holding the secret; 2 invalid usage, e.g. a --project that does not exist.";
 
 /// Options of `hooks doctor`.
 #[derive(Debug, Clone, clap::Args)]

@@ -125,6 +125,32 @@ pub enum InstallError {
         /// The agent.
         target: Target,
     },
+    /// A file that would hold the secret of `hooks serve` (or its backup) is tracked by git:
+    /// the secret would be committed with it ([`git::keep_out`](super::git::keep_out)).
+    #[error(
+        "{} is tracked by git, so the secret of `hooks serve` would be committed with it; \
+         nothing was written. Stop tracking it and commit that: `{fix}`; then install again",
+        path.display()
+    )]
+    SecretTracked {
+        /// The tracked file.
+        path: PathBuf,
+        /// The commands that stop tracking it.
+        fix: String,
+    },
+    /// Git could not say that a file that would hold the secret of `hooks serve` is ignored,
+    /// or still does not ignore it ([`git::keep_out`](super::git::keep_out)).
+    #[error(
+        "{}: {why}; nothing was written (the secret of `hooks serve` goes into it only once git \
+         is known to ignore it)",
+        path.display()
+    )]
+    SecretUnguarded {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        why: String,
+    },
     /// Writing the report failed.
     #[error("cannot write output: {0}")]
     Output(#[source] io::Error),

@@ -72,6 +72,9 @@
 //!   flushed and renamed over the old one (a symlinked settings file is written through to its
 //!   target), keeping the old file's permissions; a new file gets the usual `0666` minus the
 //!   umask (`0644` mostly), like any file the user creates.
+//! - **The secret stays out of git** (`--http`). Before the file that holds the secret of
+//!   `hooks serve` is written, a tracked one (or a tracked backup of it) is refused, and one
+//!   git does not ignore gets a rule in the clone's `info/exclude` ([`git`]).
 //! - **Dry run** (`--dry-run`) prints a unified diff and writes nothing.
 //! - **Lenient where it is safe.** An empty (or whitespace-only) file counts as `{}`; a leading
 //!   UTF-8 byte order mark is accepted and kept on write.
@@ -120,6 +123,7 @@ mod error;
 pub mod extension;
 mod file;
 mod found;
+pub mod git;
 mod merge;
 mod shape;
 mod uninstall;
@@ -142,7 +146,9 @@ pub use error::InstallError;
 pub use found::{Found, Runs, find_ours, read_object};
 pub use shape::{HTTP_TIMEOUT_SECS, HttpHooks, UNREACHABLE_QUERY, VIA_SERVER};
 pub use uninstall::{Uninstall, UninstallReport};
-pub use version::{AgentVersion, decide as decide_fail_closed, parse_version, version_in};
+pub use version::{
+    AgentVersion, VERSION_TIMEOUT, decide as decide_fail_closed, parse_version, version_in,
+};
 
 /// The agent CLI to install into (the adapter's [`adapters::Agent`]).
 pub use crate::adapters::Agent as Target;
@@ -370,7 +376,8 @@ pub struct Options {
     pub trust: bool,
     /// `--http` (Claude Code): HTTP hooks to `hooks serve` (see [`HttpHooks`]). They hold
     /// the secret, so they go into a file that is not committed: the user's settings, or the
-    /// project's personal `.claude/settings.local.json`; the file is made mode 0600.
+    /// project's personal `.claude/settings.local.json`; the file is made mode 0600. In a git
+    /// work tree, git is made to ignore it first, and a tracked one is refused ([`git`]).
     pub http: Option<HttpHooks>,
 }
 
@@ -461,6 +468,10 @@ pub fn run(
         on_failure_block,
         http: options.http.clone(),
     };
+    if plan.http.is_some() {
+        // Before the secret goes into it: refused when git tracks it, else ignored.
+        git::keep_out(&plan.path, options.dry_run, out)?;
+    }
     let dirs = created::missing_dirs(&plan.path);
     let new_file = std::fs::symlink_metadata(&plan.path).is_err();
     let report = plan.apply(&events, out)?;

@@ -3,17 +3,19 @@
 
 use std::ffi::OsStr;
 use std::io::Read;
+use std::os::unix::process::ExitStatusExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use semver::Version;
 use wait_timeout::ChildExt;
 
 use crate::adapters::FailClosed;
 
-/// How long `AGENT --version` may take.
-const VERSION_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long `AGENT --version` may take, reading what it prints and waiting for it, before its
+/// process group is killed (`install` and `doctor` alike; the README says 5 s).
+pub const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What is known about the installed agent's version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,37 +146,101 @@ fn find_on_path(name: &str, path_var: Option<&OsStr>) -> Option<PathBuf> {
         })
 }
 
-/// Runs `path --version` (stdin closed, at most `timeout`, then killed) and reads the version
-/// from what it prints ([`version_in`]).
+/// At most this much of what `--version` prints is read.
+const PRINTED_MAX: usize = 4096;
+
+/// Runs `path --version` in a process group of its own (stdin closed, stderr discarded) and
+/// reads the version from what it prints ([`version_in`]). `timeout` bounds the whole probe,
+/// reading and waiting: stdout is read until end of file (or [`PRINTED_MAX`] bytes) or the
+/// deadline, whichever comes first, then the process is waited for until the deadline. At the
+/// deadline the whole group is killed (SIGKILL), so that neither a hanging `--version` nor a
+/// background child of it that holds stdout open keeps the caller waiting. A version printed
+/// by a process that exited successfully is read even when the group had to be killed for a
+/// child left behind; a process still running at the deadline has no version.
 fn ask_version(path: &Path, timeout: Duration) -> Result<Version, String> {
+    use std::os::unix::process::CommandExt as _;
+    let deadline = Instant::now() + timeout;
     let mut child = Command::new(path)
         .arg("--version")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
+        .process_group(0)
         .spawn()
         .map_err(|e| format!("cannot run it: {e}"))?;
-    let status = match child.wait_timeout(timeout) {
-        Ok(Some(status)) => status,
-        Ok(None) => {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!(
-                "`--version` did not answer within {} s",
-                timeout.as_secs()
-            ));
-        }
-        Err(e) => return Err(format!("cannot wait for it: {e}")),
+    let late = || format!("`--version` did not answer within {} s", timeout.as_secs());
+    let mut printed = Vec::new();
+    let mut reached_deadline = match child.stdout.take() {
+        Some(mut stdout) => read_until(&mut stdout, deadline, &mut printed),
+        None => false,
     };
-    let mut printed = String::new();
-    if let Some(stdout) = child.stdout.take() {
-        let _ = stdout.take(4096).read_to_string(&mut printed);
+    let mut status = None;
+    if !reached_deadline {
+        match child.wait_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Some(exited)) => status = Some(exited),
+            Ok(None) => reached_deadline = true,
+            Err(e) => {
+                kill_group(&child);
+                let _ = child.wait();
+                return Err(format!("cannot wait for it: {e}"));
+            }
+        }
     }
+    if reached_deadline {
+        // Not reaped yet, so the group's id is still the child's own pid.
+        kill_group(&child);
+        status = child.wait().ok();
+    }
+    let status = match status {
+        Some(status) if status.signal().is_some() && reached_deadline => return Err(late()),
+        Some(status) => status,
+        None => return Err(late()),
+    };
     if !status.success() {
         return Err(format!("`--version` exited with {status}"));
     }
+    let printed = String::from_utf8_lossy(&printed);
     version_in(&printed)
         .ok_or_else(|| format!("`--version` printed no version: {:?}", printed.trim()))
+}
+
+/// Reads `pipe` into `into` until end of file or [`PRINTED_MAX`] bytes, or until `deadline`;
+/// whether the deadline came first. A read error ends the reading as end of file does.
+fn read_until(pipe: &mut std::process::ChildStdout, deadline: Instant, into: &mut Vec<u8>) -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let mut buf = [0u8; 1024];
+    while into.len() < PRINTED_MAX {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return true;
+        }
+        let timeout = Timespec::try_from(left).unwrap_or(Timespec {
+            tv_sec: i64::MAX,
+            tv_nsec: 0,
+        });
+        let mut fds = [PollFd::new(&*pipe, PollFlags::IN)];
+        match poll(&mut fds, Some(&timeout)) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return false,
+        }
+        // Readable (or hung up): this read does not block.
+        match pipe.read(&mut buf) {
+            Ok(0) => return false,
+            Ok(n) => into.extend_from_slice(&buf[..n.min(PRINTED_MAX - into.len())]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
+/// SIGKILL to the process group `child` leads (its pid), while `child` is not reaped.
+fn kill_group(child: &std::process::Child) {
+    if let Some(pid) = rustix::process::Pid::from_raw(child.id().cast_signed()) {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
 }
 
 /// The version at the start of `text`'s first line: `2.1.328 (Claude Code)` → `2.1.328`.
@@ -228,6 +294,50 @@ mod tests {
         );
         assert_eq!(version_in("omp/18.2.3"), Some(Version::new(18, 2, 3)));
         assert_eq!(version_in("no version here\n1.2.3"), None);
+    }
+
+    #[test]
+    fn a_background_child_holding_stdout_is_killed_with_the_group_at_the_deadline() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("child.pid");
+        let claude = dir.path().join("claude");
+        std::fs::write(
+            &claude,
+            format!(
+                "#!/bin/sh\necho '2.1.328 (Claude Code)'\n/bin/sleep 30 &\necho $! > '{}'\n",
+                pid_file.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&claude, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let started = Instant::now();
+        let version = AgentVersion::detect("claude", Some(dir.path().as_os_str()));
+        let took = started.elapsed();
+        // The deadline is 5 s; the child would hold stdout for 30 s.
+        assert!(took < Duration::from_secs(10), "took {took:?}");
+        assert_eq!(
+            version.version(),
+            Some(&Version::new(2, 1, 328)),
+            "{version:?}"
+        );
+        let stat = format!(
+            "/proc/{}/stat",
+            std::fs::read_to_string(&pid_file).unwrap().trim()
+        );
+        let until = Instant::now() + Duration::from_secs(2);
+        let ended = loop {
+            // Gone, or a zombie (state after the last `)`) whoever adopted it did not reap.
+            let ended = std::fs::read_to_string(&stat).map_or(true, |s| {
+                s.rsplit_once(')')
+                    .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X']))
+            });
+            if ended || Instant::now() >= until {
+                break ended;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(ended, "the background child was killed with the group");
     }
 
     #[test]

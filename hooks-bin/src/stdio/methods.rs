@@ -262,6 +262,10 @@ impl Server {
             .and(payload.get("toolName"))
             .and_then(Value::as_str)
             .map(str::to_owned);
+        let input = self
+            .log
+            .as_ref()
+            .and_then(|_| Record::emitted_input(&payload));
         let entered = self.enter(&p.session, &p.ctx).await?;
         if !entered.started() {
             // What the session's handlers did before this call is not this call's.
@@ -303,7 +307,7 @@ impl Server {
             let answer = audited.as_ref().unwrap_or(&enforced);
             let record = Record::emit(
                 &p.session,
-                (kind, tool),
+                (kind, tool, input),
                 mode,
                 took,
                 runs,

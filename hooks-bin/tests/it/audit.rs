@@ -232,11 +232,14 @@ fn audit_mode_applies_no_rewrite_of_tool_output() {
     assert_no_opinion(&audited);
     let lines = User::lines(&user.log());
     let would = &lines[0]["would_have"]["stdout"]["hookSpecificOutput"]["updatedToolOutput"];
+    // The rewrite is logged by its size ("API_KEY=[REDACTED] DEBUG=1"), never its text.
     assert_eq!(
-        would["file"]["content"], "API_KEY=[REDACTED] DEBUG=1",
+        would["file"]["content"],
+        json!({"bytes": 26}),
         "{}",
         lines[0]
     );
+    assert!(!lines[0].to_string().contains("API_KEY"), "{}", lines[0]);
     assert_eq!(lines[0]["tool"], "read");
     assert_eq!(lines[0]["enforced"], false);
 }
@@ -585,4 +588,211 @@ async fn hooks_serve_in_audit_mode_answers_no_opinion_and_logs_off_the_call_path
         assert_eq!(deny["permissionDecisionReason"], "no tools today", "{line}");
         assert_eq!(line["handlers"][0]["outcome"], "result", "{line}");
     }
+}
+
+/// A secret in a prompt and in a tool's output: no pattern of a redactor finds it, so only
+/// keeping no content keeps it out of the log.
+const SECRET: &str = "hunter2-zq81-secret";
+
+/// Options serving hooks that hand content back, as rewriting hooks do (the prompt quoted as
+/// context, the tool's output returned with a line added, a deploy blocked), in audit mode
+/// with the decision log at `log`.
+fn echoing_options(log: &Path) -> hooks_bin::adapters::AdapterOptions {
+    use hooks_bin::audit::LogSettings;
+    use hooks_core::HookApi;
+    use hooks_core::prelude::*;
+    let mut opts = hooks_bin::adapters::AdapterOptions::with_hooks(|cwd| {
+        let mut api = HookApi::new("test-echo", cwd);
+        api.on(|e: &BeforeAgentStartEvent, _ctx: &HookContext| {
+            Some(BeforeAgentStartEventResult {
+                message: Some(InjectedMessage {
+                    custom_type: "echo".to_owned(),
+                    content: MessageContent::Text(format!("You asked: {}", e.prompt)),
+                    display: false,
+                    details: None,
+                    attribution: None,
+                }),
+            })
+        });
+        api.on(|e: &ToolResultEvent, _ctx: &HookContext| {
+            let mut content = e.content.clone();
+            content.push(Content::text("(checked)"));
+            Some(ToolResultEventResult {
+                content: Some(content),
+                ..ToolResultEventResult::default()
+            })
+        });
+        api.on(|e: &ToolCallEvent, _ctx: &HookContext| {
+            e.input_str("command")
+                .is_some_and(|c| c.contains("deploy"))
+                .then(|| ToolCallEventResult::block("no deploys today"))
+        });
+        vec![api.finish()]
+    });
+    opts.audit = Settings {
+        mode: Mode::Audit,
+        log: Some(LogSettings {
+            path: log.to_path_buf(),
+            max_bytes: 1 << 30,
+            keep: 1,
+        }),
+        log_unplaced: None,
+    };
+    opts.runs = Some(hooks_bin::explain::trace::Runs::default());
+    opts
+}
+
+/// A Claude `UserPromptSubmit` whose prompt holds [`SECRET`] (and 5 KB more).
+fn secret_prompt(cwd: &Path) -> Vec<u8> {
+    let prompt = format!("remember {SECRET} and then {}", "go on ".repeat(850));
+    common::input("UserPromptSubmit", cwd, json!({"prompt": prompt}))
+}
+
+/// A Claude `PostToolUse` of `Bash` whose output holds [`SECRET`] (and 20 KB more).
+fn secret_output(cwd: &Path) -> Vec<u8> {
+    let stdout = format!("notes: {SECRET}\n{}", "x".repeat(20_000));
+    common::input(
+        "PostToolUse",
+        cwd,
+        json!({"tool_name": "Bash", "tool_input": {"command": "cat notes.txt"},
+               "tool_use_id": "t1",
+               "tool_response": {"stdout": stdout, "stderr": "", "interrupted": false,
+                                 "isImage": false}}),
+    )
+}
+
+/// What the log at `log` says about `SECRET` and its size; both printed for the record.
+fn secrets_and_bytes(log: &Path, what: &str) -> (usize, usize) {
+    let text = std::fs::read_to_string(log).unwrap();
+    let found = (text.matches(SECRET).count(), text.len());
+    eprintln!(
+        "{what}: {} lines, {} bytes, the secret {} times",
+        text.lines().count(),
+        found.1,
+        found.0
+    );
+    found
+}
+
+/// The prompt's and the output's lines: the handler's result and what enforce mode would
+/// have answered say what was set and how large, not what it said.
+fn assert_counted_not_copied(lines: &[Value]) {
+    let prompt = lines
+        .iter()
+        .find(|l| l["event"]["agent"] == "UserPromptSubmit")
+        .expect("a UserPromptSubmit line");
+    let message = &prompt["handlers"][0]["result"]["message"];
+    assert_eq!(message["customType"], "echo", "{prompt}");
+    assert!(
+        message["content"]["bytes"].as_u64().unwrap() > 5000,
+        "{prompt}"
+    );
+    let output = lines
+        .iter()
+        .find(|l| l["event"]["agent"] == "PostToolUse")
+        .expect("a PostToolUse line");
+    assert_eq!(
+        output["input"],
+        json!({"command": "cat notes.txt"}),
+        "{output}"
+    );
+    let content = &output["handlers"][0]["result"]["content"];
+    assert_eq!(content["items"], 2, "{output}");
+    let would = &output["would_have"]["stdout"]["hookSpecificOutput"];
+    assert_eq!(would["hookEventName"], "PostToolUse", "{output}");
+    assert!(
+        would["updatedToolOutput"]["stdout"]["bytes"]
+            .as_u64()
+            .unwrap()
+            > 20_000,
+        "{output}"
+    );
+}
+
+#[test]
+fn the_log_counts_a_prompt_and_a_tool_output_and_copies_neither_through_the_command_adapter() {
+    let dir = common::workdir();
+    let log = dir.path().join("decisions.jsonl");
+    let opts = echoing_options(&log);
+    let claude = Agent::Claude.protocol();
+    for _ in 0..5 {
+        for (event, input) in [
+            ("UserPromptSubmit", secret_prompt(dir.path())),
+            ("PostToolUse", secret_output(dir.path())),
+        ] {
+            let c = common::call(claude, event, &input, &opts);
+            assert_eq!((c.code, c.stdout.as_str()), (0, ""), "{c:?}");
+        }
+    }
+    let (secrets, bytes) = secrets_and_bytes(&log, "command adapter");
+    assert_eq!(secrets, 0, "the secret is nowhere in the log");
+    assert!(bytes < 16_000, "10 lines of decisions: {bytes} bytes");
+    assert_counted_not_copied(&User::lines(&log));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_log_counts_a_prompt_and_a_tool_output_and_copies_neither_through_hooks_serve() {
+    let dir = common::workdir();
+    let log = dir.path().join("decisions.jsonl");
+    let server = crate::serve_http::Running::start(echoing_options(&log)).await;
+    let headers = [("host", server.host()), ("authorization", server.bearer())];
+    for _ in 0..5 {
+        for (event, input) in [
+            ("UserPromptSubmit", secret_prompt(dir.path())),
+            ("PostToolUse", secret_output(dir.path())),
+        ] {
+            let got =
+                crate::serve_http::post(server.addr, &format!("/claude/{event}"), &headers, input)
+                    .await;
+            assert_eq!(got.status, 200, "{got:?}");
+        }
+    }
+    // Stopping the server waits for its log's last lines.
+    server.stop().await;
+    let (secrets, bytes) = secrets_and_bytes(&log, "hooks serve");
+    assert_eq!(secrets, 0, "the secret is nowhere in the log");
+    assert!(bytes < 16_000, "10 lines of decisions: {bytes} bytes");
+    assert_counted_not_copied(&User::lines(&log));
+}
+
+#[test]
+fn a_tool_calls_command_line_is_logged_short_with_its_credentials_redacted() {
+    let dir = common::workdir();
+    let log = dir.path().join("decisions.jsonl");
+    let opts = echoing_options(&log);
+    let token = "ghp_Zq81hunter2Zq81hunter2Zq81hunter2";
+    let command = format!(
+        "curl -H 'Authorization: Bearer {token}' https://ci:{SECRET}@example.com/x && \
+         DEPLOY_TOKEN={SECRET} ./deploy --password {SECRET} {}",
+        "--verbose ".repeat(100)
+    );
+    let input = common::input(
+        "PreToolUse",
+        dir.path(),
+        json!({"tool_name": "Bash", "tool_input": {"command": command, "description": SECRET},
+               "tool_use_id": "t1"}),
+    );
+    let c = common::call(Agent::Claude.protocol(), "PreToolUse", &input, &opts);
+    assert_eq!((c.code, c.stdout.as_str()), (0, ""), "{c:?}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(!text.contains(SECRET) && !text.contains(token), "{text}");
+    let line = &User::lines(&log)[0];
+    let logged = line["input"]["command"]
+        .as_str()
+        .expect("the command line, short");
+    assert!(
+        logged.starts_with("curl -H 'Authorization: [redacted]' https://[redacted]@example.com/x"),
+        "{logged}"
+    );
+    assert!(
+        logged.contains("DEPLOY_TOKEN=[redacted] ./deploy --password [redacted]"),
+        "{logged}"
+    );
+    assert!(logged.chars().count() <= 201, "bounded: {logged}");
+    assert_eq!(
+        line["input"]["description"]["bytes"],
+        SECRET.len(),
+        "{line}"
+    );
+    assert_eq!(line["handlers"][0]["result"]["reason"], "no deploys today");
 }

@@ -302,6 +302,72 @@ fn http_entries_with_another_secret_are_an_error() {
     assert_eq!(f["fix"], "hooks install claude --project --http");
 }
 
+/// `claude_and_codex` with the machine's `git` on `PATH` and the project a git repository.
+fn in_a_git_repository() -> Machine {
+    let m = claude_and_codex();
+    let git = ["/usr/bin/git", "/bin/git", "/usr/local/bin/git"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .expect("git is installed");
+    std::os::unix::fs::symlink(git, m.path("bin").join("git")).unwrap();
+    m.git(&["init", "-q", "."]);
+    m
+}
+
+impl Machine {
+    /// `git ARGS` in the project, which must succeed.
+    fn git(&self, args: &[&str]) {
+        let out = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(self.path("project"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", text(&out));
+    }
+}
+
+#[test]
+fn a_tracked_file_holding_the_secret_is_an_error_with_the_fix_and_exit_1() {
+    let m = in_a_git_repository();
+    m.ok(&["install", "claude", "--http"]);
+    m.git(&["add", "-f", ".claude/settings.local.json"]);
+    m.git(&["commit", "-q", "-m", "oops"]);
+    let (code, report, human) = m.doctor();
+    assert_eq!(code, 1, "{human}");
+    let f = finding(&report, Some("claude"), "error", "git tracks it");
+    assert_eq!(f["leaks_secret"], true, "{f}");
+    assert_eq!(f["gating"], false, "{f}");
+    let fix = f["fix"].as_str().unwrap();
+    assert!(
+        fix.contains("rm --cached -- .claude/settings.local.json") && fix.contains("commit"),
+        "{fix}"
+    );
+    assert!(human.contains("in a file git tracks (exit 1)."), "{human}");
+}
+
+#[test]
+fn a_file_holding_the_secret_that_git_does_not_ignore_is_a_warning() {
+    let m = in_a_git_repository();
+    m.ok(&["install", "claude", "--http"]);
+    // As an install from before git ignored it left it.
+    fs::write(m.path("project/.git/info/exclude"), "").unwrap();
+    let (code, report, human) = m.doctor();
+    assert_eq!(code, 0, "{human}");
+    let f = finding(&report, Some("claude"), "warn", "git does not ignore it");
+    assert_eq!(
+        f["fix"],
+        "hooks install claude --project --http (adds it to the clone's ignore rules, \
+         .git/info/exclude)"
+    );
+    m.ok(&["install", "claude", "--http"]);
+    let (_, report, human) = m.doctor();
+    assert!(!human.contains("git does not ignore it"), "{human}");
+    finding(&report, Some("claude"), "ok", "git ignores it");
+}
+
 #[test]
 fn untrusted_codex_entries_are_an_error_with_how_to_trust_them() {
     let m = claude_and_codex();
@@ -435,6 +501,27 @@ fn an_agent_whose_version_command_hangs_is_killed_within_the_bound() {
             .unwrap()
             .contains("did not answer within 5 s"),
         "{claude}"
+    );
+}
+
+#[test]
+fn an_agent_whose_version_leaves_a_child_holding_stdout_is_killed_at_the_deadline() {
+    let m = Machine::new();
+    let child =
+        crate::common::agent_leaving_a_child(&m.path("bin"), "claude", "2.1.328 (Claude Code)");
+    let started = Instant::now();
+    let out = m.hooks(&["doctor", "--json"]);
+    let took = started.elapsed();
+    // The probe's deadline is 5 s; the child would hold stdout for 30 s.
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("doctor --json printed no JSON ({e}): {}", text(&out)));
+    let claude = &report["agents"][0];
+    assert_eq!(claude["agent"], "claude", "{report:#}");
+    assert_eq!(claude["version"], "2.1.328", "{claude}");
+    assert!(
+        crate::common::ended_within(&child, Duration::from_secs(2)),
+        "the background child was killed with the probe's group"
     );
 }
 

@@ -1284,6 +1284,29 @@ mod binary {
         assert!(!dir.path().join("hooks.json").exists());
     }
 
+    #[test]
+    fn a_claude_whose_version_leaves_a_child_holding_stdout_is_killed_at_the_deadline() {
+        let path = workdir();
+        let child =
+            crate::common::agent_leaving_a_child(path.path(), "claude", "2.1.328 (Claude Code)");
+        let started = std::time::Instant::now();
+        let (out, on_failure) = install_claude(path.path(), &[]);
+        let took = started.elapsed();
+        // The probe's deadline is 5 s; the child would hold stdout for 30 s.
+        assert!(took < std::time::Duration::from_secs(10), "took {took:?}");
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        assert!(
+            text(&out.stdout).contains("Claude Code 2.1.328 ("),
+            "what it printed before the deadline is read: {}",
+            text(&out.stdout)
+        );
+        assert_eq!(on_failure, "block");
+        assert!(
+            crate::common::ended_within(&child, std::time::Duration::from_secs(2)),
+            "the background child was killed with the probe's group"
+        );
+    }
+
     const CODEX_CONFIG: &str = "# my settings\nmodel = \"o3\"   # keep this comment\n\n[model_providers.x]\nname = \"x\"\n";
 
     /// `hooks install codex --user --trust` (plus `args`) with `CODEX_HOME` = `codex_home`.

@@ -184,6 +184,9 @@ impl User {
             .env("XDG_RUNTIME_DIR", self.path("run"))
             .env("XDG_STATE_HOME", self.path("home"))
             .env("HOME", self.path("home"))
+            // The git that install asks reads no configuration of the machine's.
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("XDG_CONFIG_HOME")
             .current_dir(self.path("project"));
         c
     }
@@ -444,4 +447,151 @@ fn endpoint_url(user: &User) -> String {
     use hooks_bin::serve::lock;
     let lock = lock::lock_path(&user.path("run").join("hooks"), Path::new(BIN));
     format!("http://127.0.0.1:{}", lock::default_port(&lock))
+}
+
+/// `git ARGS` in `dir`, isolated from the machine's git configuration; must succeed; its
+/// stdout.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", text(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A `user` whose project is a fresh git repository with one commit.
+fn user_in_a_repository() -> User {
+    let user = User::new();
+    let project = user.path("project");
+    git(&project, &["init", "-q", "."]);
+    fs::write(project.join("README"), "a project\n").unwrap();
+    git(&project, &["add", "README"]);
+    git(&project, &["commit", "-q", "-m", "start"]);
+    user
+}
+
+#[test]
+fn install_http_in_a_git_repository_makes_git_ignore_the_file_with_the_secret_and_its_backup() {
+    let user = user_in_a_repository();
+    let project = user.path("project");
+    // An existing personal file, so that the install also leaves a backup.
+    fs::create_dir_all(project.join(".claude")).unwrap();
+    fs::write(project.join(".claude").join(LOCAL_SETTINGS), "{}\n").unwrap();
+    let said = install(&user, &["--http"]);
+    assert!(
+        project.join(".claude/settings.local.json.bak").exists(),
+        "{said}"
+    );
+    git(&project, &["add", "-A"]);
+    let status = git(&project, &["status", "--porcelain"]);
+    assert!(
+        !status.contains("settings.local.json"),
+        "git add -A leaves out the file holding the secret and its backup: {status}"
+    );
+    assert!(
+        said.contains("info/exclude"),
+        "says where the rule went: {said}"
+    );
+    let exclude = fs::read_to_string(project.join(".git/info/exclude")).unwrap();
+    assert!(
+        exclude.contains("\n/.claude/settings.local.json\n/.claude/settings.local.json.bak\n"),
+        "{exclude}"
+    );
+    install(&user, &["--http"]);
+    let again = fs::read_to_string(project.join(".git/info/exclude")).unwrap();
+    assert_eq!(
+        again, exclude,
+        "an install that finds them ignored adds nothing"
+    );
+}
+
+#[test]
+fn install_http_refuses_a_tracked_settings_local_json_writing_nothing_and_names_the_fix() {
+    let user = user_in_a_repository();
+    let project = user.path("project");
+    let local = project.join(".claude").join(LOCAL_SETTINGS);
+    fs::create_dir_all(local.parent().unwrap()).unwrap();
+    fs::write(&local, "{}\n").unwrap();
+    git(&project, &["add", ".claude/settings.local.json"]);
+    git(&project, &["commit", "-q", "-m", "personal settings"]);
+    let exclude = fs::read_to_string(project.join(".git/info/exclude")).unwrap_or_default();
+    let out = user.hooks(&["install", "claude", "--http", "--claude-version=2.1.328"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let said = text(&out);
+    assert!(said.contains("is tracked by git"), "{said}");
+    assert!(
+        said.contains("rm --cached -- .claude/settings.local.json") && said.contains("commit"),
+        "names the fix: {said}"
+    );
+    assert_eq!(
+        fs::read_to_string(&local).unwrap(),
+        "{}\n",
+        "nothing written"
+    );
+    assert!(!project.join(".claude/settings.local.json.bak").exists());
+    assert!(!project.join(".claude/settings.json").exists());
+    assert_eq!(
+        fs::read_to_string(project.join(".git/info/exclude")).unwrap_or_default(),
+        exclude
+    );
+    // The fix it names, then the install goes through and git leaves the file out.
+    git(
+        &project,
+        &["rm", "-q", "--cached", "--", ".claude/settings.local.json"],
+    );
+    git(
+        &project,
+        &[
+            "commit",
+            "-q",
+            "-m",
+            "Stop tracking .claude/settings.local.json",
+        ],
+    );
+    install(&user, &["--http"]);
+    git(&project, &["add", "-A"]);
+    let status = git(&project, &["status", "--porcelain"]);
+    assert!(!status.contains("settings.local.json"), "{status}");
+}
+
+#[test]
+fn install_http_dry_run_in_a_git_repository_says_which_rules_it_would_add_and_adds_none() {
+    let user = user_in_a_repository();
+    let project = user.path("project");
+    let exclude = fs::read_to_string(project.join(".git/info/exclude")).unwrap_or_default();
+    let said = install(&user, &["--http", "--dry-run"]);
+    assert!(
+        said.contains(
+            "Would add `/.claude/settings.local.json` and `/.claude/settings.local.json.bak` to"
+        ),
+        "{said}"
+    );
+    assert_eq!(
+        fs::read_to_string(project.join(".git/info/exclude")).unwrap_or_default(),
+        exclude
+    );
+    assert!(!project.join(".claude").exists());
+}
+
+#[test]
+fn install_http_in_a_git_repository_without_git_on_path_is_refused() {
+    let user = user_in_a_repository();
+    let project = user.path("project");
+    let empty = tempfile::tempdir().unwrap();
+    let out = user
+        .command(&["install", "claude", "--http", "--claude-version=2.1.328"])
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("`git` cannot be run"), "{said}");
+    assert!(!project.join(".claude").exists(), "nothing written: {said}");
 }

@@ -406,3 +406,41 @@ pub fn talking_options() -> AdapterOptions {
         vec![api.finish()]
     })
 }
+
+/// Writes an executable `dir/name` whose `--version` prints `printed`, then leaves a
+/// background `sleep 30` holding its stdout and exits; the sleep's pid goes to the file
+/// returned.
+pub fn agent_leaving_a_child(dir: &Path, name: &str, printed: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let pid_file = dir.join(format!("{name}.child"));
+    let script = dir.join(name);
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho '{printed}'\n/bin/sleep 30 &\necho $! > '{}'\n",
+            pid_file.display()
+        ),
+    )
+    .expect("write the fake agent");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    pid_file
+}
+
+/// Whether the process whose pid is in `pid_file` has ended (no such process, or a zombie
+/// nobody reaped yet) within `within`.
+pub fn ended_within(pid_file: &Path, within: std::time::Duration) -> bool {
+    let pid = std::fs::read_to_string(pid_file).expect("the pid file");
+    let stat = format!("/proc/{}/stat", pid.trim());
+    let until = std::time::Instant::now() + within;
+    loop {
+        let ended = std::fs::read_to_string(&stat).map_or(true, |s| {
+            // `pid (comm) STATE ...`: the state follows the last `)`.
+            s.rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X']))
+        });
+        if ended || std::time::Instant::now() >= until {
+            return ended;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

@@ -110,7 +110,17 @@ fn in_audit_mode_rm_rf_runs_and_the_log_records_the_unenforced_deny() {
         .iter()
         .find(|l| l["event"]["agent"] == "PreToolUse" && l["tool"] == "bash")
         .unwrap_or_else(|| panic!("no PreToolUse line for bash in {text}"));
+    // The README's example line is this one, as written (`--nocapture` shows it).
+    if let Some(raw) = text.lines().find(|l| l.contains(r#""agent":"PreToolUse""#)) {
+        eprintln!("the decision log's PreToolUse line:\n{raw}");
+    }
     assert_eq!(unenforced["mode"], "audit", "{unenforced}");
+    // Decisions, not content: the command line is there, the prompt and outputs are not.
+    assert_eq!(
+        unenforced["input"]["command"], "rm -rf victim",
+        "{unenforced}"
+    );
+    assert!(!text.contains("delete the victim directory"), "{text}");
     assert_eq!(unenforced["enforced"], false, "{unenforced}");
     assert_eq!(unenforced["answer"]["stdout"], Value::Null, "{unenforced}");
     let deny = &unenforced["would_have"]["stdout"]["hookSpecificOutput"];
