@@ -637,6 +637,7 @@ fn echoing_options(log: &Path) -> hooks_bin::adapters::AdapterOptions {
             keep: 1,
         }),
         log_unplaced: None,
+        ..Settings::default()
     };
     opts.runs = Some(hooks_bin::explain::trace::Runs::default());
     opts
