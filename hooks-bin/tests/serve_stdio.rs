@@ -64,7 +64,8 @@ fn test_hooks(cwd: &Path) -> LoadedHook {
         })
     });
     let count = Arc::new(AtomicUsize::new(0));
-    api.on(move |_e: &ToolResultEvent, ctx: &HookContext| {
+    api.on(move |e: &ToolResultEvent, ctx: &HookContext| {
+        assert!(e.tool_name != "boom", "the redactor fell over");
         let n = count.fetch_add(1, Ordering::Relaxed) + 1;
         ctx.ui().notify(&format!("tools: {n}"), NotifyKind::Info);
         Some(ToolResultEventResult {
@@ -528,6 +529,39 @@ fn a_panicking_tool_call_handler_blocks_the_call_and_the_server_goes_on() {
     assert!(c.finish().success());
 }
 
+fn a_failing_tool_result_handler_withholds_the_output_and_names_the_failure() {
+    let dir = scratch();
+    let mut c = Client::test_server(dir.path());
+    let mut boom = tool_result("s");
+    boom["payload"]["toolName"] = json!("boom");
+    boom["payload"]["content"] = json!([{"type": "text", "text": "API_KEY=sk-live-1234"}]);
+    let answer = c.call("emit", &boom).expect("emit");
+    let text = answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        text.starts_with("[tool output withheld: test-hooks failed on tool_result: ")
+            && text.contains("the redactor fell over"),
+        "{answer}"
+    );
+    assert!(!answer.to_string().contains("sk-live-1234"), "{answer}");
+    assert_eq!(answer["failure"]["event"], "tool_result", "{answer}");
+    // An observational event's failure is reported only.
+    let answer = c
+        .call(
+            "emit",
+            &json!({"session": "s", "event": "turn_start",
+                         "payload": {"turnIndex": 0, "timestamp": 1}}),
+        )
+        .expect("emit");
+    assert_eq!(
+        (answer["result"].clone(), answer.get("failure")),
+        (Value::Null, None),
+        "{answer}"
+    );
+    assert!(c.finish().success());
+}
+
 fn a_hanging_handler_fails_its_call_by_its_events_rule_within_the_timeout() {
     let dir = scratch();
     let mut c = Client::test_server(dir.path());
@@ -773,6 +807,10 @@ fn main() -> ExitCode {
         (
             "a_panicking_tool_call_handler_blocks_the_call_and_the_server_goes_on",
             a_panicking_tool_call_handler_blocks_the_call_and_the_server_goes_on,
+        ),
+        (
+            "a_failing_tool_result_handler_withholds_the_output_and_names_the_failure",
+            a_failing_tool_result_handler_withholds_the_output_and_names_the_failure,
         ),
         (
             "a_hanging_handler_fails_its_call_by_its_events_rule_within_the_timeout",

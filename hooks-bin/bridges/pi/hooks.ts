@@ -556,6 +556,10 @@ async function forward(event: string, payload: Json, ctx: Json): Promise<Json> {
     const emitted = await server().call("emit", params, event, budget(event));
     bridge.repeated = {};
     report(emitted?.errors);
+    // A handler of an event whose rule gates failed: the event fails by that rule, as when the
+    // server cannot answer (a tool_call's block is its result already).
+    const f = emitted?.failure;
+    if (f && event !== "tool_call") return failed(event, `${f.hookPath} failed on ${f.event}: ${f.error}`, ctx);
     return apply(event, emitted?.result);
   } catch (e) {
     return failed(event, (e as Error).message, ctx);

@@ -16,6 +16,7 @@ use super::host::{BridgeHost, BridgeSession, ClientContext, ClientState, Link};
 use super::peer::Peer;
 use super::wire::{METHOD_NOT_FOUND, RpcError};
 use super::{PROTOCOL_VERSION, StdioOptions};
+use crate::adapters::OnFailure;
 use crate::audit::log::{DecisionLog, LogTask};
 use crate::audit::record::Record;
 use crate::explain::trace::{self, Runs};
@@ -39,9 +40,12 @@ pub(crate) struct SessionData {
 impl SessionData {
     /// The errors reported since the last call, as the answer's `errors`.
     fn take_errors(&self) -> Value {
-        let errors =
-            std::mem::take(&mut *self.errors.lock().unwrap_or_else(PoisonError::into_inner));
-        Value::Array(errors.iter().map(error_json).collect())
+        Value::Array(self.take_error_list().iter().map(error_json).collect())
+    }
+
+    /// The errors reported since the last call.
+    fn take_error_list(&self) -> Vec<HookError> {
+        std::mem::take(&mut *self.errors.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// The handlers that ran since the last call (none when they are not traced).
@@ -50,6 +54,36 @@ impl SessionData {
             std::mem::take(&mut *runs.lock().unwrap_or_else(PoisonError::into_inner))
         })
     }
+}
+
+/// The result and failure of an emission of `kind` whose handlers gave `result` (a
+/// `tool_call` that failed: `failure`) and reported `errors`: where the event's rule gates
+/// ([`OnFailure`]), a handler's error is the call's `failure` (the client fails the event by
+/// that rule: the bridge withholds, holds, cancels), and a `tool_result`'s output is withheld
+/// at once, so that a redaction that failed never lets the output through.
+fn failed_by_rule(
+    kind: EventKind,
+    result: Value,
+    failure: Option<HookError>,
+    errors: &[HookError],
+) -> (Value, Option<HookError>) {
+    let rule = OnFailure::of(kind);
+    if failure.is_some() || !rule.gates() {
+        return (result, failure);
+    }
+    let Some(failed) = errors.iter().find(|e| e.event == kind.as_str()).cloned() else {
+        return (result, None);
+    };
+    let result = if rule == OnFailure::Withhold {
+        let why = format!(
+            "{} failed on {}: {}",
+            failed.hook_path, failed.event, failed.error
+        );
+        json!({ "content": [{ "type": "text", "text": format!("[tool output withheld: {why}]") }] })
+    } else {
+        result
+    };
+    (result, Some(failed))
 }
 
 fn error_json(e: &HookError) -> Value {
@@ -284,7 +318,7 @@ impl Server {
                     .map_err(|e| RpcError::invalid_params(e.to_string()))?,
             ),
         };
-        let errors = entered.data.take_errors();
+        let reported = entered.data.take_error_list();
         let runs = entered.data.take_runs();
         if kind == EventKind::SessionShutdown {
             entered.close();
@@ -293,6 +327,8 @@ impl Server {
             Some(e) => (e.result, e.failure),
             None => (Value::Null, None),
         };
+        let (result, failure) = failed_by_rule(kind, result, failure, &reported);
+        let errors = Value::Array(reported.iter().map(error_json).collect());
         let mut enforced = json!({ "result": result, "errors": errors });
         if let Some(failure) = failure {
             enforced["failure"] = error_json(&failure);
