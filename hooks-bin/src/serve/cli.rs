@@ -17,19 +17,26 @@ use crate::trust::TrustMode;
 
 /// What `hooks serve --help` adds.
 pub const SERVE_HELP: &str = "One server per user and binary: the lock file serve-<BINARY>.lock \
-in the runtime directory ($XDG_RUNTIME_DIR/hooks, else <tmp>/hooks-<uid>) holds its pid, \
-port and build (the binary file's identity: a rebuilt or reinstalled binary is another build, \
-whose calls a server of the older one never answers; a session start replaces that server). Every request on 127.0.0.1 must carry `Authorization: Bearer SECRET` (the secret is \
-<config dir>/serve-secret, mode 0600, made on first use). The server also listens on the \
-unix socket serve-<BINARY>.sock beside the lock file (mode 0600: only the user can connect, \
-so no secret), where `hooks AGENT EVENT` hands over its calls while the server runs \
+in the runtime directory ($XDG_RUNTIME_DIR/hooks, else <tmp>/hooks-<uid>; used only when it is \
+this user's own directory with mode 0700, else $XDG_STATE_HOME/hooks/run) holds its pid, port \
+and build (the binary file's identity: a rebuilt or reinstalled binary is another build, whose \
+calls a server of the older one never answers; a session start replaces that server), written \
+once the server listens. Every request on 127.0.0.1 must carry `Authorization: Bearer SECRET` \
+(the secret is <config dir>/serve-secret, mode 0600, made on first use); GET /.hooks/proof \
+proves the server holds it without anyone sending it (hooks doctor asks it). The server also \
+listens on the unix socket serve-<BINARY>.sock beside the lock file (mode 0600; both ends check \
+the other's uid), where `hooks AGENT EVENT` hands over its calls while the server runs \
 (HOOKS_NO_SERVER=1: never). Each session's entries are kept in \
 $XDG_STATE_HOME/hooks/sessions/<agent>/<session id>.jsonl (else ~/.local/state/...), reopened \
-when the session comes back after a restart, never deleted by the server.\n\nExit status: 0 served until \
+when the session comes back after a restart, never deleted by the server; a session rebuilt \
+loads its hooks for the project root that file records. A server started in the background \
+(--detach, --via-server) gets a clean environment; each call is decided in the audit mode it \
+brings (x-hooks-mode, x-hooks-disable), else in the server's own.\n\nExit status: 0 served until \
 SIGTERM/SIGINT, stopped, started (--detach) or running (--status); 1 not running (--status), \
-another server holds the lock, or the port, secret or lock cannot be had, or the config file \
-(config.toml) is invalid; 2 invalid usage. In audit mode (HOOKS_MODE=audit or mode = \"audit\" \
-in config.toml, read at start) every call answers no opinion after it is logged.\n\n\
+another server holds the lock, or the port, secret or lock cannot be had, the runtime directory \
+is not private, or the config file (config.toml) is invalid; 2 invalid usage. In audit mode \
+(mode = \"audit\" in config.toml, or HOOKS_MODE=audit in a server's own environment, read at \
+start) every call that brings no mode answers no opinion after it is logged.\n\n\
 With --stdio: the client's methods are describe, emit, command and end; the server's requests \
 are ui/* and host/*. Exit status 0 at the end of input or on SIGTERM, after every live session \
 ended (session_shutdown); 1 it could not start (an invalid config file too).";

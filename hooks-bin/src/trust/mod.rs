@@ -62,8 +62,10 @@
 //! # Limits
 //!
 //! - Only the hook file's own bytes are hashed: scripts or programs it runs are not covered.
-//! - The file is hashed when the hooks load and run later by its path; a process that can
-//!   rewrite it in between already runs as the user.
+//! - The check is made when the hooks load and again before each run of the file
+//!   ([`TrustPolicy`]), so a file changed while a resident server keeps its hooks is refused on
+//!   its next call; it runs by its path a moment after it was hashed, and a process that can
+//!   rewrite it in that moment already runs as the user.
 //! - Two `hooks trust` running at the same time: the last write wins.
 
 mod command;

@@ -69,7 +69,7 @@ impl Claude {
         prompt: &str,
         args: &[&str],
     ) -> ClaudeRun {
-        self.run_with_path(sandbox, server, prompt, args, None)
+        self.run_in(sandbox, server, prompt, args, (None, &[]))
     }
 
     /// [`Claude::run`] with `dir` in front of `PATH` (stand-ins for programs Claude Code runs).
@@ -81,6 +81,30 @@ impl Claude {
         args: &[&str],
         dir: Option<&std::path::Path>,
     ) -> ClaudeRun {
+        self.run_in(sandbox, server, prompt, args, (dir, &[]))
+    }
+
+    /// [`Claude::run`] with `env` in Claude Code's environment (the agent's, which its hooks
+    /// see).
+    pub(crate) fn run_with_env(
+        &self,
+        sandbox: &Sandbox,
+        server: &ModelServer,
+        prompt: &str,
+        env: &[(&str, &str)],
+    ) -> ClaudeRun {
+        self.run_in(sandbox, server, prompt, &[], (None, env))
+    }
+
+    /// [`Claude::run`] with `dir` in front of `PATH` and `env` set.
+    fn run_in(
+        &self,
+        sandbox: &Sandbox,
+        server: &ModelServer,
+        prompt: &str,
+        args: &[&str],
+        (dir, env): (Option<&std::path::Path>, &[(&str, &str)]),
+    ) -> ClaudeRun {
         static RUNS: AtomicU32 = AtomicU32::new(0);
         let n = RUNS.fetch_add(1, Ordering::Relaxed);
         let debug_file = sandbox.root().join(format!("claude-debug-{n}.log"));
@@ -91,7 +115,8 @@ impl Claude {
             .env("DISABLE_TELEMETRY", "1")
             .env("DISABLE_AUTOUPDATER", "1")
             .env("DISABLE_ERROR_REPORTING", "1")
-            .env("IS_SANDBOX", "1");
+            .env("IS_SANDBOX", "1")
+            .envs(env.iter().copied());
         if let Some(dir) = dir {
             let path = std::env::var_os("PATH").unwrap_or_default();
             let mut dirs = vec![dir.to_path_buf()];

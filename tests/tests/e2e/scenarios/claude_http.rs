@@ -151,3 +151,65 @@ fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_ki
         times.median("SessionStart", |_| true),
     ));
 }
+
+#[test]
+fn a_session_started_in_audit_mode_is_audited_and_the_next_session_is_not() {
+    let Some(claude) = Claude::for_suite() else {
+        return;
+    };
+    let sb = Sandbox::new("claude-http-audit");
+    let _stop = StopServer(&sb);
+    let path = claude.path_with_binary();
+    sb.hooks(
+        &["install", "claude", "--http", "--project"],
+        &[("PATH", path.as_path())],
+    );
+    sb.write("audited/keep.txt", "precious\n");
+    sb.write("gated/keep.txt", "precious too\n");
+    // The first session starts the server (its `SessionStart --via-server`) in audit mode.
+    let audited = ModelServer::start(Script::new(vec![
+        Step::Shell("rm -rf audited".into()),
+        Step::Text("done".into()),
+    ]));
+    let run = claude.run_with_env(&sb, &audited, "tidy up", &[("HOOKS_MODE", "audit")]);
+    assert!(
+        !sb.project.join("audited/keep.txt").exists(),
+        "the audited session was gated:\n{}",
+        run.evidence()
+    );
+    // The server outlives the session that started it, with none of that session's
+    // environment (the harness kills every process that inherited its run's).
+    let status = sb.serve(&["--status"]);
+    let pid = status
+        .strip_prefix("running: pid ")
+        .and_then(|rest| rest.split(',').next())
+        .unwrap_or_else(|| panic!("{status}\n{}", run.evidence()));
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+    assert!(
+        !String::from_utf8_lossy(&environ).contains("HOOKS_MODE"),
+        "the server has the session's HOOKS_MODE"
+    );
+    // The next session, on the same server, brings no mode: it is gated.
+    let gated = ModelServer::start(Script::new(vec![
+        Step::Shell("rm -rf gated".into()),
+        Step::Text("done".into()),
+    ]));
+    let run = claude.run(&sb, &gated, "tidy up", &[]);
+    assert!(
+        sb.project.join("gated/keep.txt").exists(),
+        "rm -rf ran in a session without audit mode:\n{}",
+        run.evidence()
+    );
+    assert!(
+        gated
+            .tool_results()
+            .iter()
+            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
+        "{}",
+        run.evidence()
+    );
+    assert!(
+        sb.serve(&["--status"]).starts_with(&format!("running: pid {pid},")),
+        "the same server served both sessions"
+    );
+}
