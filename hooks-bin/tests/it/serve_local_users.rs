@@ -382,3 +382,90 @@ fn under_a_flood_of_connections_without_the_secret_an_authorised_call_is_answere
     let _ = Command::new("kill").arg(server.id().to_string()).status();
     let _ = server.wait();
 }
+
+/// The uid and gid of `nobody`.
+const NOBODY: u32 = 65534;
+
+/// `python3 -c SCRIPT ARGS...` as `nobody`.
+fn as_nobody(script: &str, args: &[&Path]) -> Command {
+    let mut c = Command::new("/usr/bin/python3");
+    c.arg("-c").arg(script).args(args);
+    std::os::unix::process::CommandExt::uid(&mut c, NOBODY);
+    std::os::unix::process::CommandExt::gid(&mut c, NOBODY);
+    c.env_clear().current_dir("/");
+    c
+}
+
+#[test]
+#[ignore = "needs root: it runs a process as another user (nobody); .ci/run runs it"]
+fn the_unix_socket_talks_only_to_processes_of_this_user_on_either_end() {
+    assert!(
+        rustix::process::geteuid().is_root(),
+        "this test needs root, to run a process as nobody"
+    );
+    let user = Scratch::new();
+    let dir = user.runtime_dir();
+    std::fs::create_dir(&dir).unwrap();
+    mode(&dir, 0o700);
+
+    // A server of another user's, its socket put where this user's server's belongs.
+    let theirs = tempfile::tempdir().unwrap();
+    mode(theirs.path(), 0o777);
+    let (sock, got) = (theirs.path().join("sock"), theirs.path().join("got"));
+    let serve = "import socket,sys\n\
+        s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1)\n\
+        c,_=s.accept(); open(sys.argv[2],'wb').write(c.recv(65536))\n\
+        b=b'{\"code\":0,\"stdout\":\"\",\"stderr\":\"\"}'\n\
+        c.sendall(b'HTTP/1.1 200 OK\\r\\ncontent-length: %d\\r\\n\\r\\n' % len(b) + b)\n";
+    let mut impostor = as_nobody(serve, &[&sock, &got]).spawn().unwrap();
+    eventually("the impostor listens", || sock.exists());
+    std::fs::rename(&sock, user.socket_in(&dir)).unwrap();
+    let planted = plant_lock(
+        &user.lock_in(&dir),
+        impostor.id(),
+        1,
+        Build::of(&binary()).ok(),
+    );
+    let rm = user.input("PreToolUse", "s1", bash("rm -rf /"));
+    let out = user.hooks_with(&["claude", "PreToolUse"], &rm, &[]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("\"deny\""),
+        "handed to another user's process: {}",
+        text(&out)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&std::fs::read(&got).unwrap_or_default()),
+        "",
+        "another user's process got the call"
+    );
+    let _ = impostor.kill();
+    let _ = impostor.wait();
+    drop(planted);
+    std::fs::remove_file(user.socket_in(&dir)).unwrap();
+
+    // This user's server, its socket reachable by another user (a mistake of the user's).
+    let out = user.hooks(&["serve", "--detach"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    for open in [user.path(""), user.path("run"), dir.clone()] {
+        mode(&open, 0o711);
+    }
+    mode(&user.socket_in(&dir), 0o666);
+    let ask = "import socket,sys\n\
+        s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(5)\n\
+        s.sendall(b'POST /claude/PreToolUse HTTP/1.1\\r\\nhost: localhost\\r\\ncontent-length: 2\\r\\n\\r\\n{}')\n\
+        try: d=s.recv(100)\n\
+        except ConnectionResetError: d=b''\n\
+        print(repr(d))\n";
+    let asked = as_nobody(ask, &[&user.socket_in(&dir)]).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&asked.stdout).trim(),
+        "b''",
+        "another user's connection was answered: {asked:?}"
+    );
+    let log = std::fs::read_to_string(user.lock_in(&dir).with_extension("log")).unwrap();
+    assert!(
+        log.contains(&format!("its other end runs as uid {NOBODY}")),
+        "{log}"
+    );
+    mode(&dir, 0o700);
+}
