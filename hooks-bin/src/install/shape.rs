@@ -226,9 +226,13 @@ impl<'a> Ours<'a> {
         let (target, binary) = (self.target, self.binary);
         if let Some(http) = self.http {
             return if HttpHooks::over_http(event) {
+                // The headers too: an entry of an older install (without the session's
+                // switches, or with another secret) is replaced.
+                let wanted = http.entry(target, binary, event);
                 entry.get("type").and_then(Value::as_str) == Some("http")
-                    && entry.get("url").and_then(Value::as_str)
-                        == Some(http.entry_url(target, binary, event).as_str())
+                    && entry.get("url") == wanted.get("url")
+                    && entry.get("headers") == wanted.get("headers")
+                    && entry.get("allowedEnvVars") == wanted.get("allowedEnvVars")
             } else {
                 entry.get("command").and_then(Value::as_str) == Some(binary)
                     && self.via_server(entry, event).is_some()

@@ -110,6 +110,44 @@ fn http_install_writes_http_hooks_blocking_on_failure_where_they_gate_and_a_comm
 }
 
 #[test]
+fn an_http_entry_without_the_sessions_switches_or_with_another_secret_is_replaced_on_install() {
+    let dir = common::workdir();
+    let path = dir.path().join("settings.json");
+    let older = |headers: Value| {
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "http", "url": url("PreToolUse"),
+            "headers": headers, "timeout": 60, "onFailure": "block"}]}]}})
+    };
+    let stale = [
+        json!({"Authorization": format!("Bearer {}", "ab".repeat(32))}),
+        json!({"Authorization": format!("Bearer {}", "cd".repeat(32)),
+               "X-Hooks-Mode": "$HOOKS_MODE", "X-Hooks-Disable": "$HOOKS_DISABLE"}),
+    ];
+    for headers in stale {
+        fs::write(&path, older(headers.clone()).to_string()).unwrap();
+        let mut out = Vec::new();
+        let report = plan(&path, Some(http()))
+            .apply(&[PRE_TOOL_USE], &mut out)
+            .unwrap();
+        assert!(
+            report.written,
+            "{headers}: {}",
+            String::from_utf8_lossy(&out)
+        );
+        let pre = entries(&path, "PreToolUse");
+        assert_eq!(pre.len(), 1, "{pre:?}");
+        assert_eq!(pre[0]["headers"]["X-Hooks-Mode"], "$HOOKS_MODE", "{pre:?}");
+        assert_eq!(
+            pre[0]["headers"]["Authorization"],
+            format!("Bearer {}", "ab".repeat(32))
+        );
+        assert_eq!(
+            pre[0]["allowedEnvVars"],
+            json!(["HOOKS_MODE", "HOOKS_DISABLE"])
+        );
+    }
+}
+
+#[test]
 fn http_install_replaces_this_binarys_command_hooks_instead_of_running_both() {
     let dir = common::workdir();
     let path = dir.path().join("settings.json");

@@ -209,7 +209,8 @@ fn a_session_started_in_audit_mode_is_audited_and_the_next_session_is_not() {
         run.evidence()
     );
     assert!(
-        sb.serve(&["--status"]).starts_with(&format!("running: pid {pid},")),
+        sb.serve(&["--status"])
+            .starts_with(&format!("running: pid {pid},")),
         "the same server served both sessions"
     );
 }
