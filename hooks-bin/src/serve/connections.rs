@@ -249,7 +249,8 @@ impl Accepting {
 }
 
 /// Serves the loopback `listener` with `router`, each request admitted by `gate`, within
-/// `limits`, until `stop` is cancelled (then as [`Accepting::finish`]).
+/// `limits`, until `stop` is cancelled; then every unproven connection is closed and the
+/// requests in flight are awaited.
 ///
 /// # Errors
 /// Never so far: accept errors are waited out; the type leaves room for the listener's.

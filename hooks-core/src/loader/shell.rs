@@ -2,7 +2,7 @@
 //! `post` file a `tool_result` handler, speaking Claude Code's `PreToolUse`/`PostToolUse`
 //! protocol (see [`super::claude`]).
 //!
-//! Before each run the host's [`FilePolicy`](super::FilePolicy) is asked about the file
+//! Before each run the host's [`FilePolicy`] is asked about the file
 //! again ([`ShellHook::policy`]): a hook held by a long-lived runner (a resident host keeps
 //! one per agent session for hours) runs only what the host accepts now, not what it
 //! accepted when the hooks were loaded; a refusal fails the run with the policy's reason.
