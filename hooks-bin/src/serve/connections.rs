@@ -16,16 +16,17 @@
 //!
 //! A connection that presented the secret (or, on the unix socket, whose other end the kernel
 //! says runs as this user, checked before anything is read) is the user's: it stays open
-//! between its requests up to [`Limits::idle`] (60 s, longer than the keep-alive of any agent's
-//! HTTP client) and is never closed to make room. The unix socket drops a connection of
-//! another user at once.
+//! between its requests for as long as the agent's HTTP client keeps it (closing an idle one
+//! would race the client's next request on it, which the agent would read as a failed hook)
+//! and is never closed to make room. The unix socket drops a connection of another user at
+//! once.
 //!
 //! On shutdown the listeners stop accepting, unproven connections are closed, and the
 //! server waits for the requests in flight ([`GracefulShutdown`]).
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -33,7 +34,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderValue, Request, Response, header};
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_util::sync::CancellationToken;
@@ -46,8 +47,6 @@ pub struct Limits {
     pub prove_within: Duration,
     /// The most unproven connections open at once.
     pub max_unproven: usize,
-    /// How long a proven connection may stay idle between requests.
-    pub idle: Duration,
 }
 
 impl Default for Limits {
@@ -55,7 +54,6 @@ impl Default for Limits {
         Limits {
             prove_within: Duration::from_secs(5),
             max_unproven: 1024,
-            idle: Duration::from_secs(60),
         }
     }
 }
@@ -182,19 +180,21 @@ impl Accepting {
     {
         let ticket = (!proven).then(|| self.unproven.admit());
         let id = ticket.as_ref().map(|(id, _)| *id);
-        let is_proven = Arc::new(AtomicBool::new(proven));
+        // Cancelled when the connection first presents the secret.
+        let proven_now = CancellationToken::new();
         let (router, gate, unproven) = (
             self.router.clone(),
             Arc::clone(&self.gate),
             Arc::clone(&self.unproven),
         );
-        let marked = Arc::clone(&is_proven);
+        let marked = proven_now.clone();
         let service = hyper::service::service_fn(move |request: Request<Incoming>| {
             let admission = gate(&request);
             if matches!(admission, Admission::Proven)
                 && let Some(id) = id
-                && !marked.swap(true, Ordering::AcqRel)
+                && !marked.is_cancelled()
             {
+                marked.cancel();
                 unproven.forget(id);
             }
             let router = router.clone();
@@ -213,10 +213,8 @@ impl Accepting {
             }
         });
         let mut builder = hyper::server::conn::http1::Builder::new();
-        builder
-            .timer(TokioTimer::new())
-            .header_read_timeout(self.limits.idle)
-            .keep_alive(true);
+        // The deadline of an unproven connection is ours (`prove_within`), whatever it sends.
+        builder.header_read_timeout(None).keep_alive(true);
         let connection = self
             .graceful
             .watch(builder.serve_connection(TokioIo::new(io), service));
@@ -226,18 +224,19 @@ impl Accepting {
                 let _ = connection.await;
                 return;
             };
-            let deadline = async {
-                tokio::time::sleep(prove_within).await;
-                if is_proven.load(Ordering::Acquire) {
-                    std::future::pending::<()>().await;
-                }
+            let mut connection = std::pin::pin!(connection);
+            // Until it is proven: closed to make room, or at the deadline. Once proven, only
+            // the connection is polled.
+            let go_on = tokio::select! {
+                _ = &mut connection => false,
+                () = closed.cancelled() => false,
+                () = proven_now.cancelled() => true,
+                () = tokio::time::sleep(prove_within) => proven_now.is_cancelled(),
             };
-            tokio::select! {
-                _ = connection => {}
-                () = closed.cancelled() => {}
-                () = deadline => {}
-            }
             unproven.forget(id);
+            if go_on {
+                let _ = connection.await;
+            }
         });
     }
 
