@@ -368,6 +368,10 @@ fn under_a_flood_of_connections_without_the_secret_an_authorised_call_is_answere
         "after {took:?}: {read:?} {answer:?}"
     );
     assert!(took < Duration::from_secs(1), "{took:?}");
+    eprintln!(
+        "flood: {} connections without the secret; the authorised call answered in {took:?}",
+        flood.len()
+    );
     // The oldest of the flood were closed to make room.
     let closed = flood
         .into_iter()
