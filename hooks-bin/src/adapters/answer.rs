@@ -103,7 +103,7 @@ pub fn answer_with_decision(
 }
 
 /// Everything one call gave: what the agent gets, what enforce mode gives (the same but in
-/// audit mode, [`crate::audit::apply`]), the decision, what the call was about, and the
+/// audit mode, [`audited`]), the decision, what the call was about, and the
 /// handlers that ran (when [`AdapterOptions::runs`] traces them).
 #[derive(Debug)]
 pub struct Answered {
@@ -121,7 +121,7 @@ pub struct Answered {
 
 impl Answered {
     /// The call answered `enforced` in enforce mode; in `mode` the agent gets
-    /// [`crate::audit::apply`] of it. The traced handlers are taken from `runs`.
+    /// [`audited`] of it. The traced handlers are taken from `runs`.
     pub(super) fn new(
         protocol: &dyn Protocol,
         event_name: &str,
@@ -130,7 +130,7 @@ impl Answered {
         facts: CallFacts,
         (mode, runs): (crate::audit::Mode, Option<&Runs>),
     ) -> Answered {
-        let outcome = crate::audit::apply(mode, protocol, event_name, &enforced, decision.as_ref());
+        let outcome = audited(mode, protocol, event_name, &enforced, decision.as_ref());
         let runs = runs.map_or_else(Vec::new, |runs| {
             std::mem::take(&mut *runs.lock().unwrap_or_else(PoisonError::into_inner))
         });
@@ -403,5 +403,40 @@ pub(super) fn working_dir(opts: &AdapterOptions, request: &Request) -> Result<Pa
             "the working directory {} is not a directory",
             dir.display()
         ))
+    }
+}
+
+/// What the agent gets in `mode` for a call of `event_name` whose hooks gave `enforced`
+/// (with `decision`): in enforce mode `enforced`; in audit mode "no opinion" in the agent's
+/// schema (exit 0, [`Protocol::encode`] of no decision, nothing on stderr), except for a
+/// prompt command's answer, which is kept.
+#[must_use]
+pub fn audited(
+    mode: crate::audit::Mode,
+    protocol: &dyn Protocol,
+    event_name: &str,
+    enforced: &Outcome,
+    decision: Option<&Decision>,
+) -> Outcome {
+    let command_answer =
+        enforced.code == EXIT_OK && matches!(decision, Some(Decision::BlockPrompt { .. }));
+    if mode == crate::audit::Mode::Enforce || command_answer {
+        return enforced.clone();
+    }
+    no_opinion(protocol, event_name)
+}
+
+/// "No opinion" for `event_name` in `protocol`'s schema: exit 0, its empty answer.
+#[must_use]
+pub fn no_opinion(protocol: &dyn Protocol, event_name: &str) -> Outcome {
+    let stdout = protocol
+        .event(event_name)
+        .and_then(|event| protocol.encode(event, None))
+        .map(|json| format!("{json}\n"))
+        .unwrap_or_default();
+    Outcome {
+        code: EXIT_OK,
+        stdout,
+        stderr: String::new(),
     }
 }

@@ -29,7 +29,7 @@ use crate::json;
 
 /// Serves one call of `protocol` for the event named `event_name`: `input` is the bytes read
 /// from stdin (bounded: [`json::read_bounded`]); the answer goes to `out`, a failure line to
-/// `err`. In audit mode the agent gets "no opinion" ([`crate::audit::apply`]); when the
+/// `err`. In audit mode the agent gets "no opinion" ([`crate::adapters::audited`]); when the
 /// decision log is written ([`AdapterOptions::audit`]), its line is appended after the answer
 /// was written and flushed (a log that cannot be written is said on `err`, and changes
 /// nothing else).

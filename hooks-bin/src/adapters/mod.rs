@@ -125,7 +125,9 @@ use hooks_core::LoadedHook;
 
 use crate::trust::TrustMode;
 
-pub use self::answer::{Answered, CallFacts, Outcome, answer, answer_call, answer_with_decision};
+pub use self::answer::{
+    Answered, CallFacts, Outcome, answer, answer_call, answer_with_decision, audited, no_opinion,
+};
 pub use self::disable::{
     DISABLE_ENV, disabled_line, disabled_outcome, hooks_disabled, off_outcome,
 };

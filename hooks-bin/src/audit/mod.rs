@@ -33,7 +33,6 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::adapters::{Decision, EXIT_OK, Outcome, Protocol};
 use config::ConfigFile;
 
 /// The variable that sets the mode: `audit` or `enforce`; it overrides the config file.
@@ -188,41 +187,6 @@ pub fn parse_mode(value: Option<&str>) -> Result<Option<Mode>, String> {
             "{MODE_ENV}={} is not a mode (expected `audit` or `enforce`)",
             crate::json::one_line(other, 60)
         )),
-    }
-}
-
-/// What the agent gets in `mode` for a call of `event_name` whose hooks gave `enforced`
-/// (with `decision`): in enforce mode `enforced`; in audit mode "no opinion" in the agent's
-/// schema (exit 0, [`Protocol::encode`] of no decision, nothing on stderr), except for a
-/// prompt command's answer, which is kept.
-#[must_use]
-pub fn apply(
-    mode: Mode,
-    protocol: &dyn Protocol,
-    event_name: &str,
-    enforced: &Outcome,
-    decision: Option<&Decision>,
-) -> Outcome {
-    let command_answer =
-        enforced.code == EXIT_OK && matches!(decision, Some(Decision::BlockPrompt { .. }));
-    if mode == Mode::Enforce || command_answer {
-        return enforced.clone();
-    }
-    no_opinion(protocol, event_name)
-}
-
-/// "No opinion" for `event_name` in `protocol`'s schema: exit 0, its empty answer.
-#[must_use]
-pub fn no_opinion(protocol: &dyn Protocol, event_name: &str) -> Outcome {
-    let stdout = protocol
-        .event(event_name)
-        .and_then(|event| protocol.encode(event, None))
-        .map(|json| format!("{json}\n"))
-        .unwrap_or_default();
-    Outcome {
-        code: EXIT_OK,
-        stdout,
-        stderr: String::new(),
     }
 }
 

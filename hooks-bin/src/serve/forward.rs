@@ -13,18 +13,11 @@
 //! by the agent's rule, naming what to run.
 
 use std::io::{self, Write as _};
-use std::time::Duration;
-
-use http_body_util::{BodyExt as _, Full};
-use hyper::body::Bytes;
 
 use super::cli::{ServeArgs, ensure_running};
 use super::socket::{self, Unanswered};
 use crate::adapters::{AdapterOptions, Agent, Outcome};
 use crate::json;
-
-/// How long the forwarded call may take (as an HTTP hook entry's `timeout`).
-pub(super) const CALL_TIMEOUT: Duration = Duration::from_secs(crate::install::HTTP_TIMEOUT_SECS);
 
 /// Serves one call of `agent`'s `event_name` through the server, with the adapter's options
 /// `opts`; returns the exit code.
@@ -74,31 +67,4 @@ fn forward(agent: Agent, event_name: &str, opts: &AdapterOptions) -> Result<Outc
             running.pid
         )),
     }
-}
-
-/// Sends `request` on the connection `stream` (HTTP/1.1): the answer's status and body.
-pub(super) async fn exchange<S>(
-    stream: S,
-    request: hyper::Request<Full<Bytes>>,
-) -> Result<(u16, Bytes), String>
-where
-    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
-{
-    let (mut sender, conn) =
-        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
-            .await
-            .map_err(|e| e.to_string())?;
-    tokio::spawn(conn);
-    let response = sender
-        .send_request(request)
-        .await
-        .map_err(|e| e.to_string())?;
-    let status = response.status().as_u16();
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .map_err(|e| e.to_string())?
-        .to_bytes();
-    Ok((status, body))
 }

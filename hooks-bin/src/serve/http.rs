@@ -59,6 +59,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::build::Watch;
 use super::call_headers;
+use super::client;
 use super::connections::{self, Admission, Gate, Limits};
 use super::proof;
 use super::secret::Secret;
@@ -431,7 +432,9 @@ impl Server {
                         self.answer_with(agent, event, &input, &switches.options)
                             .await
                     }
-                    Err(why) => Outcome::failure(protocol, event, &blocked(protocol, event, &why)),
+                    Err(why) => {
+                        Outcome::failure(protocol, event, &client::blocked(protocol, event, &why))
+                    }
                 };
                 HttpAnswer::from_outcome(protocol, &outcome).into_response()
             }
@@ -445,7 +448,7 @@ impl Server {
 
     /// One call of `agent`'s event `event_name` with the input `input`, on its session: the
     /// [`Outcome`] the command adapter would give (see [`crate::adapters::resident`]), "no
-    /// opinion" in audit mode ([`crate::audit::apply`]); its line of the decision log is
+    /// opinion" in audit mode ([`crate::adapters::audited`]); its line of the decision log is
     /// handed to the log's writer task, off the call's path.
     /// With the hooks switched off ([`crate::adapters::disabled_outcome`], read from the
     /// server's environment) it answers "no opinion" at once and writes the line saying so
@@ -523,7 +526,7 @@ impl Server {
                 )
             }
         };
-        let failed = Outcome::failure(protocol, name, &blocked(protocol, name, &why));
+        let failed = Outcome::failure(protocol, name, &client::blocked(protocol, name, &why));
         Answered::failed(protocol, name, failed, facts, adapter.audit.mode)
     }
 
@@ -622,13 +625,4 @@ async fn read_body(mut body: Body, limit: usize) -> Result<Bytes, BodyError> {
     } else {
         Bytes::from(rest)
     })
-}
-
-/// `blocked: why` on a gating event (as the adapter words a hook failure there), else `why`.
-pub(super) fn blocked(protocol: &dyn Protocol, event_name: &str, why: &str) -> String {
-    if protocol.is_gating(event_name) {
-        format!("blocked: {why}")
-    } else {
-        why.to_owned()
-    }
 }

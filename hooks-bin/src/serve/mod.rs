@@ -4,6 +4,7 @@
 pub mod build;
 pub mod call_headers;
 pub mod cli;
+mod client;
 pub mod connections;
 mod endpoint;
 pub mod forward;

@@ -107,7 +107,7 @@ async fn ask_async(port: u16, secret: &Secret) -> Result<u32, Disproof> {
         .header(hyper::header::HOST, format!("127.0.0.1:{port}"))
         .body(Full::new(Bytes::new()))
         .map_err(|e| foreign(e.to_string()))?;
-    let (status, body) = super::forward::exchange(stream, request)
+    let (status, body) = super::client::exchange(stream, request)
         .await
         .map_err(|e| foreign(format!("it does not answer as the server does: {e}")))?;
     if status != 200 {

@@ -203,8 +203,8 @@ pub fn call(
                 hyper::body::Bytes::copy_from_slice(input),
             ))
             .map_err(|e| not_connected(format!("cannot make the request: {e}")))?;
-        let bound = super::forward::CALL_TIMEOUT;
-        let answered = tokio::time::timeout(bound, super::forward::exchange(stream, request))
+        let bound = super::client::CALL_TIMEOUT;
+        let answered = tokio::time::timeout(bound, super::client::exchange(stream, request))
             .await
             .unwrap_or_else(|_| Err(format!("no answer within {} s", bound.as_secs_f64())));
         let why = match answered {
@@ -227,7 +227,7 @@ pub fn call(
         Err(Unanswered::BrokeOff(Outcome::failure(
             protocol,
             event_name,
-            &super::http::blocked(protocol, event_name, &why),
+            &super::client::blocked(protocol, event_name, &why),
         )))
     })
 }
