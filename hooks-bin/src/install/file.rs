@@ -5,8 +5,11 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use hooks_core::loader::path::normalize_lexically;
+use jsonc_parser::cst::CstRootNode;
+use similar::TextDiff;
 
 use super::InstallError;
+use super::merge::parse_settings;
 use crate::json;
 
 /// The file's text, `None` when it does not exist. Bounded like every other input.
@@ -127,4 +130,64 @@ fn atomic_write(
     tmp.as_file().sync_all().map_err(err)?;
     tmp.persist(path).map_err(|e| err(e.error))?;
     Ok(())
+}
+
+/// A UTF-8 byte order mark, accepted at the start of a settings file and kept on write.
+const BOM: char = '\u{feff}';
+
+/// A settings file read for an edit on its syntax tree (by install and uninstall alike).
+pub(super) struct Opened {
+    /// The file's text, `None` when it does not exist.
+    pub(super) old_text: Option<String>,
+    /// Whether it starts with a byte order mark (kept on write).
+    bom: bool,
+    /// Whether it is empty or whitespace only (read as `{}`).
+    blank: bool,
+    /// Its syntax tree, without the byte order mark.
+    pub(super) root: CstRootNode,
+}
+
+impl Opened {
+    /// Reads and parses the settings file `path` (see [`read_settings`], [`parse_settings`]).
+    pub(super) fn read(path: &Path) -> Result<Opened, InstallError> {
+        let shown = path.display().to_string();
+        let old_text = read_settings(path)?;
+        let (bom, body) = match old_text.as_deref().map(|t| (t.strip_prefix(BOM), t)) {
+            Some((Some(body), _)) => (true, body),
+            Some((None, text)) => (false, text),
+            None => (false, ""),
+        };
+        let blank = body.bytes().all(|b| b.is_ascii_whitespace());
+        let root = parse_settings(if blank { "" } else { body }, &shown)?;
+        Ok(Opened {
+            old_text,
+            bom,
+            blank,
+            root,
+        })
+    }
+
+    /// The file's text as the edited tree gives it, with its byte order mark.
+    pub(super) fn new_text(&self) -> String {
+        let mut new_text = self.root.to_string();
+        if self.blank {
+            new_text.push('\n');
+        }
+        if self.bom {
+            new_text.insert(0, BOM);
+        }
+        new_text
+    }
+
+    /// The unified diff from the old text to `new_text`, the file named `shown`.
+    pub(super) fn diff(&self, shown: &str, new_text: &str) -> String {
+        let old = self.old_text.as_deref().unwrap_or("");
+        // `a/` + the path without its root, as `git diff --no-index` names absolute paths.
+        let name = shown.trim_start_matches('/');
+        TextDiff::from_lines(old, new_text)
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("a/{name}"), &format!("b/{name}"))
+            .to_string()
+    }
 }

@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::apply::Opened;
-use super::file::read_settings;
-use super::merge::find;
+use jsonc_parser::cst::{CstArray, CstObject};
+
+use super::file::{Opened, read_settings};
+use super::merge::{EventLists, event_lists, handlers, property, value_of};
 use super::shape::Ours;
 use super::{InstallError, Target};
-use crate::adapters::AgentEvent;
+use crate::adapters::{AgentEvent, Layout};
 
 /// What an entry of ours runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,4 +92,74 @@ pub fn read_object(path: &Path) -> Result<Option<Map<String, Value>>, InstallErr
         body.as_bytes(),
         &path.display().to_string(),
     )?))
+}
+
+/// Every entry of `root` that [`Ours::is_ours`] counts as this tool's, for each of `events`
+/// (what `uninstall` would remove), with where it is; the file is only read. Returns them in
+/// the file's order per event, or which key has the wrong type.
+pub(super) fn find(
+    root: &CstObject,
+    ours: &Ours<'_>,
+    events: &[AgentEvent],
+) -> Result<Vec<Found>, String> {
+    let layout = ours.target.protocol().install().layout;
+    let mut found = Vec::new();
+    let Some(EventLists { lists, .. }) = event_lists(root, events)? else {
+        return Ok(found);
+    };
+    for (event, _, list) in lists {
+        // Each matcher group's entries, with its index and matcher; versioned: no group.
+        let groups: Vec<(Option<usize>, Option<String>, CstArray)> = match layout {
+            Layout::Groups => list
+                .elements()
+                .iter()
+                .enumerate()
+                .filter_map(|(i, group)| {
+                    let matcher = group
+                        .as_object()
+                        .and_then(|g| property(&g, "matcher"))
+                        .and_then(|p| p.value())
+                        .and_then(|v| value_of(&v).as_str().map(str::to_owned));
+                    Some((Some(i), matcher, handlers(group)?))
+                })
+                .collect(),
+            Layout::Versioned => vec![(None, None, list.clone())],
+        };
+        for (group, matcher, entries) in groups {
+            for (index, h) in entries.elements().iter().enumerate() {
+                let entry = value_of(h);
+                let Some(runs) = runs_of(ours, &entry, event) else {
+                    continue;
+                };
+                found.push(Found {
+                    event,
+                    group,
+                    index,
+                    matcher: matcher.clone(),
+                    entry,
+                    runs,
+                });
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// What `entry`, under `event`, runs when it is this tool's ([`Ours::is_ours`]).
+fn runs_of(ours: &Ours<'_>, entry: &Value, event: AgentEvent) -> Option<Runs> {
+    if let Some((path, _)) = ours.installed_by_us(entry, event) {
+        return Some(Runs::Binary(path.into()));
+    }
+    let server_entry = ours.server_entry(entry, event)?;
+    Some(match entry.get("url").and_then(Value::as_str) {
+        Some(url) => Runs::Http {
+            url: url.to_owned(),
+            authorization: entry
+                .pointer("/headers/Authorization")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        },
+        // The `--via-server` command entry: its binary.
+        None => Runs::Binary(server_entry.into()),
+    })
 }

@@ -5,7 +5,6 @@ use jsonc_parser::ParseOptions;
 use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstObjectProp, CstRootNode};
 use serde_json::{Value, json};
 
-use super::found::{Found, Runs};
 use super::shape::{Ours, handler, shell_command};
 use super::{InstallError, Replaced};
 use crate::adapters::{AgentEvent, FailValue, Form, Layout};
@@ -30,7 +29,7 @@ pub(super) fn parse_settings(text: &str, shown: &str) -> Result<CstRootNode, Ins
 }
 
 /// The value of `node`, a JSON value of a settings file (already decoded, so it parses).
-fn value_of(node: &CstNode) -> Value {
+pub(super) fn value_of(node: &CstNode) -> Value {
     serde_json::from_str(&node.to_string()).unwrap_or(Value::Null)
 }
 
@@ -50,7 +49,7 @@ fn cst_value(value: &Value) -> CstInputValue {
 
 /// The property `key` of `object`: the last one when the key is repeated, as a JSON parser
 /// (and so the agent) reads it.
-fn property(object: &CstObject, key: &str) -> Option<CstObjectProp> {
+pub(super) fn property(object: &CstObject, key: &str) -> Option<CstObjectProp> {
     object
         .properties()
         .into_iter()
@@ -87,7 +86,7 @@ fn wrong_type(prop: &CstObjectProp, shown: &str, expected: &str) -> String {
 }
 
 /// The `hooks` list of a matcher group, when the group is an object with one.
-fn handlers(group: &CstNode) -> Option<CstArray> {
+pub(super) fn handlers(group: &CstNode) -> Option<CstArray> {
     property(&group.as_object()?, "hooks")?.array_value()
 }
 
@@ -253,18 +252,21 @@ fn drop_if_emptied(entries: &CstArray, layout: Layout, matcher: Option<&str>) {
 }
 
 /// The `hooks` object of a settings file and the entry list of each event it has.
-struct EventLists {
+pub(super) struct EventLists {
     /// The `hooks` property of the file's root.
     hooks_prop: CstObjectProp,
     /// Its object.
     hooks: CstObject,
     /// For each event asked for that `hooks` has: the event, its property and its list.
-    lists: Vec<(AgentEvent, CstObjectProp, CstArray)>,
+    pub(super) lists: Vec<(AgentEvent, CstObjectProp, CstArray)>,
 }
 
 /// The [`EventLists`] of `root` for `events` (`None` without a `hooks` key), or which key has
 /// the wrong type.
-fn event_lists(root: &CstObject, events: &[AgentEvent]) -> Result<Option<EventLists>, String> {
+pub(super) fn event_lists(
+    root: &CstObject,
+    events: &[AgentEvent],
+) -> Result<Option<EventLists>, String> {
     let Some(hooks_prop) = property(root, "hooks") else {
         return Ok(None);
     };
@@ -338,76 +340,6 @@ pub(super) fn remove(
         }
     }
     Ok(removed)
-}
-
-/// Every entry of `root` that [`Ours::is_ours`] counts as this tool's, for each of `events`
-/// (what `uninstall` would remove), with where it is; the file is only read. Returns them in
-/// the file's order per event, or which key has the wrong type.
-pub(super) fn find(
-    root: &CstObject,
-    ours: &Ours<'_>,
-    events: &[AgentEvent],
-) -> Result<Vec<Found>, String> {
-    let layout = ours.target.protocol().install().layout;
-    let mut found = Vec::new();
-    let Some(EventLists { lists, .. }) = event_lists(root, events)? else {
-        return Ok(found);
-    };
-    for (event, _, list) in lists {
-        // Each matcher group's entries, with its index and matcher; versioned: no group.
-        let groups: Vec<(Option<usize>, Option<String>, CstArray)> = match layout {
-            Layout::Groups => list
-                .elements()
-                .iter()
-                .enumerate()
-                .filter_map(|(i, group)| {
-                    let matcher = group
-                        .as_object()
-                        .and_then(|g| property(&g, "matcher"))
-                        .and_then(|p| p.value())
-                        .and_then(|v| value_of(&v).as_str().map(str::to_owned));
-                    Some((Some(i), matcher, handlers(group)?))
-                })
-                .collect(),
-            Layout::Versioned => vec![(None, None, list.clone())],
-        };
-        for (group, matcher, entries) in groups {
-            for (index, h) in entries.elements().iter().enumerate() {
-                let entry = value_of(h);
-                let Some(runs) = runs_of(ours, &entry, event) else {
-                    continue;
-                };
-                found.push(Found {
-                    event,
-                    group,
-                    index,
-                    matcher: matcher.clone(),
-                    entry,
-                    runs,
-                });
-            }
-        }
-    }
-    Ok(found)
-}
-
-/// What `entry`, under `event`, runs when it is this tool's ([`Ours::is_ours`]).
-fn runs_of(ours: &Ours<'_>, entry: &Value, event: AgentEvent) -> Option<Runs> {
-    if let Some((path, _)) = ours.installed_by_us(entry, event) {
-        return Some(Runs::Binary(path.into()));
-    }
-    let server_entry = ours.server_entry(entry, event)?;
-    Some(match entry.get("url").and_then(Value::as_str) {
-        Some(url) => Runs::Http {
-            url: url.to_owned(),
-            authorization: entry
-                .pointer("/headers/Authorization")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-        },
-        // The `--via-server` command entry: its binary.
-        None => Runs::Binary(server_entry.into()),
-    })
 }
 
 /// Whether one of `entries` already runs this binary for `event`.

@@ -6,8 +6,8 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::apply::Opened;
 use super::created;
+use super::file::Opened;
 use super::file::write_settings;
 use super::merge::remove;
 use super::shape::{HttpHooks, Ours};

@@ -13,42 +13,15 @@ use std::sync::atomic::Ordering;
 
 use hooks_core::events::{
     AgentEndEvent, AgentStartEvent, AssistantMessage, Content, CustomMessage, Extra, Message,
-    ToolResultMessage, TurnEndEvent, TurnStartEvent,
+    TurnEndEvent, TurnStartEvent,
 };
 
+use super::agent_run::{AgentRun, now_ms};
 use super::driver::Driver;
 use super::session::{context_messages, message_label};
 
 /// The assistant's reply when a prompt gives none.
 pub const DEFAULT_REPLY: &str = "(scripted session: no model)";
-
-/// The state of the open agent run.
-#[derive(Default)]
-pub(super) struct AgentRun {
-    turn: u64,
-    /// Whether the current turn already made its tool call.
-    turn_has_tool: bool,
-    turn_message: Option<Message>,
-    turn_results: Vec<ToolResultMessage>,
-    messages: Vec<Message>,
-    reply: Option<String>,
-}
-
-impl AgentRun {
-    /// Whether the current turn already made its tool call.
-    pub(super) fn turn_has_tool(&self) -> bool {
-        self.turn_has_tool
-    }
-
-    /// Records the current turn's tool call and its result.
-    pub(super) fn add_tool_call(&mut self, call: Message, result: ToolResultMessage) {
-        self.turn_has_tool = true;
-        self.turn_message = Some(call.clone());
-        self.messages.push(call);
-        self.messages.push(Message::ToolResult(result.clone()));
-        self.turn_results.push(result);
-    }
-}
 
 impl Driver {
     /// `before_agent_start` (with a prompt), `agent_start`, and the first turn.
@@ -187,10 +160,4 @@ impl Driver {
         self.shared.idle.store(true, Ordering::Relaxed);
         self.shared.flush_pending();
     }
-}
-
-pub(super) fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

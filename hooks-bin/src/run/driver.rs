@@ -17,10 +17,10 @@ use hooks_core::events::{SessionShutdownEvent, SessionStartEvent, SwitchReason};
 use hooks_core::{HookRunner, HookToolWrapper};
 use serde_json::{Value, json};
 
-use super::agent::AgentRun;
+use super::agent_run::AgentRun;
 use super::host::{DriverHost, Shared};
+use super::recorded::Recorded;
 use super::script::{Action, EntryRef, Script, Step, split_command};
-use super::tool_call::Recorded;
 use crate::tools::{BuiltinTool, TOOL_NAMES, Workspace};
 use crate::ui::HostUi;
 

@@ -13,9 +13,11 @@
 //! runs only cancels that call and does not change the status).
 
 pub mod agent;
+mod agent_run;
 pub mod driver;
 mod host;
 pub mod interrupt;
+mod recorded;
 pub mod script;
 pub mod session;
 mod session_dir;

@@ -1,79 +1,14 @@
 //! One tool call of an agent run: the built-in tool through [`hooks_core::HookToolWrapper`] (so
 //! `tool_call` and `tool_result` handlers run), recorded before and after the hooks change it.
 
-use std::sync::{Arc, Mutex};
-
 use hooks_core::events::{AssistantMessage, Content, Extra, Message, ToolInput, ToolResultMessage};
-use hooks_core::tool::UpdateCallback;
-use hooks_core::{Tool, ToolError, ToolOutput};
-use serde_json::{Value, json};
+use hooks_core::{Tool, ToolError};
+use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use super::agent::{AgentRun, now_ms};
+use super::agent_run::{AgentRun, now_ms};
 use super::driver::Driver;
-use super::transcript::{ToolRecord, Transcript};
-use crate::tools::BuiltinTool;
-
-/// A tool that keeps what the real tool returned, before `tool_result` handlers change it, and
-/// records the `tool_result` event the wrapper is about to emit.
-pub(super) struct Recorded {
-    pub(super) tool: BuiltinTool,
-    pub(super) out: Arc<Transcript>,
-    pub(super) result_handled: bool,
-    pub(super) raw: Mutex<Option<Result<ToolOutput, ToolError>>>,
-}
-
-impl Recorded {
-    fn take(&self) -> Option<Result<ToolOutput, ToolError>> {
-        self.raw
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take()
-    }
-}
-
-impl Tool for Recorded {
-    fn name(&self) -> &str {
-        self.tool.name()
-    }
-    fn description(&self) -> &str {
-        self.tool.description()
-    }
-    fn parameters(&self) -> &Value {
-        self.tool.parameters()
-    }
-    async fn execute(
-        &self,
-        call_id: &str,
-        input: &ToolInput,
-        cancel: &CancellationToken,
-        on_update: Option<&UpdateCallback>,
-    ) -> Result<ToolOutput, ToolError> {
-        let out = self.tool.execute(call_id, input, cancel, on_update).await;
-        let (content, details, is_error) = match &out {
-            Ok(o) => (o.content.clone(), o.details.clone(), false),
-            Err(e) => (vec![Content::text(e.to_string())], None, true),
-        };
-        self.out.event(
-            "tool_result",
-            self.result_handled,
-            &hooks_core::events::ToolResultEvent {
-                tool_name: self.tool.name().to_owned(),
-                tool_call_id: call_id.to_owned(),
-                input: input.clone(),
-                content,
-                details,
-                is_error: Some(is_error),
-                is_warning: None,
-            },
-        );
-        *self
-            .raw
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(out.clone());
-        out
-    }
-}
+use super::transcript::ToolRecord;
 
 impl Driver {
     /// One tool call through [`hooks_core::HookToolWrapper`].
