@@ -11,7 +11,6 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::path::normalize_lexically;
-use super::policy::FileCandidate;
 use super::{DiscoveryOptions, LoadError};
 use crate::handler::HandlerError;
 
@@ -192,6 +191,18 @@ pub struct ProviderOutput {
     pub warnings: Vec<String>,
 }
 
+/// A hook file the host is asked about before it is loaded.
+#[derive(Debug, Clone, Copy)]
+pub struct FileCandidate<'a> {
+    /// The file, absolute: as discovered, or a configured path resolved against `cwd`.
+    pub path: &'a Path,
+    /// The levels at which the providers reported this file (paths compared after lexical
+    /// normalisation); empty for a configured path that discovery did not find.
+    pub levels: &'a [Level],
+    /// The working directory the hooks are loaded for.
+    pub cwd: &'a Path,
+}
+
 /// What a provider is given.
 #[derive(Debug, Clone, Copy)]
 pub struct LoadContext<'a> {
@@ -285,17 +296,6 @@ impl CapabilityRegistry {
     #[must_use]
     pub fn new() -> Self {
         CapabilityRegistry::default()
-    }
-
-    /// A registry with the built-in providers: `native` (100), `xcsh` (80), `claude` (80),
-    /// `xcsh-plugins` (70), `codex` (70).
-    #[must_use]
-    pub fn builtin() -> Self {
-        let mut registry = CapabilityRegistry::new();
-        for provider in super::providers::builtin_providers() {
-            registry.register(provider);
-        }
-        registry
     }
 
     /// Adds a provider before the first one of strictly lower priority.

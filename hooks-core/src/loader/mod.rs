@@ -46,11 +46,11 @@ use std::sync::Arc;
 use serde::Serialize;
 
 pub use capability::{
-    CapabilityRegistry, CapabilityResult, HookItem, HookProvider, HookType, Level, LoadContext,
-    ProviderError, ProviderOutput, SourceMeta,
+    CapabilityRegistry, CapabilityResult, FileCandidate, HookItem, HookProvider, HookType, Level,
+    LoadContext, ProviderError, ProviderOutput, SourceMeta,
 };
 pub use options::{CompiledHookSource, DiscoveryOptions, LinkedHooks, NoCompiledHooks};
-pub use policy::{AcceptAll, FileCandidate, FilePolicy};
+pub use policy::{AcceptAll, FilePolicy};
 pub use providers::PluginRoot;
 
 use crate::api::LoadedHook;

@@ -5,21 +5,7 @@
 //! with the same key (the next one wins), it never loads, and its reason becomes a load error.
 //! Compiled-in hooks are not asked about.
 
-use std::path::Path;
-
-use super::capability::Level;
-
-/// A hook file the host is asked about before it is loaded.
-#[derive(Debug, Clone, Copy)]
-pub struct FileCandidate<'a> {
-    /// The file, absolute: as discovered, or a configured path resolved against `cwd`.
-    pub path: &'a Path,
-    /// The levels at which the providers reported this file (paths compared after lexical
-    /// normalisation); empty for a configured path that discovery did not find.
-    pub levels: &'a [Level],
-    /// The working directory the hooks are loaded for.
-    pub cwd: &'a Path,
-}
+use super::capability::FileCandidate;
 
 /// Decides, once per hook file, whether it may load.
 ///

@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::capability::{
-    HookItem, HookProvider, HookType, Level, LoadContext, ProviderError, ProviderOutput,
+    CapabilityRegistry, HookItem, HookProvider, HookType, Level, LoadContext, ProviderError,
+    ProviderOutput,
 };
 
 /// The built-in providers, in registration order.
@@ -327,5 +328,18 @@ impl HookProvider for CodexProvider {
             }
         }
         Ok(output)
+    }
+}
+
+impl CapabilityRegistry {
+    /// A registry with the built-in providers: `native` (100), `xcsh` (80), `claude` (80),
+    /// `xcsh-plugins` (70), `codex` (70).
+    #[must_use]
+    pub fn builtin() -> Self {
+        let mut registry = CapabilityRegistry::new();
+        for provider in builtin_providers() {
+            registry.register(provider);
+        }
+        registry
     }
 }

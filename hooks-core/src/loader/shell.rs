@@ -23,12 +23,13 @@ use std::time::Duration;
 
 use tokio::process::Command;
 
+use super::capability::FileCandidate;
 use super::capability::Level;
 use super::claude::{
     HookExit, HookRun, HookSession, OUTPUT_LIMIT, decide_post_tool_use, decide_pre_tool_use,
     post_tool_use_input, pre_tool_use_input, replace_text_content, tool_matches,
 };
-use super::policy::{FileCandidate, FilePolicy};
+use super::policy::FilePolicy;
 use crate::api::{HookApi, LoadedHook};
 use crate::context::HookContext;
 use crate::events::{ToolCallEvent, ToolCallEventResult, ToolResultEvent, ToolResultEventResult};
