@@ -120,61 +120,6 @@ pub enum Command {
         #[command(flatten)]
         trust: TrustAllArgs,
     },
-    /// Serve one Claude Code hook call: read its JSON from stdin, answer on stdout.
-    #[command(after_help = "EVENT is PreToolUse, PostToolUse, PostToolUseFailure, \
-        UserPromptSubmit, SessionStart, SessionEnd, PreCompact or Stop.\n\nExit status: 0 \
-        (answer on stdout, or none); 2 blocks (reason on stderr), also when the adapter fails on \
-        a gating event; 1 a failure on an observational event.")]
-    Claude(AdapterArgs),
-    /// Serve one Codex hook call: read its JSON from stdin, answer on stdout.
-    #[command(
-        after_help = "EVENT is PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, \
-        SessionEnd, PreCompact or Stop.\n\nExit status: 0 (answer on stdout, or none); 2 blocks \
-        (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an \
-        observational event."
-    )]
-    Codex(AdapterArgs),
-    /// Serve one Gemini CLI hook call: read its JSON from stdin, answer on stdout.
-    #[command(
-        after_help = "EVENT is BeforeTool, AfterTool, BeforeAgent, BeforeModel, \
-        SessionStart, SessionEnd or AfterAgent.\n\nExit status: 0 (answer on stdout, or none); \
-        2 blocks (reason on stderr), also when the adapter fails on a gating event; 1 a failure \
-        on an observational event (a warning in Gemini CLI)."
-    )]
-    Gemini(AdapterArgs),
-    /// Serve one Copilot CLI hook call (its own format): read its JSON from stdin, answer on
-    /// stdout.
-    #[command(after_help = "EVENT is preToolUse, postToolUse, userPromptSubmitted, \
-        sessionStart, sessionEnd or agentStop.\n\nExit status: 0 (answer on stdout, or none; also a \
-        failing preToolUse or postToolUse, whose answer denies the call or withholds the output, \
-        since Copilot CLI drops stderr and lets a failed postToolUse through); 2 a failure on \
-        another gating event; 1 a failure on an observational event.")]
-    Copilot(AdapterArgs),
-    /// Serve one Qwen Code hook call: read its JSON from stdin, answer on stdout.
-    #[command(after_help = "EVENT is PreToolUse, PostToolUse, PostToolUseFailure, \
-        UserPromptSubmit, SessionStart, SessionEnd or Stop.\n\nExit status: 0 (answer on stdout, \
-        or none; also a failing PostToolUse, whose answer withholds the output, since Qwen Code \
-        reads no answer on exit 2); 2 blocks (reason on stderr), when the adapter fails on \
-        another gating event; 1 a failure on an observational event.")]
-    Qwen(AdapterArgs),
-    /// Serve one Factory Droid hook call: read its JSON from stdin, answer on stdout.
-    #[command(
-        after_help = "EVENT is PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, \
-        SessionEnd or Stop.\n\nExit status: 0 (answer on stdout, or none; also a failing PostToolUse, \
-        whose answer ends the run before the model sees the output); 2 blocks (reason on \
-        stderr), when the adapter fails on another gating event; 1 a failure on an \
-        observational event."
-    )]
-    Droid(AdapterArgs),
-    /// Serve one Cursor hook call: read its JSON from stdin, answer on stdout (from Cursor's
-    /// documentation; not verified against Cursor).
-    #[command(
-        after_help = "EVENT is beforeShellExecution, beforeMCPExecution, beforeReadFile, \
-        beforeSubmitPrompt, sessionStart, sessionEnd or stop.\n\nExit status: 0 (answer on \
-        stdout, `{}` for none); 2 denies (reason on stderr), also when the adapter fails on a \
-        gating event; 1 a failure on an observational event."
-    )]
-    Cursor(AdapterArgs),
     /// Register this binary in an agent's hook settings for the events the hooks handle
     /// (merging; a backup is kept; idempotent), or put the bridge extension where pi or
     /// oh-my-pi loads it (`pi`, `omp`).
@@ -221,7 +166,7 @@ pub struct TrustAllArgs {
     pub trust_all: bool,
 }
 
-/// Options of `hooks claude` and `hooks codex`.
+/// Options of the adapter subcommands, `hooks AGENT EVENT` (one per agent: [`command`]).
 #[derive(Debug, Clone, clap::Args)]
 pub struct AdapterArgs {
     /// The agent's event name, e.g. `PreToolUse`.
@@ -315,11 +260,76 @@ fn agent_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(adapters::Agent::ALL.iter().map(|a| a.as_str()))
 }
 
+/// The `hooks` command line: [`Cli`]'s commands, and one adapter subcommand per agent
+/// (`hooks AGENT EVENT`), made from the list of agents ([`adapters::Agent::ALL`]): its help
+/// names the agent, the events its protocol serves and its exit status ([`adapters::AgentCli`]).
+#[must_use]
+pub fn command() -> clap::Command {
+    use clap::{Args as _, CommandFactory as _};
+    let mut cli = Cli::command();
+    for &agent in adapters::Agent::ALL {
+        let protocol = agent.protocol();
+        let about = protocol.cli();
+        let events: Vec<&str> = protocol.events().iter().map(|e| e.name).collect();
+        let (last, rest) = events.split_last().map_or(("", &[][..]), |(l, r)| (*l, r));
+        let help = format!(
+            "EVENT is {} or {last}.\n\n{}",
+            rest.join(", "),
+            about.exit_status
+        );
+        let sub = AdapterArgs::augment_args(clap::Command::new(agent.as_str()))
+            .about(format!(
+                "Serve one {} hook call{}: read its JSON from stdin, answer on stdout.",
+                about.display_name, about.about_note
+            ))
+            .after_help(help);
+        cli = cli.subcommand(sub);
+    }
+    cli
+}
+
+/// What the command line asks for: one of [`Cli`]'s commands, or an agent's adapter call.
+enum Parsed {
+    Cli(Cli),
+    Adapter {
+        agent: adapters::Agent,
+        args: AdapterArgs,
+        trust_all: bool,
+    },
+}
+
 /// Runs the `hooks` command line (`std::env::args`).
 #[must_use]
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    use clap::FromArgMatches as _;
+    let parsed = command().try_get_matches().and_then(|matches| {
+        let adapter = matches.subcommand().and_then(|(name, sub)| {
+            let agent = name.parse::<adapters::Agent>().ok()?;
+            Some(AdapterArgs::from_arg_matches(sub).map(|args| (agent, args)))
+        });
+        match adapter {
+            Some(adapter) => adapter.map(|(agent, args)| Parsed::Adapter {
+                agent,
+                args,
+                trust_all: matches.get_flag("trust_all"),
+            }),
+            None => Cli::from_arg_matches(&matches).map(Parsed::Cli),
+        }
+    });
+    let cli = match parsed {
+        Ok(Parsed::Cli(cli)) => cli,
+        Ok(Parsed::Adapter {
+            agent,
+            args,
+            trust_all,
+        }) => {
+            let trust = if trust_all || args.trust.trust_all {
+                trust::TrustMode::All
+            } else {
+                trust::TrustMode::Check
+            };
+            return serve(agent, &args, trust);
+        }
         Err(e) => {
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { usage_error() } else { 0 });
@@ -329,13 +339,6 @@ pub fn main() -> ExitCode {
         Command::List { trust, .. }
         | Command::Run { trust, .. }
         | Command::Explain { trust, .. } => trust.trust_all,
-        Command::Claude(args)
-        | Command::Codex(args)
-        | Command::Gemini(args)
-        | Command::Copilot(args)
-        | Command::Qwen(args)
-        | Command::Droid(args)
-        | Command::Cursor(args) => args.trust.trust_all,
         Command::Serve(args) => args.trust_all,
         Command::Install(_)
         | Command::Uninstall(_)
@@ -361,13 +364,6 @@ pub fn main() -> ExitCode {
         Command::List { args, .. } => list::run(&args, &trust),
         Command::Run { args, .. } => run::run(&args, &trust),
         Command::Explain { args, .. } => explain::run(&args, trust),
-        Command::Claude(args) => serve(adapters::Agent::Claude, &args, trust),
-        Command::Codex(args) => serve(adapters::Agent::Codex, &args, trust),
-        Command::Gemini(args) => serve(adapters::Agent::Gemini, &args, trust),
-        Command::Copilot(args) => serve(adapters::Agent::Copilot, &args, trust),
-        Command::Qwen(args) => serve(adapters::Agent::Qwen, &args, trust),
-        Command::Droid(args) => serve(adapters::Agent::Droid, &args, trust),
-        Command::Cursor(args) => serve(adapters::Agent::Cursor, &args, trust),
         Command::Install(args) => install_cmd(&args),
         Command::Uninstall(args) => uninstall_cmd(&args),
         Command::Doctor(args) => doctor::run(&args),
@@ -400,9 +396,8 @@ pub fn main() -> ExitCode {
 /// the agent go on), and on Codex's `PreCompact` exit 0 with the answer that holds the
 /// compaction. Returns the exit code.
 fn usage_error() -> u8 {
-    use clap::CommandFactory as _;
     // What clap can make of the arguments despite the error.
-    let Ok(matches) = Cli::command().ignore_errors(true).try_get_matches() else {
+    let Ok(matches) = command().ignore_errors(true).try_get_matches() else {
         return 2;
     };
     let Some((agent, args)) = matches

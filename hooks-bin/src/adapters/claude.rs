@@ -41,7 +41,8 @@ use super::hook_json::{
     SESSION_START, STOP, USER_PROMPT_SUBMIT, block, hook_specific,
 };
 use super::protocol::{
-    AgentEvent, Decision, FailClosed, FailValue, Form, InstallShape, Layout, Protocol, Request,
+    AgentCli, AgentEvent, Decision, FailClosed, FailValue, Form, HooksSwitch, InstallShape, Layout,
+    Protocol, Request,
 };
 use super::tools::{ToolOutputView, Unfit};
 use crate::json::InputError;
@@ -66,8 +67,20 @@ const INSTALL: InstallShape = InstallShape {
     fail_closed: Some(FailClosed {
         key: "onFailure",
         value: FailValue::Text("block"),
-        executable: Some("claude"),
+        versioned: true,
         since: [2, 1, 295],
+    }),
+};
+
+/// What `hooks` says and looks for of Claude Code ([`Protocol::cli`]).
+static CLI: AgentCli = AgentCli {
+    display_name: "Claude Code",
+    executable: "claude",
+    about_note: "",
+    exit_status: "Exit status: 0 (answer on stdout, or none); 2 blocks (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event.",
+    switch: Some(HooksSwitch::SettingsKey {
+        pointer: "/disableAllHooks",
+        off: true,
     }),
 };
 
@@ -136,6 +149,10 @@ impl Protocol for Claude {
 
     fn tell_user(&self, event: AgentEvent, answer: Option<Value>, text: &str) -> Option<Value> {
         hook_json::with_system_message(event, answer, text)
+    }
+
+    fn cli(&self) -> &'static AgentCli {
+        &CLI
     }
 
     fn install(&self) -> &'static InstallShape {

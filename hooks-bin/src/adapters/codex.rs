@@ -48,7 +48,8 @@ use super::hook_json::{
     USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
 };
 use super::protocol::{
-    AgentEvent, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+    AgentCli, AgentEvent, Decision, Form, HooksSwitch, InstallShape, Layout, Mapping, Protocol,
+    Request,
 };
 use crate::json::InputError;
 
@@ -87,6 +88,15 @@ const INSTALL: InstallShape = InstallShape {
     command_key: "command",
     matchers: &[],
     fail_closed: None,
+};
+
+/// What `hooks` says and looks for of Codex ([`Protocol::cli`]).
+static CLI: AgentCli = AgentCli {
+    display_name: "Codex",
+    executable: "codex",
+    about_note: "",
+    exit_status: "Exit status: 0 (answer on stdout, or none); 2 blocks (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event.",
+    switch: Some(HooksSwitch::CodexFeature),
 };
 
 impl Protocol for Codex {
@@ -146,6 +156,10 @@ impl Protocol for Codex {
     fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
         (event.mapping == Mapping::Compact)
             .then(|| json!({ "continue": false, "stopReason": line }))
+    }
+
+    fn cli(&self) -> &'static AgentCli {
+        &CLI
     }
 
     fn install(&self) -> &'static InstallShape {

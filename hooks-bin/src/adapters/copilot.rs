@@ -55,7 +55,8 @@ use hooks_core::tool_names::ToolNames;
 
 use super::hook_json::replacement_text;
 use super::protocol::{
-    AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request, StartSource,
+    AgentCli, AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+    StartSource,
 };
 use super::tools::{self, ToolOutputView};
 use crate::json::{self, InputError};
@@ -110,6 +111,15 @@ const INSTALL: InstallShape = InstallShape {
     fail_closed: None,
 };
 
+/// What `hooks` says and looks for of Copilot CLI ([`Protocol::cli`]).
+static CLI: AgentCli = AgentCli {
+    display_name: "Copilot CLI",
+    executable: "copilot",
+    about_note: " (its own format)",
+    exit_status: "Exit status: 0 (answer on stdout, or none; also a failing preToolUse or postToolUse, whose answer denies the call or withholds the output, since Copilot CLI drops stderr and lets a failed postToolUse through); 2 a failure on another gating event; 1 a failure on an observational event.",
+    switch: None,
+};
+
 impl Protocol for Copilot {
     fn name(&self) -> &'static str {
         "copilot"
@@ -154,6 +164,10 @@ impl Protocol for Copilot {
             }
             Decision::CancelCompact { .. } | Decision::ReplaceMessages { .. } => None,
         }
+    }
+
+    fn cli(&self) -> &'static AgentCli {
+        &CLI
     }
 
     fn install(&self) -> &'static InstallShape {

@@ -47,8 +47,8 @@ use hooks_core::events::{AgentEndEvent, ToolCallEvent, ToolResultEvent};
 use hooks_core::tool_names::ToolNames;
 
 use super::protocol::{
-    AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout, Mapping,
-    Protocol, Request, StartSource,
+    AgentCli, AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout,
+    Mapping, Protocol, Request, StartSource,
 };
 use super::tools::{self, ToolOutputView};
 use crate::json::{self, InputError, one_line};
@@ -101,9 +101,18 @@ const INSTALL: InstallShape = InstallShape {
     fail_closed: Some(FailClosed {
         key: "failClosed",
         value: FailValue::True,
-        executable: None,
+        versioned: false,
         since: [0, 0, 0],
     }),
+};
+
+/// What `hooks` says and looks for of Cursor ([`Protocol::cli`]).
+static CLI: AgentCli = AgentCli {
+    display_name: "Cursor",
+    executable: "cursor-agent",
+    about_note: " (from Cursor's documentation; not verified against Cursor)",
+    exit_status: "Exit status: 0 (answer on stdout, `{}` for none); 2 denies (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event.",
+    switch: None,
 };
 
 impl Protocol for Cursor {
@@ -154,6 +163,10 @@ impl Protocol for Cursor {
             | Decision::CancelCompact { .. }
             | Decision::ReplaceMessages { .. } => json!({}),
         })
+    }
+
+    fn cli(&self) -> &'static AgentCli {
+        &CLI
     }
 
     fn install(&self) -> &'static InstallShape {

@@ -40,7 +40,7 @@ use super::hook_json::{
     USER_PROMPT_SUBMIT, block, hook_specific,
 };
 use super::protocol::{
-    AgentEvent, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+    AgentCli, AgentEvent, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
 };
 use crate::json::InputError;
 
@@ -76,6 +76,15 @@ const INSTALL: InstallShape = InstallShape {
     command_key: "command",
     matchers: &[],
     fail_closed: None,
+};
+
+/// What `hooks` says and looks for of Factory Droid ([`Protocol::cli`]).
+static CLI: AgentCli = AgentCli {
+    display_name: "Factory Droid",
+    executable: "droid",
+    about_note: "",
+    exit_status: "Exit status: 0 (answer on stdout, or none; also a failing PostToolUse, whose answer ends the run before the model sees the output); 2 blocks (reason on stderr), when the adapter fails on another gating event; 1 a failure on an observational event.",
+    switch: None,
 };
 
 impl Protocol for Droid {
@@ -136,6 +145,10 @@ impl Protocol for Droid {
             Decision::CancelCompact { reason } => Some(reason.clone()),
             _ => None,
         }
+    }
+
+    fn cli(&self) -> &'static AgentCli {
+        &CLI
     }
 
     fn install(&self) -> &'static InstallShape {

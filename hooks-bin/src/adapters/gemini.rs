@@ -52,7 +52,8 @@ use hooks_core::tool_names::ToolNames;
 use super::hook_json::{self, SESSION_END, SESSION_START, hook_specific, replacement_text};
 use super::llm_content;
 use super::protocol::{
-    AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+    AgentCli, AgentEvent, Call, Decision, Form, HooksSwitch, InstallShape, Layout, Mapping,
+    Protocol, Request,
 };
 use crate::json::{self, InputError, one_line};
 
@@ -107,6 +108,18 @@ const INSTALL: InstallShape = InstallShape {
     // emits nothing; a matcher (compared to the trigger as is) spares that process.
     matchers: &[("PreCompress", "manual")],
     fail_closed: None,
+};
+
+/// What `hooks` says and looks for of Gemini CLI ([`Protocol::cli`]).
+static CLI: AgentCli = AgentCli {
+    display_name: "Gemini CLI",
+    executable: "gemini",
+    about_note: "",
+    exit_status: "Exit status: 0 (answer on stdout, or none); 2 blocks (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event (a warning in Gemini CLI).",
+    switch: Some(HooksSwitch::SettingsKey {
+        pointer: "/hooksConfig/enabled",
+        off: false,
+    }),
 };
 
 impl Protocol for Gemini {
@@ -181,6 +194,10 @@ impl Protocol for Gemini {
             // Gemini CLI ignores PreCompress's answer: nothing holds a compression.
             Decision::CancelCompact { .. } => None,
         }
+    }
+
+    fn cli(&self) -> &'static AgentCli {
+        &CLI
     }
 
     fn install(&self) -> &'static InstallShape {

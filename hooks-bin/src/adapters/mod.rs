@@ -132,8 +132,8 @@ pub use self::disable::{
     DISABLE_ENV, disabled_line, disabled_outcome, hooks_disabled, off_outcome,
 };
 pub use self::protocol::{
-    AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout, Mapping,
-    OnFailure, Protocol, Request, StartSource,
+    AgentCli, AgentEvent, Call, Decision, FailClosed, FailValue, Form, HooksSwitch, InstallShape,
+    Layout, Mapping, OnFailure, Protocol, Request, StartSource,
 };
 
 /// Exit code: success (an answer on stdout, or no opinion).
@@ -296,18 +296,16 @@ impl Agent {
         }
     }
 
-    /// The agent's own name, for messages: `Claude Code` or `Codex`.
+    /// The agent's own name, for messages: `Claude Code` or `Codex` ([`AgentCli`]).
     #[must_use]
     pub fn display_name(self) -> &'static str {
-        match self {
-            Agent::Claude => "Claude Code",
-            Agent::Codex => "Codex",
-            Agent::Gemini => "Gemini CLI",
-            Agent::Copilot => "Copilot CLI",
-            Agent::Qwen => "Qwen Code",
-            Agent::Droid => "Factory Droid",
-            Agent::Cursor => "Cursor",
-        }
+        self.protocol().cli().display_name
+    }
+
+    /// The agent's executable on `PATH`: `claude` ([`AgentCli`]).
+    #[must_use]
+    pub fn executable(self) -> &'static str {
+        self.protocol().cli().executable
     }
 
     /// The subcommand name: `claude` or `codex` ([`Protocol::name`]).

@@ -106,6 +106,10 @@ pub trait Protocol: Send + Sync {
     /// Where and how `hooks install` registers this binary with the agent.
     fn install(&self) -> &'static InstallShape;
 
+    /// What the `hooks` command line and `hooks doctor` say and look for of the agent
+    /// ([`AgentCli`]): the one place besides the protocol where an agent is described.
+    fn cli(&self) -> &'static AgentCli;
+
     // The rest follows from the above, the same for every agent: not to be overridden.
 
     /// The event `name` (the agent's spelling) if this protocol serves it.
@@ -449,6 +453,40 @@ pub enum Decision {
     },
 }
 
+/// What `hooks` knows of an agent CLI besides its protocol: its name for people, its
+/// executable, the help of its subcommand (`hooks AGENT EVENT`; the events are the protocol's,
+/// [`Protocol::events`]) and the switch that turns all its hooks off ([`Protocol::cli`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AgentCli {
+    /// Its own name, for messages: `Claude Code`.
+    pub display_name: &'static str,
+    /// Its executable, as its package installs it on `PATH`: `claude`.
+    pub executable: &'static str,
+    /// What is said of the subcommand after "Serve one DISPLAY NAME hook call": e.g. ` (its own
+    /// format)`, or empty.
+    pub about_note: &'static str,
+    /// The subcommand's exit status, after its events in its help.
+    pub exit_status: &'static str,
+    /// The setting that switches every hook of the agent off, if it has one.
+    pub switch: Option<HooksSwitch>,
+}
+
+/// A setting of an agent that runs no hook at all when it is off ([`AgentCli::switch`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HooksSwitch {
+    /// A key of its settings files (a JSON pointer) that switches the hooks off when it has the
+    /// value `off`: Claude Code's `/disableAllHooks` `true`, Gemini CLI's
+    /// `/hooksConfig/enabled` `false`.
+    SettingsKey {
+        /// The key.
+        pointer: &'static str,
+        /// The value that switches the hooks off.
+        off: bool,
+    },
+    /// Codex's `[features] hooks = false` in its `config.toml`.
+    CodexFeature,
+}
+
 /// Where and how `hooks install` registers this binary with one agent
 /// ([`Protocol::install`]).
 ///
@@ -508,9 +546,10 @@ pub struct FailClosed {
     pub key: &'static str,
     /// Its value: `"block"`.
     pub value: FailValue,
-    /// The agent's executable, looked for on `PATH` and asked `--version`: `claude`; `None`
-    /// when every version reads the key (Cursor: none is asked, the key is always written).
-    pub executable: Option<&'static str>,
+    /// Whether the agent's executable ([`AgentCli::executable`]) is looked for on `PATH` and
+    /// asked `--version`; `false` when every version reads the key (Cursor: none is asked, the
+    /// key is always written).
+    pub versioned: bool,
     /// The first version that reads the key, `[major, minor, patch]`: `[2, 1, 295]`.
     pub since: [u64; 3],
 }

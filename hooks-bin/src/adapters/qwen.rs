@@ -42,7 +42,7 @@ use super::hook_json::{
 };
 use super::llm_content;
 use super::protocol::{
-    AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+    AgentCli, AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
 };
 use crate::json::{self, InputError};
 
@@ -76,6 +76,15 @@ const INSTALL: InstallShape = InstallShape {
     command_key: "command",
     matchers: &[],
     fail_closed: None,
+};
+
+/// What `hooks` says and looks for of Qwen Code ([`Protocol::cli`]).
+static CLI: AgentCli = AgentCli {
+    display_name: "Qwen Code",
+    executable: "qwen",
+    about_note: "",
+    exit_status: "Exit status: 0 (answer on stdout, or none; also a failing PostToolUse, whose answer withholds the output, since Qwen Code reads no answer on exit 2); 2 blocks (reason on stderr), when the adapter fails on another gating event; 1 a failure on an observational event.",
+    switch: None,
 };
 
 impl Protocol for Qwen {
@@ -133,6 +142,10 @@ impl Protocol for Qwen {
             // Qwen Code cannot hold a compaction; it has no model-request event.
             Decision::CancelCompact { .. } | Decision::ReplaceMessages { .. } => None,
         }
+    }
+
+    fn cli(&self) -> &'static AgentCli {
+        &CLI
     }
 
     fn install(&self) -> &'static InstallShape {

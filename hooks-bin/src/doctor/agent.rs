@@ -7,20 +7,6 @@ use std::path::{Path, PathBuf};
 use crate::adapters::Agent;
 use crate::install::{self, AgentVersion};
 
-/// The agent's executable, as its package installs it on `PATH`.
-#[must_use]
-pub fn executable(agent: Agent) -> &'static str {
-    match agent {
-        Agent::Claude => "claude",
-        Agent::Codex => "codex",
-        Agent::Gemini => "gemini",
-        Agent::Copilot => "copilot",
-        Agent::Qwen => "qwen",
-        Agent::Droid => "droid",
-        Agent::Cursor => "cursor-agent",
-    }
-}
-
 /// What is known about an agent's executable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Presence {
@@ -45,7 +31,7 @@ pub fn look_for(
     project: &Path,
 ) -> Presence {
     let (executable, version, version_error) =
-        match AgentVersion::detect(executable(agent), path_var) {
+        match AgentVersion::detect(agent.executable(), path_var) {
             AgentVersion::Found { path, version } => (Some(path), Some(version), None),
             AgentVersion::Unreadable { path, why } => (Some(path), None, Some(why)),
             AgentVersion::NotFound | AgentVersion::Stated(_) => (None, None, None),

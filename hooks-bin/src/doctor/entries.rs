@@ -372,7 +372,7 @@ fn fail_closed(
     let Some(f) = agent.protocol().install().fail_closed else {
         return;
     };
-    let Some(version) = version.filter(|_| f.executable.is_some()) else {
+    let Some(version) = version.filter(|_| f.versioned) else {
         return;
     };
     let [major, minor, patch] = f.since;

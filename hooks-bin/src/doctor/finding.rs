@@ -178,7 +178,7 @@ impl Report {
                  an entry of this binary. Nothing to check.",
                 Agent::ALL
                     .iter()
-                    .map(|a| crate::doctor::agent::executable(*a))
+                    .map(|a| a.executable())
                     .collect::<Vec<_>>()
                     .join(", ")
             );
@@ -281,10 +281,7 @@ fn heading(agent: &AgentReport) -> String {
             path.display(),
             why.as_deref().unwrap_or("not read")
         ),
-        (None, ..) => format!(
-            "{name} (`{}` is not on PATH)",
-            crate::doctor::agent::executable(agent.agent)
-        ),
+        (None, ..) => format!("{name} (`{}` is not on PATH)", agent.agent.executable()),
     }
 }
 

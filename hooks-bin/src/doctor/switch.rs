@@ -5,17 +5,18 @@ use serde_json::Value;
 
 use super::finding::Finding;
 use super::{Context, Scope, entries};
-use crate::adapters::{self, Agent};
+use crate::adapters::{self, Agent, HooksSwitch};
 use crate::install::{self, CodexConfig};
 
 /// The switch of `agent`'s hooks, `gating`: whether the agent has a gating entry of ours
 /// (so that switched off, a gating hook does not run).
 pub(super) fn check(ctx: &Context, agent: Agent, gating: bool, out: &mut Vec<Finding>) {
-    match agent {
-        Agent::Claude => settings_switch(ctx, agent, gating, "/disableAllHooks", true, out),
-        Agent::Gemini => settings_switch(ctx, agent, gating, "/hooksConfig/enabled", false, out),
-        Agent::Codex => codex_feature(ctx, gating, out),
-        _ => {}
+    match agent.protocol().cli().switch {
+        Some(HooksSwitch::SettingsKey { pointer, off }) => {
+            settings_switch(ctx, agent, gating, pointer, off, out);
+        }
+        Some(HooksSwitch::CodexFeature) => codex_feature(ctx, gating, out),
+        None => {}
     }
 }
 

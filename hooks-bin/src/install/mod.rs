@@ -404,7 +404,9 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<(), InstallError> {
     let fail_closed = target.protocol().install().fail_closed;
-    let executable = fail_closed.and_then(|f| f.executable);
+    let executable = fail_closed
+        .filter(|f| f.versioned)
+        .map(|_| target.protocol().cli().executable);
     let version = match (options.agent_version.as_deref(), executable) {
         (Some(stated), Some(_)) => Some(AgentVersion::Stated(parse_version(stated).ok_or_else(
             || InstallError::Version {
@@ -448,7 +450,7 @@ pub fn run(
     {
         match &version {
             Some(version) => {
-                let (write, line) = decide_fail_closed(&f, target.display_name(), version);
+                let (write, line) = decide_fail_closed(&f, target.protocol().cli(), version);
                 on_failure_block = write;
                 writeln!(out, "{line}").map_err(InstallError::Output)?;
             }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use semver::Version;
 use wait_timeout::ChildExt;
 
-use crate::adapters::FailClosed;
+use crate::adapters::{AgentCli, FailClosed};
 
 /// How long `AGENT --version` may take, reading what it prints and waiting for it, before its
 /// process group is killed (`install` and `doctor` alike; the README says 5 s).
@@ -84,11 +84,11 @@ impl AgentVersion {
 /// fail-closed is the safe default, and an older agent ignores a key it does not know (its
 /// settings schema drops unknown keys of a hook entry).
 #[must_use]
-pub fn decide(fail_closed: &FailClosed, agent: &str, version: &AgentVersion) -> (bool, String) {
+pub fn decide(fail_closed: &FailClosed, cli: &AgentCli, version: &AgentVersion) -> (bool, String) {
+    let (agent, executable) = (cli.display_name, cli.executable);
     let [major, minor, patch] = fail_closed.since;
     let since = Version::new(major, minor, patch);
     let setting = format!("\"{}\": {}", fail_closed.key, fail_closed.value);
-    let executable = fail_closed.executable.unwrap_or(agent);
     match version.version() {
         Some(v) if *v >= since => (
             true,
@@ -267,9 +267,13 @@ mod tests {
     const CLAUDE: FailClosed = FailClosed {
         key: "onFailure",
         value: crate::adapters::FailValue::Text("block"),
-        executable: Some("claude"),
+        versioned: true,
         since: [2, 1, 295],
     };
+
+    fn claude() -> &'static AgentCli {
+        crate::adapters::Agent::Claude.protocol().cli()
+    }
 
     #[test]
     fn versions_are_read_from_the_first_word() {
@@ -342,20 +346,14 @@ mod tests {
 
     #[test]
     fn fail_closed_key_is_written_from_its_first_version_on_and_when_unknown() {
-        let at = |v: &str| {
-            decide(
-                &CLAUDE,
-                "Claude Code",
-                &AgentVersion::Stated(v.parse().unwrap()),
-            )
-        };
+        let at = |v: &str| decide(&CLAUDE, claude(), &AgentVersion::Stated(v.parse().unwrap()));
         assert!(at("2.1.295").0);
         assert!(at("2.1.328").0);
         assert!(at("3.0.0").0);
         let (write, line) = at("2.1.294");
         assert!(!write);
         assert!(line.contains("older than 2.1.295"), "{line}");
-        let (write, line) = decide(&CLAUDE, "Claude Code", &AgentVersion::NotFound);
+        let (write, line) = decide(&CLAUDE, claude(), &AgentVersion::NotFound);
         assert!(write);
         assert!(
             line.contains("`claude` is not on PATH") && line.contains("--claude-version"),

@@ -11,6 +11,7 @@ mod adapter_codex;
 mod adapter_examples;
 mod adapter_stdio;
 mod adapter_tool_outputs;
+mod agent_list;
 mod audit;
 mod bridge_source;
 mod decoder_props;
