@@ -1,5 +1,6 @@
-//! One call through a [`Protocol`], for any transport: [`answer`] takes the agent's event name
-//! and input bytes and gives the [`Outcome`] (exit code, stdout, stderr) the agent reads.
+//! One call through a [`Protocol`] in a runner of its own: [`answer`] takes the agent's event
+//! name and input bytes and gives the [`Outcome`] (exit code, stdout, stderr) the agent reads,
+//! through the pipeline every transport shares ([`super::resident`]: prepare, open, run).
 //!
 //! The command adapter ([`super::command`]) writes the outcome to its streams; another
 //! transport (an HTTP server answering `POST /<agent>/<Event>`) sends the same bytes.
@@ -8,12 +9,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::PoisonError;
 
-use hooks_core::HookTable;
+use crate::serve::Tables;
 
-use super::emit::{self, Reply};
+use super::emit::Reply;
 use super::protocol::{AgentEvent, Call, Decision, Protocol, Request, StartSource};
-use super::session::Session;
-use super::{AdapterOptions, EXIT_OK, MAX_REASON_CHARS, load_bundle_for};
+use super::{AdapterOptions, EXIT_OK, MAX_REASON_CHARS};
 use crate::explain::trace::{HandlerRun, Runs};
 use crate::json::one_line;
 
@@ -246,24 +246,31 @@ pub fn answer_call(
             (mode, runs),
         );
     };
-    let mut facts = CallFacts::default();
-    let reply = catch_unwind(AssertUnwindSafe(|| {
-        handle(protocol, event, input, opts, &mut facts)
+    let call = match super::resident::prepare(protocol, event_name, input, opts) {
+        Ok(call) => call,
+        Err(refused) => return *refused,
+    };
+    let facts = call.facts().clone();
+    // The same steps as a resident host's, on a runner of this call's own, with the hooks the
+    // call's event can use; a panic anywhere fails the call.
+    let answered = catch_unwind(AssertUnwindSafe(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("internal error: cannot start the runtime: {e}"))?;
+        let load = super::resident::Load::ForEvent;
+        let (_runner, alone) =
+            super::resident::open(protocol, &call, opts, load, &Tables::new(), None)?;
+        Ok::<_, String>(runtime.block_on(super::resident::run_alone(protocol, call, &alone, mode)))
     }))
     .unwrap_or_else(|payload| {
         let message = hooks_core::HandlerError::from_panic(&*payload);
-        Reply::failure(format!("internal error: the adapter panicked: {message}"))
+        Err(format!("internal error: the adapter panicked: {message}"))
     });
-    let decision = reply.decision.clone();
-    let enforced = outcome(protocol, event, event_name, reply);
-    Answered::new(
-        protocol,
-        event_name,
-        enforced,
-        decision,
-        facts,
-        (mode, runs),
-    )
+    answered.unwrap_or_else(|failure| {
+        let failed = outcome(protocol, event, event_name, Reply::failure(failure));
+        Answered::new(protocol, event_name, failed, None, facts, (mode, runs))
+    })
 }
 
 /// The outcome of a call of `event` whose hooks gave `reply`: the decision encoded in the
@@ -323,54 +330,6 @@ pub(super) fn unknown_event(protocol: &dyn Protocol, name: &str) -> String {
         one_line(name, 60),
         known.join(", ")
     )
-}
-
-/// Decodes, loads, and emits; every failure becomes a [`Reply`] failure.
-fn handle(
-    protocol: &dyn Protocol,
-    event: AgentEvent,
-    bytes: &[u8],
-    opts: &AdapterOptions,
-    facts: &mut CallFacts,
-) -> Reply {
-    let request = match protocol.decode(event, bytes) {
-        Ok(request) => request,
-        Err(e) => return Reply::failure(format!("invalid input: {e}")),
-    };
-    *facts = CallFacts::of(&request, opts.audit.log.is_some());
-    let cwd = match working_dir(opts, &request) {
-        Ok(cwd) => cwd,
-        Err(e) => return Reply::failure(e),
-    };
-    let hooks = match &opts.hooks {
-        Some(factory) => factory(&cwd),
-        None => load_bundle_for(&cwd, event, &opts.trust),
-    };
-    let mut hooks = match hooks {
-        Ok(hooks) => hooks,
-        Err(e) => return Reply::failure(format!("cannot load hooks: {e}")),
-    };
-    if let Some(runs) = &opts.runs {
-        crate::explain::trace::trace(&mut hooks, runs, opts.handler_timeout);
-    }
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => return Reply::failure(format!("internal error: cannot start the runtime: {e}")),
-    };
-    let session = match Session::new(
-        protocol.name(),
-        &HookTable::new(hooks),
-        &cwd,
-        request.session_id.as_deref(),
-        opts.handler_timeout,
-    ) {
-        Ok(session) => session,
-        Err(e) => return Reply::failure(format!("internal error: {e}")),
-    };
-    runtime.block_on(emit::emit(request.call, &session))
 }
 
 /// The directory the hooks are loaded for: `--cwd`, else the project directory, else the

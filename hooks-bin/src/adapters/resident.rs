@@ -1,12 +1,13 @@
-//! Calls of a resident host (`hooks serve`): the same steps as [`answer()`](super::answer())
-//! (the same decoding, emission and encoding, so the same answer for the same input), split
-//! so that the runner outlives the call and is kept per agent session by the transport
-//! ([`crate::serve::Sessions`]).
+//! The one pipeline of an agent's call, for every transport: the command adapter
+//! ([`answer()`](super::answer()), a runner of the call's own), `hooks serve` over HTTP and its
+//! unix socket (a runner kept per agent session by [`crate::serve::Sessions`]), `hooks explain`.
 //!
 //! 1. [`prepare`] checks the event name, decodes the input and finds the working directory;
 //! 2. the transport finds the call's session by [`Prepared::session_id`], or builds it with
-//!    [`open`] (its hooks loaded for [`Prepared::cwd`]), which emits `session_start` once;
-//! 3. [`run`] emits the call's events on that session and gives the [`Outcome`].
+//!    [`open`] (its hooks loaded, as [`Load`] says, for the session's project root), and a
+//!    resident transport emits `session_start` once;
+//! 3. [`run`] (a resident session) or [`run_alone`] (a call of its own) emits the call's events
+//!    and gives the [`Outcome`].
 //!
 //! Where this differs from a fresh process per call, by design: `session_start` is emitted
 //! once per session, when it is built, so the agent's `SessionStart` (source `startup`)
@@ -27,7 +28,7 @@ use super::answer::{Answered, CallFacts, outcome, unknown_event, working_dir};
 use super::emit::{self, Reply};
 use super::protocol::{AgentEvent, Call, Mapping, Protocol, Request, StartSource};
 use super::session::Session;
-use super::{AdapterOptions, Outcome, bundle_or_error};
+use super::{AdapterOptions, Outcome, bundle_or_error, load_bundle_for};
 use crate::audit::Mode;
 use crate::explain::trace::{self, Runs};
 use crate::serve::Tables;
@@ -142,6 +143,16 @@ pub fn prepare(
     })
 }
 
+/// Which hooks [`open`] loads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Load {
+    /// Everything the session may ever use: a resident session serves every event.
+    Everything,
+    /// What the call's event can use ([`load_bundle_for`]): a call of its own process looks for
+    /// hook files only on the tool events, the only ones they handle.
+    ForEvent,
+}
+
 /// Builds the session of `call`: its hooks (from `opts`, else the linked bundle and the hook
 /// files for its project root; over the table `tables` keeps when they are compiled-in hooks
 /// alone), a runner over them with the agent's adapter host, and the collectors, its entries
@@ -161,6 +172,7 @@ pub fn open(
     protocol: &dyn Protocol,
     call: &Prepared,
     opts: &AdapterOptions,
+    load: Load,
     tables: &Tables,
     store: Option<JsonlSessionStore>,
 ) -> Result<(Arc<HookRunner>, Resident), String> {
@@ -169,12 +181,18 @@ pub fn open(
         .map(SessionManager::cwd)
         .filter(|root| root.is_dir());
     let root = recorded.as_deref().unwrap_or(&call.cwd);
-    let mut hooks = match &opts.hooks {
-        Some(factory) => factory(root),
-        None => bundle_or_error(crate::load::load(root, &[], &opts.trust)),
+    let mut hooks = match (&opts.hooks, load) {
+        (Some(factory), _) => factory(root),
+        (None, Load::Everything) => bundle_or_error(crate::load::load(root, &[], &opts.trust)),
+        (None, Load::ForEvent) => load_bundle_for(root, call.event, &opts.trust),
     }
     .map_err(|e| format!("cannot load hooks: {e}"))?;
-    let runs = opts.audit.log.is_some().then(Runs::default);
+    // The caller's collector (the command adapter's, `hooks explain`'s), else the session's own
+    // when the decision log is written.
+    let runs = opts
+        .runs
+        .clone()
+        .or_else(|| opts.audit.log.is_some().then(Runs::default));
     if let Some(runs) = &runs {
         trace::trace(&mut hooks, runs, opts.handler_timeout);
     }

@@ -66,7 +66,7 @@ use super::secret::Secret;
 use super::session_files::SessionFiles;
 use super::sessions::{Session, SessionKey, Sessions, SessionsConfig};
 use super::tables::Tables;
-use crate::adapters::resident::{self, Prepared, Resident};
+use crate::adapters::resident::{self, Load, Prepared, Resident};
 use crate::adapters::{AdapterOptions, Agent, Answered, EXIT_BLOCK, EXIT_OK, Outcome, Protocol};
 use crate::audit::log::{DecisionLog, LogTask};
 use crate::audit::record::Record;
@@ -544,7 +544,14 @@ impl Server {
             Answered::failed(protocol, name, failed, call.facts().clone(), mode)
         };
         let Some(key) = key else {
-            return match resident::open(protocol, &call, adapter, &self.state.tables, None) {
+            return match resident::open(
+                protocol,
+                &call,
+                adapter,
+                Load::Everything,
+                &self.state.tables,
+                None,
+            ) {
                 Ok((_runner, alone)) => resident::run_alone(protocol, call, &alone, mode).await,
                 Err(e) => fail(&call, &e),
             };
@@ -555,8 +562,14 @@ impl Server {
             .sessions
             .enter(key.clone(), || {
                 let store = files.map(|f| f.open(&key, call.cwd())).transpose()?;
-                let (runner, data) =
-                    resident::open(protocol, &call, adapter, &self.state.tables, store)?;
+                let (runner, data) = resident::open(
+                    protocol,
+                    &call,
+                    adapter,
+                    Load::Everything,
+                    &self.state.tables,
+                    store,
+                )?;
                 Ok(Session { runner, data })
             })
             .await;
