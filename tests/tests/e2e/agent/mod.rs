@@ -67,6 +67,15 @@ impl Sandbox {
         path
     }
 
+    /// `NAME/keep.txt` ("precious") for each victim directory `NAME` in the project, which a
+    /// blocked `rm -rf NAME` must leave; returns their paths.
+    pub(crate) fn victims(&self, names: &[&str]) -> Vec<PathBuf> {
+        names
+            .iter()
+            .map(|n| self.write(&format!("{n}/keep.txt"), "precious\n"))
+            .collect()
+    }
+
     /// Runs the `hooks` binary with `args` in the project, with this sandbox's `HOME` and
     /// `env`; panics unless it succeeds.
     pub(crate) fn hooks(&self, args: &[&str], env: &[(&str, &Path)]) -> Finished {

@@ -281,6 +281,11 @@ impl ModelServer {
             .any(|r| strings(&r.body).contains(&text))
     }
 
+    /// The texts of [`ModelServer::tool_results`], in order.
+    pub(crate) fn tool_texts(&self) -> Vec<String> {
+        self.tool_results().into_iter().map(|(_, t)| t).collect()
+    }
+
     /// What the model received from each tool call, as `(call id, text)`, in order, across
     /// all model turns (each request repeats the history; every result is listed once).
     pub(crate) fn tool_results(&self) -> Vec<(String, String)> {

@@ -83,17 +83,6 @@ fn user_file(sb: &Sandbox) -> PathBuf {
     Copilot::user_hooks(sb, "e2e")
 }
 
-fn victims(sb: &Sandbox, names: &[&str]) -> Vec<PathBuf> {
-    names
-        .iter()
-        .map(|n| sb.write(&format!("{n}/keep.txt"), "precious\n"))
-        .collect()
-}
-
-fn results(server: &ModelServer) -> Vec<String> {
-    server.tool_results().into_iter().map(|(_, t)| t).collect()
-}
-
 /// The text of the user messages of the last model request.
 fn user_messages(server: &ModelServer) -> Vec<String> {
     server
@@ -288,12 +277,12 @@ fn pre_tool_use_deny_blocks_and_the_model_gets_the_reason() {
             "permissionDecision": "deny", "permissionDecisionReason": "e2e: no rm -rf",
         })),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = copilot.run(&sb, &server, Folder::Untrusted, "delete the victim", &[]);
     assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
     assert_eq!(
-        results(&server),
+        server.tool_texts(),
         ["Denied by preToolUse hook: e2e: no rm -rf"]
     );
     assert!(run.finished.success(), "{}", run.evidence());
@@ -322,7 +311,7 @@ fn pre_tool_use_denies_on_every_non_zero_exit_and_ignores_garbage() {
         rec.answer_call("preToolUse", i + 1, answer);
     }
     let names = ["v1", "v2", "v3", "v4"];
-    let kept = victims(&sb, &names);
+    let kept = sb.victims(&names);
     let mut steps: Vec<Step> = names
         .iter()
         .map(|n| Step::Shell(format!("rm -rf {n}")))
@@ -341,7 +330,7 @@ fn pre_tool_use_denies_on_every_non_zero_exit_and_ignores_garbage() {
         "Denied by preToolUse hook from \"{}\" (hook errored)",
         file.display()
     );
-    let results = results(&server);
+    let results = server.tool_texts();
     assert_eq!(
         results[..3],
         [
@@ -374,12 +363,12 @@ fn a_missing_hook_binary_denies_the_call() {
         "preToolUse",
         json!({"type": "command", "bash": "/nonexistent/hooks copilot preToolUse", "timeoutSec": 30}),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = copilot.run(&sb, &server, Folder::Untrusted, "delete the victim", &[]);
     assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
     assert_eq!(
-        results(&server),
+        server.tool_texts(),
         [format!(
             "Denied by preToolUse hook from \"{}\" (hook errored)",
             file.display()
@@ -404,7 +393,7 @@ fn a_hanging_hook_lets_the_call_proceed_after_its_timeout() {
         "preToolUse",
         json!({"type": "command", "bash": "/bin/sleep 30", "timeoutSec": 2}),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = copilot.run(&sb, &server, Folder::Untrusted, "delete the victim", &[]);
     assert!(!kept[0].exists(), "rm -rf did not run:\n{}", run.evidence());
@@ -432,7 +421,7 @@ fn post_tool_use_modified_result_is_what_the_model_gets() {
     sb.write("secret.env", format!("{}\n", secret_line()));
     let server = ModelServer::start(Script::shell_then("cat secret.env", "read"));
     let run = copilot.run(&sb, &server, Folder::Untrusted, "show secret.env", &[]);
-    assert_eq!(results(&server), [REDACTED], "{}", run.evidence());
+    assert_eq!(server.tool_texts(), [REDACTED], "{}", run.evidence());
     assert_eq!(server.received(SECRET), Vec::<String>::new());
     no_failed_hooks(&run);
 }
@@ -449,7 +438,7 @@ fn post_tool_use_additional_context_is_appended_as_guidance() {
     );
     let server = ModelServer::start(Script::shell_then("echo hi", "done"));
     let run = copilot.run(&sb, &server, Folder::Untrusted, "say hi", &[]);
-    let results = results(&server);
+    let results = server.tool_texts();
     assert!(
         results[0].ends_with(
             "\n\nTool \"bash\" succeeded. Additional guidance from postToolUse hooks:\ne2e-guidance"
@@ -492,7 +481,7 @@ fn in_claude_format_a_post_tool_use_block_withholds_the_result_and_updated_tool_
         Step::Text("read".into()),
     ]));
     let run = copilot.run(&sb, &server, Folder::Untrusted, "show secret.env", &[]);
-    let results = results(&server);
+    let results = server.tool_texts();
     assert_eq!(results.len(), 3, "{}", run.evidence());
     assert!(results[0].contains(SECRET), "{results:?}");
     assert_eq!(results[1], format!("Tool result blocked: {REDACTED}"));
@@ -587,7 +576,7 @@ fn http_pre_tool_use_hooks_need_allow_localhost_and_fail_closed() {
         "preToolUse",
         json!({"type": "http", "url": format!("{}/hook/preToolUse", server.url()), "timeoutSec": 10}),
     );
-    let kept = victims(&sb, &["v1", "v2"]);
+    let kept = sb.victims(&["v1", "v2"]);
     let plain = copilot.run(&sb, &server, Folder::Untrusted, "delete v1", &[]);
     assert!(!kept[0].exists(), "v1 survived:\n{}", plain.evidence());
     assert!(server.hook_calls("preToolUse").is_empty());
@@ -612,7 +601,8 @@ fn http_pre_tool_use_hooks_need_allow_localhost_and_fail_closed() {
     assert_eq!(calls[0]["toolName"], "bash");
     assert_eq!(calls[0]["toolArgs"]["command"], "rm -rf v2");
     assert!(
-        results(&server)
+        server
+            .tool_texts()
             .iter()
             .any(|r| r == "Denied by preToolUse hook: e2e: http deny")
     );
@@ -630,7 +620,7 @@ fn an_unreachable_http_hook_denies_the_call() {
         "preToolUse",
         json!({"type": "http", "url": "http://127.0.0.1:9/hook/preToolUse", "timeoutSec": 5}),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = copilot.run(
         &sb,
@@ -662,12 +652,12 @@ fn pre_tool_use_modified_args_replace_the_arguments() {
             "modifiedArgs": {"command": "echo e2e-rewritten", "description": "e2e"},
         })),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = copilot.run(&sb, &server, Folder::Untrusted, "delete the victim", &[]);
     assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
     assert_eq!(
-        results(&server),
+        server.tool_texts(),
         ["e2e-rewritten\n<shellId: 0 completed with exit code 0>"]
     );
 }

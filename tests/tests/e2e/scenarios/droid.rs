@@ -4,7 +4,7 @@
 //! `.factory/`): `{"hooks": {Event: [{"matcher"?, "hooks": [{"type": "command", "command",
 //! "timeout" (s)}]}]}}`; a command runs as `sh -c` with the input JSON on stdin.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Value, json};
 
@@ -36,13 +36,7 @@ fn setup(name: &str, server: &ModelServer) -> Option<(Droid, Sandbox, Recorder)>
 }
 
 fn record(settings: &Path, recorder: &Recorder, events: &[&str]) {
-    for event in events {
-        fixtures::add_group(
-            settings,
-            event,
-            json!({"hooks": [{"type": "command", "command": recorder.command(event), "timeout": 30}]}),
-        );
-    }
+    recorder.install_groups(settings, events, |_| json!({"timeout": 30}));
 }
 
 fn hook(sb: &Sandbox, event: &str, handler: Value) {
@@ -51,17 +45,6 @@ fn hook(sb: &Sandbox, event: &str, handler: Value) {
         event,
         json!({ "hooks": [handler] }),
     );
-}
-
-fn victims(sb: &Sandbox, names: &[&str]) -> Vec<PathBuf> {
-    names
-        .iter()
-        .map(|n| sb.write(&format!("{n}/keep.txt"), "precious\n"))
-        .collect()
-}
-
-fn results(server: &ModelServer) -> Vec<String> {
-    server.tool_results().into_iter().map(|(_, t)| t).collect()
 }
 
 /// The user messages of the last model request that come after its first tool result.
@@ -91,7 +74,11 @@ fn shell_steps(commands: &[&str]) -> Script {
 const RAN: &str = "Command completed successfully\n\n[Process exited with code 0]";
 
 fn evidence(run: &DroidRun, server: &ModelServer) -> String {
-    format!("tool results: {:?}\n{}", results(server), run.evidence())
+    format!(
+        "tool results: {:?}\n{}",
+        server.tool_texts(),
+        run.evidence()
+    )
 }
 
 #[test]
@@ -187,10 +174,10 @@ fn pre_tool_use_deny_blocks_and_the_model_gets_the_reason_as_an_error() {
             "permissionDecisionReason": "e2e: no rm -rf",
         }})),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let run = droid.exec(&sb, &server, "delete the victim");
     assert!(kept[0].exists(), "rm -rf ran:\n{}", evidence(&run, &server));
-    assert_eq!(results(&server), ["Error: e2e: no rm -rf"]);
+    assert_eq!(server.tool_texts(), ["Error: e2e: no rm -rf"]);
     assert!(run.finished.success(), "{}", run.evidence());
 }
 
@@ -213,7 +200,7 @@ fn pre_tool_use_blocks_on_exit_2_and_exit_1_stderr_reaches_the_model() {
     {
         rec.answer_call("PreToolUse", i + 1, answer);
     }
-    let kept = victims(&sb, &["v1", "v2", "v3"]);
+    let kept = sb.victims(&["v1", "v2", "v3"]);
     let run = droid.exec(&sb, &server, "delete them");
     let survived: Vec<bool> = kept.iter().map(|k| k.exists()).collect();
     assert_eq!(
@@ -223,7 +210,7 @@ fn pre_tool_use_blocks_on_exit_2_and_exit_1_stderr_reaches_the_model() {
         evidence(&run, &server)
     );
     assert_eq!(
-        results(&server),
+        server.tool_texts(),
         [
             "Error: e2e: exit 2".to_owned(),
             format!("e2e: exit 1\n\n{RAN}"),
@@ -242,7 +229,7 @@ fn pre_tool_use_exit_3_aborts_the_run() {
     };
     record(&Droid::user_settings(&sb), &rec, &["PreToolUse"]);
     rec.answer("PreToolUse", &Answer::exit(3, "e2e: abort"));
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let run = droid.exec(&sb, &server, "delete the victim");
     assert!(kept[0].exists(), "rm -rf ran:\n{}", evidence(&run, &server));
     assert_eq!(server.model_turns().len(), 1, "{}", evidence(&run, &server));
@@ -261,10 +248,10 @@ fn a_missing_hook_binary_lets_the_call_run() {
         "PreToolUse",
         json!({"type": "command", "command": "/nonexistent/hooks droid PreToolUse"}),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let run = droid.exec(&sb, &server, "delete the victim");
     assert!(!kept[0].exists(), "rm -rf did not run:\n{}", run.evidence());
-    assert_eq!(results(&server), [RAN]);
+    assert_eq!(server.tool_texts(), [RAN]);
     assert!(run.hook_exit_codes().contains(&127), "{}", run.evidence());
 }
 
@@ -279,7 +266,7 @@ fn a_hanging_hook_lets_the_call_run_after_its_timeout() {
         "PreToolUse",
         json!({"type": "command", "command": "/bin/sleep 30", "timeout": 2}),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let run = droid.exec(&sb, &server, "delete the victim");
     assert!(!kept[0].exists(), "rm -rf did not run:\n{}", run.evidence());
     assert!(
@@ -319,7 +306,7 @@ fn post_tool_use_can_withhold_a_result_only_by_ending_the_run() {
     }
     sb.write("private.txt", format!("{PRIVATE}\n"));
     let run = droid.exec(&sb, &server, "show private.txt");
-    let results = results(&server);
+    let results = server.tool_texts();
     assert_eq!(results.len(), 2, "{}", evidence(&run, &server));
     assert!(results.iter().all(|r| r.contains(PRIVATE)), "{results:?}");
     assert_eq!(rec.inputs("PostToolUse").len(), 3);
@@ -351,9 +338,9 @@ fn droid_masks_a_key_in_tool_output_before_hooks_and_model() {
     );
     let masked = format!("API_KEY={}", "*".repeat(SECRET.len()));
     assert!(
-        results(&server)[0].starts_with(&masked),
+        server.tool_texts()[0].starts_with(&masked),
         "{:?}",
-        results(&server)
+        server.tool_texts()
     );
     let seen = &rec.inputs("PostToolUse")[0]["tool_response"];
     assert!(
@@ -381,7 +368,7 @@ fn post_tool_use_context_and_exit_2_feedback_arrive_as_user_messages() {
     rec.answer_call("PostToolUse", 2, &Answer::exit(2, "e2e: feedback"));
     let run = droid.exec(&sb, &server, "echo twice");
     assert!(run.finished.success(), "{}", run.evidence());
-    let results = results(&server);
+    let results = server.tool_texts();
     assert!(
         results[0].starts_with("one\n") && results[1].starts_with("two\n"),
         "{results:?}"
@@ -446,11 +433,11 @@ fn pre_tool_use_allow_with_updated_input_merges_into_the_arguments() {
             "updatedInput": {"command": "echo e2e-rewritten"},
         }})),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let run = droid.exec(&sb, &server, "delete the victim");
     assert!(kept[0].exists(), "rm -rf ran:\n{}", evidence(&run, &server));
     assert_eq!(
-        results(&server),
+        server.tool_texts(),
         ["e2e-rewritten\n\n\n[Process exited with code 0]"]
     );
 }

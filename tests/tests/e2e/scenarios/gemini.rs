@@ -4,7 +4,7 @@
 //! `{"hooks": {EVENT: [{"matcher"?, "hooks": [{"type": "command", "command", "name"?,
 //! "timeout" (ms)}]}]}}`, each run as `bash -c COMMAND` with the input JSON on stdin.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -41,16 +41,11 @@ fn setup(name: &str) -> Option<(Gemini, Sandbox, Recorder)> {
 
 /// Installs the recorder on `events` in the settings file `settings`, named `rec-EVENT`.
 fn record(settings: &Path, recorder: &Recorder, events: &[&str]) {
-    for event in events {
-        fixtures::add_group(
-            settings,
-            event,
-            json!({"hooks": [{
-                "type": "command", "command": recorder.command(event),
-                "name": format!("rec-{event}"), "timeout": 30_000,
-            }]}),
-        );
-    }
+    recorder.install_groups(
+        settings,
+        events,
+        |event| json!({"name": format!("rec-{event}"), "timeout": 30_000}),
+    );
 }
 
 /// Installs one handler of `command` (with `extra` fields) on `event` in the user settings.
@@ -60,14 +55,6 @@ fn hook(sb: &Sandbox, event: &str, handler: Value) {
         event,
         json!({ "hooks": [handler] }),
     );
-}
-
-/// `victim/keep.txt` for each victim directory name; returns their paths.
-fn victims(sb: &Sandbox, names: &[&str]) -> Vec<PathBuf> {
-    names
-        .iter()
-        .map(|n| sb.write(&format!("{n}/keep.txt"), "precious\n"))
-        .collect()
 }
 
 /// What the model received from each tool call: the `functionResponse.response` objects, in
@@ -224,7 +211,7 @@ fn before_tool_deny_blocks_and_the_model_gets_the_reason_as_an_error() {
         "BeforeTool",
         &Answer::json(&json!({"decision": "deny", "reason": "e2e: no rm -rf"})),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = gemini.run(&sb, &server, Folder::Trusted, "delete the victim", &[]);
     assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
@@ -260,7 +247,7 @@ fn before_tool_blocks_on_an_exit_code_above_1_with_a_message_and_nowhere_else() 
         rec.answer_call("BeforeTool", i + 1, answer);
     }
     let names = ["v1", "v2", "v3", "v4", "v5", "v6"];
-    let kept = victims(&sb, &names);
+    let kept = sb.victims(&names);
     let mut steps: Vec<Step> = names
         .iter()
         .map(|n| Step::Shell(format!("rm -rf {n}")))
@@ -311,7 +298,7 @@ fn a_missing_hook_binary_blocks_the_tool_with_the_shells_message() {
         "BeforeTool",
         json!({"type": "command", "command": "/nonexistent/hooks gemini BeforeTool", "name": "missing"}),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = gemini.run(&sb, &server, Folder::Trusted, "delete the victim", &[]);
     assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
@@ -340,7 +327,7 @@ fn a_hanging_hook_lets_the_tool_run_after_its_timeout() {
         "BeforeTool",
         json!({"type": "command", "command": "/bin/sleep 30", "name": "hang", "timeout": 2000}),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = gemini.run(&sb, &server, Folder::Trusted, "delete the victim", &[]);
     assert!(!kept[0].exists(), "rm -rf did not run:\n{}", run.evidence());
@@ -365,7 +352,7 @@ fn an_ask_decision_waits_forever_in_a_headless_run() {
         "BeforeTool",
         &Answer::json(&json!({"decision": "ask", "reason": "e2e: sure?"})),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = gemini.run_for(
         &sb,
@@ -392,7 +379,7 @@ fn before_tool_tool_input_merges_into_the_arguments_and_the_model_is_told() {
             "hookEventName": "BeforeTool", "tool_input": {"command": "echo e2e-rewritten"},
         }})),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = gemini.run(&sb, &server, Folder::Trusted, "delete the victim", &[]);
     assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());

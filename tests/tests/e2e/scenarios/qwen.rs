@@ -8,7 +8,7 @@
 //! printed and exited at once (seen once in about fifteen runs), so the commands whose output
 //! a scenario checks end with a short sleep.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Value, json};
 
@@ -50,16 +50,11 @@ fn setup(name: &str) -> Option<(Qwen, Sandbox, Recorder)> {
 }
 
 fn record(settings: &Path, recorder: &Recorder, events: &[&str]) {
-    for event in events {
-        fixtures::add_group(
-            settings,
-            event,
-            json!({"hooks": [{
-                "type": "command", "command": recorder.command(event),
-                "name": format!("rec-{event}"), "timeout": 30,
-            }]}),
-        );
-    }
+    recorder.install_groups(
+        settings,
+        events,
+        |event| json!({"name": format!("rec-{event}"), "timeout": 30}),
+    );
 }
 
 fn hook(sb: &Sandbox, event: &str, handler: Value) {
@@ -68,17 +63,6 @@ fn hook(sb: &Sandbox, event: &str, handler: Value) {
         event,
         json!({ "hooks": [handler] }),
     );
-}
-
-fn victims(sb: &Sandbox, names: &[&str]) -> Vec<PathBuf> {
-    names
-        .iter()
-        .map(|n| sb.write(&format!("{n}/keep.txt"), "precious\n"))
-        .collect()
-}
-
-fn results(server: &ModelServer) -> Vec<String> {
-    server.tool_results().into_iter().map(|(_, t)| t).collect()
 }
 
 /// What Qwen Code sends the model for a shell call that ran `command` (with no output).
@@ -231,11 +215,11 @@ fn pre_tool_use_deny_blocks_and_the_model_gets_the_reason_verbatim() {
             "permissionDecisionReason": "e2e: no rm -rf",
         }})),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = qwen.run(&sb, &server, "delete the victim");
     assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
-    assert_eq!(results(&server), ["e2e: no rm -rf"]);
+    assert_eq!(server.tool_texts(), ["e2e: no rm -rf"]);
     assert!(run.finished.success(), "{}", run.evidence());
     no_hook_failures(&run);
 }
@@ -260,7 +244,7 @@ fn pre_tool_use_blocks_on_exit_2_only() {
         rec.answer_call("PreToolUse", i + 1, answer);
     }
     let names = ["v1", "v2", "v3", "v4"];
-    let kept = victims(&sb, &names);
+    let kept = sb.victims(&names);
     let commands: Vec<String> = names.iter().map(|n| format!("rm -rf {n}")).collect();
     let server = ModelServer::start(shell_steps(&commands));
     let run = qwen.run(&sb, &server, "delete them");
@@ -272,7 +256,7 @@ fn pre_tool_use_blocks_on_exit_2_only() {
         run.evidence()
     );
     assert_eq!(
-        results(&server),
+        server.tool_texts(),
         [
             "e2e: exit 2".to_owned(),
             ran("rm -rf v2"),
@@ -301,7 +285,7 @@ fn a_missing_hook_binary_lets_the_call_run() {
         "PreToolUse",
         json!({"type": "command", "command": "/nonexistent/hooks qwen PreToolUse", "name": "missing"}),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = qwen.run(&sb, &server, "delete the victim");
     assert!(!kept[0].exists(), "rm -rf did not run:\n{}", run.evidence());
@@ -324,7 +308,7 @@ fn a_hanging_hook_lets_the_call_run_after_its_timeout() {
         "PreToolUse",
         json!({"type": "command", "command": "/bin/sleep 30", "name": "hang", "timeout": 2}),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = qwen.run(&sb, &server, "delete the victim");
     assert!(!kept[0].exists(), "rm -rf did not run:\n{}", run.evidence());
@@ -360,7 +344,7 @@ fn post_tool_use_continue_false_replaces_the_result_and_block_does_not() {
     let cat = "cat secret.env; sleep 0.3".to_owned();
     let server = ModelServer::start(shell_steps(&[cat.clone(), cat.clone(), cat]));
     let run = qwen.run(&sb, &server, "show secret.env");
-    let results = results(&server);
+    let results = server.tool_texts();
     assert_eq!(results.len(), 3, "{}", run.evidence());
     assert!(results[0].contains(SECRET), "{results:?}");
     assert!(results[1].contains(SECRET), "{results:?}");
@@ -383,7 +367,7 @@ fn post_tool_batch_block_replaces_the_last_result_with_the_reason() {
     sb.write("secret.env", format!("{}\n", secret_line()));
     let server = ModelServer::start(Script::shell_then("cat secret.env", "read"));
     let run = qwen.run(&sb, &server, "show secret.env");
-    assert_eq!(results(&server), [REDACTED], "{}", run.evidence());
+    assert_eq!(server.tool_texts(), [REDACTED], "{}", run.evidence());
     assert_eq!(server.received(SECRET), Vec::<String>::new());
     let batch = &rec.inputs("PostToolBatch")[0];
     assert_eq!(
@@ -407,7 +391,7 @@ fn post_tool_use_additional_context_is_appended_after_a_blank_line() {
     let server = ModelServer::start(Script::shell_then("true", "done"));
     let run = qwen.run(&sb, &server, "run true");
     assert_eq!(
-        results(&server),
+        server.tool_texts(),
         [format!("{}\n\ne2e-guidance", ran("true"))],
         "{}",
         run.evidence()
@@ -561,14 +545,14 @@ fn http_hooks_to_loopback_decide_and_an_unreachable_one_fails_open() {
         "PreToolUse",
         json!({"type": "http", "url": format!("{}/hook/PreToolUse", server.url()), "timeout": 10}),
     );
-    let kept = victims(&sb, &["v1", "v2"]);
+    let kept = sb.victims(&["v1", "v2"]);
     let run = qwen.run(&sb, &server, "delete v1");
     assert!(kept[0].exists(), "v1 was deleted:\n{}", run.evidence());
     let calls = server.hook_calls("PreToolUse");
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0]["hook_event_name"], "PreToolUse");
     assert_eq!(calls[0]["tool_input"], json!({"command": "rm -rf v1"}));
-    assert_eq!(results(&server), ["e2e: http deny"]);
+    assert_eq!(server.tool_texts(), ["e2e: http deny"]);
 
     let sb2 = Sandbox::new("qwen-http-down");
     Qwen::configure(&sb2);
@@ -577,7 +561,7 @@ fn http_hooks_to_loopback_decide_and_an_unreachable_one_fails_open() {
         "PreToolUse",
         json!({"type": "http", "url": "http://127.0.0.1:9/hook/PreToolUse", "timeout": 5}),
     );
-    let kept2 = victims(&sb2, &["v2"]);
+    let kept2 = sb2.victims(&["v2"]);
     let server2 = ModelServer::start(shell_steps(&["rm -rf v2".to_owned()]));
     let down = qwen.run(&sb2, &server2, "delete v2");
     assert!(!kept2[0].exists(), "v2 survived:\n{}", down.evidence());
@@ -598,9 +582,9 @@ fn pre_tool_use_updated_input_is_ignored_in_a_yolo_run() {
             "permissionDecisionReason": "e2e", "updatedInput": {"command": "echo e2e-rewritten"},
         }})),
     );
-    let kept = victims(&sb, &["victim"]);
+    let kept = sb.victims(&["victim"]);
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = qwen.run(&sb, &server, "delete the victim");
     assert!(!kept[0].exists(), "rm -rf did not run:\n{}", run.evidence());
-    assert_eq!(results(&server), [ran("rm -rf victim")]);
+    assert_eq!(server.tool_texts(), [ran("rm -rf victim")]);
 }
