@@ -40,8 +40,8 @@
 //
 // Types: the protocol's messages and the parts of both agents' extension API this file uses are
 // declared below (from what pi and oh-my-pi declare; not imported: no dependencies); what comes
-// from the server or the agent untyped is `unknown` until it is narrowed. Only type-only syntax
-// is used (no enums, namespaces or parameter properties), which jiti and bun strip.
+// from the server or the agent untyped is `unknown` until it is narrowed. `tsc --noEmit` checks
+// it (hooks-bin/bridges/tsconfig.json: strict, type-only syntax, which jiti and bun strip).
 
 import { spawn } from "node:child_process";
 import type { ChildProcessByStdio } from "node:child_process";
