@@ -41,7 +41,8 @@
 // Types: the protocol's messages and the parts of both agents' extension API this file uses are
 // declared below (from what pi and oh-my-pi declare; not imported: no dependencies); what comes
 // from the server or the agent untyped is `unknown` until it is narrowed. `tsc --noEmit` checks
-// it (hooks-bin/bridges/tsconfig.json: strict, type-only syntax, which jiti and bun strip).
+// it (hooks-bin/bridges/tsconfig.json: strict, type-only syntax, which jiti and bun strip), and
+// hooks-bin/bridges/test/ tests its failure rules against a stand-in agent and server.
 
 import { spawn } from "node:child_process";
 import type { ChildProcessByStdio } from "node:child_process";

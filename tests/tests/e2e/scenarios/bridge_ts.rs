@@ -1,7 +1,10 @@
 //! The bridge's TypeScript (`hooks-bin/bridges`) with the pinned compiler ([`TYPESCRIPT`]): the
 //! shipped file type-checks under `tsc --noEmit --strict` (`hooks-bin/bridges/tsconfig.json`),
-//! and the parts of the extension API it declares are what the installed pi and oh-my-pi
-//! declare (`hooks-bin/bridges/test/agents.check.ts`).
+//! and its unit tests (`hooks-bin/bridges/test`: the failure rules, against a stand-in of the
+//! extension API and a stand-in server), compiled with it into a scratch directory, pass under
+//! node's test runner (`node --test`, node 20: it cannot run TypeScript itself); and the parts
+//! of the extension API it declares are what the installed pi and oh-my-pi declare
+//! (`hooks-bin/bridges/test/agents.check.ts`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -51,6 +54,49 @@ fn bridge_ts_type_checks_under_strict() {
         done.status,
         done.stdout,
         done.stderr
+    );
+}
+
+#[test]
+fn bridge_ts_failure_rules_pass_their_unit_tests() {
+    let Some(compiler) = TYPESCRIPT.for_suite() else {
+        return;
+    };
+    let scratch = tempfile::tempdir().expect("scratch directory");
+    let out = scratch.path().join("out");
+    let mut cmd = tsc(&compiler, &["-p", "test", "--outDir"]);
+    cmd.arg(&out);
+    let compiled = process::run_bounded(cmd, scratch.path(), "tsc", LIMIT);
+    assert!(
+        compiled.success(),
+        "tsc -p hooks-bin/bridges/test: {:?}\n{}{}",
+        compiled.status,
+        compiled.stdout,
+        compiled.stderr
+    );
+    fs::write(out.join("package.json"), r#"{"type":"module"}"#).expect("package.json");
+    let mut node = Command::new("node");
+    node.arg("--test")
+        .arg(out.join("test/bridge.test.js"))
+        .current_dir(scratch.path());
+    let done = process::run_bounded(node, scratch.path(), "node-test", LIMIT);
+    let summary = |key: &str| {
+        done.stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("# {key} ")))
+            .and_then(|n| n.trim().parse::<u32>().ok())
+    };
+    assert!(
+        done.success() && summary("fail") == Some(0) && summary("pass").is_some_and(|n| n > 0),
+        "node --test of the bridge: {:?}\n{}{}",
+        done.status,
+        done.stdout,
+        done.stderr
+    );
+    assert!(
+        done.leftovers.is_empty(),
+        "the unit tests left processes running: {:?}",
+        done.leftovers
     );
 }
 
