@@ -9,11 +9,13 @@ use hooks_core::EventKind;
 /// The bridge's `ON_FAILURE` table: `(event, rule)` in its order.
 fn bridge_table() -> Vec<(String, String)> {
     let start = BRIDGE_SOURCE
-        .find("const ON_FAILURE: Record<string, Failure> = {")
+        .find("const ON_FAILURE = {")
         .expect("the bridge has its ON_FAILURE table");
     let body = &BRIDGE_SOURCE[start..];
     let body = &body[body.find('{').expect("its opening brace") + 1..];
-    let body = &body[..body.find("};").expect("its closing brace")];
+    let body = &body[..body
+        .find("\n} as const satisfies Record<string, Failure>;")
+        .expect("its closing brace, typed")];
     body.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())

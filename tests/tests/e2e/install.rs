@@ -133,6 +133,19 @@ pub(crate) static DROID: Package = Package {
     runtime: None,
 };
 
+/// TypeScript, the compiler that checks the pi / oh-my-pi bridge (`hooks-bin/bridges`), with the
+/// node types it is checked against (node 20's, the runtime pi runs it under). Not an agent, but
+/// pinned and installed the same way. `bin/tsc` is a node script (`#!/usr/bin/env node`).
+pub(crate) static TYPESCRIPT: Package = Package {
+    agent: "TypeScript",
+    name: "typescript",
+    version: "6.0.3",
+    binary: "node_modules/typescript/bin/tsc",
+    companions: &["@types/node@20.19.43"],
+    runtime: None,
+    lock: Mutex::new(()),
+};
+
 /// What to do when an agent is not in the cache (`HOOKS_E2E`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {

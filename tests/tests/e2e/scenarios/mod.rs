@@ -1,5 +1,6 @@
 //! The scenarios, per agent.
 
+mod bridge_ts;
 mod bundle;
 mod claude;
 mod claude_http;
