@@ -2,7 +2,7 @@
 //! `tool_result` handlers after it (SPEC.md section 4, SPEC-DETAILS section 6).
 
 use std::future::Future;
-use std::pin::{Pin, pin};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
@@ -254,8 +254,13 @@ pub use crate::events::DEFAULT_BLOCK_REASON;
 ///    its result is ignored and the original error is returned.
 ///
 /// Cancelling the token while a `tool_call` handler or the tool is pending drops it and the
-/// call fails with [`ToolError::Cancelled`] (the tool never starts when the cancellation comes
-/// during the `tool_call` handlers).
+/// call fails with [`ToolError::Cancelled`]; a call whose token is cancelled before the tool
+/// starts (during the `tool_call` handlers, or before the call) fails the same way without
+/// polling the tool's future.
+///
+/// Whether handlers of either event exist is asked once per call (a runner's handlers are
+/// fixed when it is built). With none, the call is the tool's own future behind that
+/// cancellation check and watch: no event is built, nothing is copied.
 pub struct HookToolWrapper<T> {
     tool: T,
     runner: Arc<HookRunner>,
@@ -271,49 +276,173 @@ impl<T: Tool> HookToolWrapper<T> {
     pub fn inner(&self) -> &T {
         &self.tool
     }
+
+    /// [`Tool::execute`] when `tool_call` handlers (`gated`) or `tool_result` handlers
+    /// (`observed`) exist.
+    async fn hooked(
+        &self,
+        gated: bool,
+        observed: bool,
+        call_id: &str,
+        input: &ToolInput,
+        cancel: &CancellationToken,
+        on_update: Option<&UpdateCallback>,
+    ) -> Result<ToolOutput, ToolError> {
+        let runner = &self.runner;
+        // The name and id are copied once per call and the input is shared: the `tool_call`
+        // event moves into `tool_result`.
+        let event = ToolCallEvent {
+            tool_name: self.tool.name().to_owned(),
+            tool_call_id: call_id.to_owned(),
+            input: input.clone(),
+        };
+        if gated {
+            // A cancellation while a gate is pending drops the gate, as an allow would end it;
+            // the tool then never starts (the check of `UntilCancelled::tool`).
+            let decision = UntilCancelled {
+                future: runner.emit_tool_call(&event),
+                wait: None,
+                cancel,
+                cancel_first: false,
+                cancelled: || Ok(None),
+            };
+            match decision.await {
+                Ok(result) => {
+                    if let Some(reason) = result.and_then(ToolCallEventResult::into_block_reason) {
+                        return Err(ToolError::Blocked { reason });
+                    }
+                }
+                Err(error) => return Err(ToolError::Hook(error)),
+            }
+        }
+
+        // The output moves into the event and back out: no copy of it is made. A failure is
+        // its error's text, and is returned as it was.
+        let (event, extra) = {
+            let outcome =
+                UntilCancelled::tool(self.tool.execute(call_id, input, cancel, on_update), cancel)
+                    .await;
+            if !observed {
+                return outcome;
+            }
+            let ToolCallEvent {
+                tool_name,
+                tool_call_id,
+                input,
+            } = event;
+            let (content, details, extra) = match outcome {
+                Ok(ToolOutput {
+                    content,
+                    details,
+                    extra,
+                }) => (content, details, Ok(extra)),
+                Err(error) => (vec![Content::text(error.to_string())], None, Err(error)),
+            };
+            let event = ToolResultEvent {
+                tool_name,
+                tool_call_id,
+                input,
+                content,
+                details,
+                is_error: Some(extra.is_err()),
+                is_warning: None,
+            };
+            (event, extra)
+        };
+        let result = runner.emit_tool_result(&event).await;
+        let extra = extra?;
+        let ToolResultEvent {
+            content, details, ..
+        } = event;
+        Ok(match result {
+            Some(r) => ToolOutput {
+                content: r.content.unwrap_or(content),
+                details: r.details.filter(|d| !d.is_null()).or(details),
+                extra: Extra::new(),
+            },
+            None => ToolOutput {
+                content,
+                details,
+                extra,
+            },
+        })
+    }
 }
 
-/// Runs a future until it completes (`Some`) or the token is cancelled (`None`).
-///
-/// The future is polled first: one that completes at once never touches the token, and the
-/// cancellation wait is not even built (building and dropping one takes the token's locks, and
-/// most gates and no-op tools complete on their first poll). Once the future is pending, the
-/// cancellation is watched too; with `cancel_first` the cancellation has priority over the
-/// future on every later poll. (A macro, not a function, so that the future is built where it
-/// is pinned instead of being moved there.)
-macro_rules! until_cancelled {
-    ($future:expr, $cancel:expr, cancel_first = $cancel_first:expr) => {{
-        let mut future = pin!($future);
-        let mut cancelled = pin!(None);
-        std::future::poll_fn(|cx| {
-            let waiting = cancelled.is_some();
-            if waiting && $cancel_first && watch(&mut cancelled, $cancel, cx) {
-                return Poll::Ready(None);
+pin_project_lite::pin_project! {
+    /// A future run until it completes (its output) or the token is cancelled (what
+    /// `cancelled` makes).
+    ///
+    /// The cancellation wait is built only once the future is pending (building and dropping
+    /// one takes the token's locks, and most gates and no-op tools complete on their first
+    /// poll). With `cancel_first` (the tool) the cancellation has priority: the future is not
+    /// polled at all when the token is cancelled already, nor on any later poll once it is;
+    /// without (a gate), the future is polled first.
+    struct UntilCancelled<'t, F: Future> {
+        #[pin]
+        future: F,
+        #[pin]
+        wait: Option<WaitForCancellationFuture<'t>>,
+        cancel: &'t CancellationToken,
+        cancel_first: bool,
+        cancelled: fn() -> F::Output,
+    }
+}
+
+impl<'t, F: Future<Output = Result<ToolOutput, ToolError>>> UntilCancelled<'t, F> {
+    /// The tool's run: [`ToolError::Cancelled`] when the token is cancelled first.
+    fn tool(future: F, cancel: &'t CancellationToken) -> Self {
+        UntilCancelled {
+            future,
+            wait: None,
+            cancel,
+            cancel_first: true,
+            cancelled: || Err(ToolError::Cancelled),
+        }
+    }
+}
+
+impl<F: Future> Future for UntilCancelled<'_, F> {
+    type Output = F::Output;
+
+    // Inlined, so that the output of a future that completes at once is written where the
+    // caller reads it.
+    #[inline(always)]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let mut this = self.project();
+        // Without the wait, this is the first poll.
+        let waiting = this.wait.is_some();
+        if *this.cancel_first {
+            let cancelled = if waiting {
+                watch(this.wait.as_mut(), this.cancel, cx)
+            } else {
+                this.cancel.is_cancelled()
+            };
+            if cancelled {
+                return Poll::Ready((this.cancelled)());
             }
-            if let Poll::Ready(output) = future.as_mut().poll(cx) {
-                return Poll::Ready(Some(output));
-            }
-            if (!waiting || !$cancel_first) && watch(&mut cancelled, $cancel, cx) {
-                return Poll::Ready(None);
-            }
-            Poll::Pending
-        })
-        .await
-    }};
+        }
+        if let Poll::Ready(output) = this.future.poll(cx) {
+            return Poll::Ready(output);
+        }
+        if (!waiting || !*this.cancel_first) && watch(this.wait, this.cancel, cx) {
+            return Poll::Ready((this.cancelled)());
+        }
+        Poll::Pending
+    }
 }
 
 /// Polls the cancellation wait in `slot` (built there on the first call): whether the token
 /// is cancelled.
 fn watch<'t>(
-    slot: &mut Pin<&mut Option<WaitForCancellationFuture<'t>>>,
+    mut slot: Pin<&mut Option<WaitForCancellationFuture<'t>>>,
     cancel: &'t CancellationToken,
     cx: &mut Context<'_>,
 ) -> bool {
     if slot.is_none() {
         slot.set(Some(cancel.cancelled()));
     }
-    slot.as_mut()
-        .as_pin_mut()
+    slot.as_pin_mut()
         .is_some_and(|wait| wait.poll(cx).is_ready())
 }
 
@@ -330,105 +459,25 @@ impl<T: Tool> Tool for HookToolWrapper<T> {
         self.tool.parameters()
     }
 
-    async fn execute(
+    fn execute(
         &self,
         call_id: &str,
         input: &ToolInput,
         cancel: &CancellationToken,
         on_update: Option<&UpdateCallback>,
-    ) -> Result<ToolOutput, ToolError> {
-        let runner = &self.runner;
-        // Built for `tool_call`, then moved into `tool_result`: the name and id are copied
-        // once per call at most, and only when some hook listens; the input is shared.
-        let mut call_event = None;
-        if runner.has_handlers(EventKind::ToolCall) {
-            let event = ToolCallEvent {
-                tool_name: self.tool.name().to_owned(),
-                tool_call_id: call_id.to_owned(),
-                input: input.clone(),
-            };
-            // A cancellation while a gate is pending drops the gate; the tool then never starts
-            // (the cancellation check below).
-            match until_cancelled!(runner.emit_tool_call(&event), cancel, cancel_first = false) {
-                Some(Ok(result)) => {
-                    if let Some(reason) = result.and_then(ToolCallEventResult::into_block_reason) {
-                        return Err(ToolError::Blocked { reason });
-                    }
-                }
-                None => {}
-                Some(Err(error)) => return Err(ToolError::Hook(error)),
-            }
-            call_event = Some(event);
-        }
-
-        let outcome = if cancel.is_cancelled() {
-            Err(ToolError::Cancelled)
+    ) -> impl Future<Output = Result<ToolOutput, ToolError>> + Send {
+        let gated = self.runner.has_handlers(EventKind::ToolCall);
+        let observed = self.runner.has_handlers(EventKind::ToolResult);
+        if gated || observed {
+            futures::future::Either::Right(
+                self.hooked(gated, observed, call_id, input, cancel, on_update),
+            )
         } else {
-            until_cancelled!(
+            // Nothing listens: the tool's own future, behind the cancellation check.
+            futures::future::Either::Left(UntilCancelled::tool(
                 self.tool.execute(call_id, input, cancel, on_update),
                 cancel,
-                cancel_first = true
-            )
-            .unwrap_or(Err(ToolError::Cancelled))
-        };
-
-        if !runner.has_handlers(EventKind::ToolResult) {
-            return outcome;
-        }
-        let (tool_name, tool_call_id, input) = match call_event {
-            Some(event) => (event.tool_name, event.tool_call_id, event.input),
-            None => (
-                self.tool.name().to_owned(),
-                call_id.to_owned(),
-                input.clone(),
-            ),
-        };
-        match outcome {
-            Ok(ToolOutput {
-                content,
-                details,
-                extra,
-            }) => {
-                // The output moves into the event and back out: no copy of it is made.
-                let event = ToolResultEvent {
-                    tool_name,
-                    tool_call_id,
-                    input,
-                    content,
-                    details,
-                    is_error: Some(false),
-                    is_warning: None,
-                };
-                let result = runner.emit_tool_result(&event).await;
-                let ToolResultEvent {
-                    content, details, ..
-                } = event;
-                Ok(match result {
-                    Some(r) => ToolOutput {
-                        content: r.content.unwrap_or(content),
-                        details: r.details.filter(|d| !d.is_null()).or(details),
-                        extra: Extra::new(),
-                    },
-                    None => ToolOutput {
-                        content,
-                        details,
-                        extra,
-                    },
-                })
-            }
-            Err(error) => {
-                let event = ToolResultEvent {
-                    tool_name,
-                    tool_call_id,
-                    input,
-                    content: vec![Content::text(error.to_string())],
-                    details: None,
-                    is_error: Some(true),
-                    is_warning: None,
-                };
-                let _ignored = runner.emit_tool_result(&event).await;
-                Err(error)
-            }
+            ))
         }
     }
 }
