@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use hooks_bin::adapters::Agent;
-use hooks_bin::adapters::hook_json::{POST_TOOL_USE, PRE_TOOL_USE, STOP};
+use hooks_bin::agents::Agent;
+use hooks_bin::agents::hook_json::{POST_TOOL_USE, PRE_TOOL_USE, STOP};
 use hooks_bin::install::Install;
 use libfuzzer_sys::fuzz_target;
 
@@ -25,6 +25,8 @@ fuzz_target!(|data: &[u8]| {
             path: path.clone(),
             binary: PathBuf::from("/usr/local/bin/hooks"),
             dry_run: true,
+            on_failure_block: true,
+            http: None,
         };
         let events = [
             PRE_TOOL_USE,

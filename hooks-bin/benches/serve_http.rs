@@ -31,7 +31,7 @@ use hyper::body::Bytes;
 use hyper::client::conn::http1::SendRequest;
 use tokio::net::{TcpListener, TcpStream};
 
-use hooks_bin::adapters::AdapterOptions;
+use hooks_bin::call::AdapterOptions;
 use hooks_bin::serve::{Secret, ServeOptions, Server};
 
 fn input(session: &str, command: &str) -> Bytes {
@@ -280,7 +280,7 @@ async fn in_sequence(hooks: &Child, floor: &Child, secret: &Secret, calls: usize
     for i in 0..calls + calls / 10 {
         let began = Instant::now();
         let outcome = server
-            .answer(hooks_bin::adapters::Agent::Claude, "PreToolUse", &body)
+            .answer(hooks_bin::agents::Agent::Claude, "PreToolUse", &body)
             .await;
         if i >= calls / 10 {
             direct.push(began.elapsed());

@@ -16,7 +16,7 @@
 //! | --- | --- | --- |
 //! | `hooks list [--json] [--cwd DIR]` | the hooks that load, in dispatch order ([`list`]) | 0; 1 when a hook failed to load |
 //! | `hooks run SCRIPT.jsonl [--session-dir DIR] [--cwd DIR] [--json] [--no-ui]` | drives a session ([`run`]) | 0; 1 an action failed; 2 invalid script |
-//! | `hooks claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor EVENT` | serve one agent hook call ([`adapters`]), handed to the running `hooks serve` over its unix socket when one runs (`HOOKS_NO_SERVER=1`: never; [`serve::socket`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
+//! | `hooks claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor EVENT` | serve one agent hook call ([`agents`], [`call`], [`transport::command`]), handed to the running `hooks serve` over its unix socket when one runs (`HOOKS_NO_SERVER=1`: never; [`serve::socket`]) | the agent's protocol: 0; 2 blocks (every failure on a gating event); 1 a failure on an observational event |
 //! | `hooks install claude\|codex\|gemini\|copilot\|qwen\|droid\|cursor\|pi\|omp [--project\|--user] [--dry-run] [--claude-version V] [--trust]` | register this binary with the agent ([`install`]; pi and oh-my-pi get the bridge extension, [`install::extension`]) | 0; 1 on failure; 2 invalid usage |
 //! | `hooks explain AGENT EVENT [--input FILE] [--json] [--cwd DIR]` | one agent call with every handler that ran, its outcome and time, and the agent's answer ([`explain`]) | 0 explained; 1 the input or the config file cannot be read; 2 invalid usage |
 //! | `hooks uninstall AGENT [--project\|--user] [--dry-run]` (every agent `install` takes) | remove this binary's entries from the agent's settings ([`install::uninstall`]; pi and oh-my-pi: the bridge extension, [`install::extension::uninstall`]) | 0; 1 on failure; 2 invalid usage |
@@ -27,37 +27,37 @@
 //!
 //! | environment / config file | what it does |
 //! | --- | --- |
-//! | `HOOKS_DISABLE=1` | every adapter call (and `hooks serve`'s) answers "no opinion" at once, nothing runs ([`adapters`]) |
-//! | `HOOKS_MODE=audit` / `mode = "audit"` in `<config dir>/config.toml` | the adapters and `hooks serve` compute and log every decision and give the agent "no opinion" (exit 0) ([`audit`]); `HOOKS_MODE=enforce` overrides the file; another value, or a malformed file, fails the call as bad input does |
-//! | `[log] enabled = true` in `config.toml` (always on in audit mode) | the decision log, one JSON line per call, `$XDG_STATE_HOME/hooks/decisions.jsonl` (else `~/.local/state/hooks/`) or `[log] path`, rotated past `max_bytes` keeping `keep` files ([`audit::log`]) |
+//! | `HOOKS_DISABLE=1` | every adapter call (and `hooks serve`'s) answers "no opinion" at once, nothing runs ([`call::hooks_disabled`]) |
+//! | `HOOKS_MODE=audit` / `mode = "audit"` in `<config dir>/config.toml` | the adapters and `hooks serve` compute and log every decision and give the agent "no opinion" (exit 0) ([`call::audit`]); `HOOKS_MODE=enforce` overrides the file; another value, or a malformed file, fails the call as bad input does |
+//! | `[log] enabled = true` in `config.toml` (always on in audit mode) | the decision log, one JSON line per call, `$XDG_STATE_HOME/hooks/decisions.jsonl` (else `~/.local/state/hooks/`) or `[log] path`, rotated past `max_bytes` keeping `keep` files ([`call::audit::log`]) |
 //! | `HOOKS_CONFIG_DIR` | the config directory (trust store, serve secret, `config.toml`) instead of `$XDG_CONFIG_HOME/hooks` or `~/.config/hooks` ([`trust`]) |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
 //! ([`trust`]); `--trust-all` (an option of `list`, `run`, `claude`, `codex`, also accepted
 //! before them: `hooks --trust-all run ...`; and of `serve`) skips that check, e.g. in CI. Usage errors (an
 //! unknown option, a missing argument) exit with 2, except for `hooks claude|codex EVENT` on an
-//! observational event, where every failure exits 1 ([`adapters::Protocol::failure_code`]).
+//! observational event, where every failure exits 1 ([`agents::Protocol::failure_code`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-pub mod adapters;
-pub mod audit;
+pub mod agents;
+pub mod call;
 pub mod doctor;
 pub mod explain;
 pub mod home;
 pub mod install;
 pub mod json;
 pub mod list;
-pub mod load;
 pub mod run;
 pub mod sanitize;
 pub mod serve;
 pub mod stdio;
 mod text;
 pub mod tools;
+pub mod transport;
 pub mod trust;
 pub mod ui;
 
@@ -248,7 +248,7 @@ pub struct UninstallArgs {
 
 /// What `install` and `uninstall` take: the agents' names and the bridge's agents'.
 fn install_targets() -> clap::builder::PossibleValuesParser {
-    let agents = adapters::Agent::ALL.iter().map(|a| a.as_str());
+    let agents = agents::Agent::ALL.iter().map(|a| a.as_str());
     let bridges = install::extension::ExtensionAgent::ALL
         .iter()
         .map(|a| a.as_str());
@@ -257,17 +257,17 @@ fn install_targets() -> clap::builder::PossibleValuesParser {
 
 /// The agents' names, as a value parser.
 fn agent_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(adapters::Agent::ALL.iter().map(|a| a.as_str()))
+    clap::builder::PossibleValuesParser::new(agents::Agent::ALL.iter().map(|a| a.as_str()))
 }
 
 /// The `hooks` command line: [`Cli`]'s commands, and one adapter subcommand per agent
-/// (`hooks AGENT EVENT`), made from the list of agents ([`adapters::Agent::ALL`]): its help
-/// names the agent, the events its protocol serves and its exit status ([`adapters::AgentCli`]).
+/// (`hooks AGENT EVENT`), made from the list of agents ([`agents::Agent::ALL`]): its help
+/// names the agent, the events its protocol serves and its exit status ([`agents::AgentCli`]).
 #[must_use]
 pub fn command() -> clap::Command {
     use clap::{Args as _, CommandFactory as _};
     let mut cli = Cli::command();
-    for &agent in adapters::Agent::ALL {
+    for &agent in agents::Agent::ALL {
         let protocol = agent.protocol();
         let about = protocol.cli();
         let events: Vec<&str> = protocol.events().iter().map(|e| e.name).collect();
@@ -292,7 +292,7 @@ pub fn command() -> clap::Command {
 enum Parsed {
     Cli(Cli),
     Adapter {
-        agent: adapters::Agent,
+        agent: agents::Agent,
         args: AdapterArgs,
         trust_all: bool,
     },
@@ -304,7 +304,7 @@ pub fn main() -> ExitCode {
     use clap::FromArgMatches as _;
     let parsed = command().try_get_matches().and_then(|matches| {
         let adapter = matches.subcommand().and_then(|(name, sub)| {
-            let agent = name.parse::<adapters::Agent>().ok()?;
+            let agent = name.parse::<agents::Agent>().ok()?;
             Some(AdapterArgs::from_arg_matches(sub).map(|args| (agent, args)))
         });
         match adapter {
@@ -369,7 +369,7 @@ pub fn main() -> ExitCode {
         Command::Doctor(args) => doctor::run(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
-        Command::Serve(args) if args.stdio => match audit::Settings::load() {
+        Command::Serve(args) if args.stdio => match call::audit::Settings::load() {
             Ok(settings) => {
                 if let Some(why) = &settings.log_unplaced {
                     eprintln!("hooks serve --stdio: decision log: {why}");
@@ -391,7 +391,7 @@ pub fn main() -> ExitCode {
 }
 
 /// Ends a run whose command line clap rejected (its error is printed): exit 2, except on an
-/// adapter call, which fails like any other failure of that call ([`adapters::command::reject`]):
+/// adapter call, which fails like any other failure of that call ([`transport::command::reject`]):
 /// exit 1 on an observational event (`hooks claude Stop --bogus`; exit 2 on `Stop` would make
 /// the agent go on), and on Codex's `PreCompact` exit 0 with the answer that holds the
 /// compaction. Returns the exit code.
@@ -402,36 +402,40 @@ fn usage_error() -> u8 {
     };
     let Some((agent, args)) = matches
         .subcommand()
-        .and_then(|(name, args)| Some((name.parse::<adapters::Agent>().ok()?, args)))
+        .and_then(|(name, args)| Some((name.parse::<agents::Agent>().ok()?, args)))
     else {
         return 2;
     };
     let event = args.get_one::<String>("event").map_or("", String::as_str);
-    adapters::command::reject(agent.protocol(), event)
+    transport::command::reject(agent.protocol(), event)
 }
 
-/// `hooks claude|codex EVENT`: stdin in, one answer out ([`adapters::command::serve`]).
-fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) -> ExitCode {
+/// `hooks claude|codex EVENT`: stdin in, one answer out ([`transport::command::serve`]).
+fn serve(agent: agents::Agent, args: &AdapterArgs, trust: trust::TrustMode) -> ExitCode {
     let protocol = agent.protocol();
     let mut options = adapter_options(agent, args.cwd.clone(), trust);
     if args.via_server
-        && let Some(off) = adapters::disabled_outcome(protocol, &args.event)
+        && let Some(off) = call::disabled_outcome(protocol, &args.event)
     {
         // Switched off, the server is neither asked nor started.
         eprint!("{}", off.stderr);
         return ExitCode::from(off.code);
     }
-    if !adapters::hooks_disabled() {
+    if !call::hooks_disabled() {
         // A config file that cannot be read fails the call as bad input does.
-        match audit::Settings::load() {
+        match call::audit::Settings::load() {
             Ok(settings) => {
-                options.runs = settings.log.is_some().then(explain::trace::Runs::default);
+                options.runs = settings.log.is_some().then(call::trace::Runs::default);
                 options.audit = settings;
             }
             Err(e) => {
                 let reason = format!("invalid configuration: {e}");
-                let code =
-                    adapters::command::fail(protocol, &args.event, &reason, &mut std::io::stderr());
+                let code = transport::command::fail(
+                    protocol,
+                    &args.event,
+                    &reason,
+                    &mut std::io::stderr(),
+                );
                 return ExitCode::from(code);
             }
         }
@@ -441,7 +445,7 @@ fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) ->
     }
     // A call handed to a running `hooks serve` is decided, and logged, there.
     let hand_over = |input: &[u8]| serve::socket::hand_over(agent, &args.event, input, &options);
-    ExitCode::from(adapters::command::serve(
+    ExitCode::from(transport::command::serve(
         protocol,
         &args.event,
         &options,
@@ -451,10 +455,10 @@ fn serve(agent: adapters::Agent, args: &AdapterArgs, trust: trust::TrustMode) ->
 
 /// The options of an adapter call of `agent` (`hooks AGENT EVENT`, `hooks explain`).
 fn adapter_options(
-    agent: adapters::Agent,
+    agent: agents::Agent,
     cwd: Option<PathBuf>,
     trust: trust::TrustMode,
-) -> adapters::AdapterOptions {
+) -> call::AdapterOptions {
     // Claude Code runs hook commands with the project root in `CLAUDE_PROJECT_DIR`; the
     // input's `cwd` follows the session's `cd`.
     let project_dir = agent
@@ -463,11 +467,11 @@ fn adapter_options(
         .and_then(std::env::var_os)
         .filter(|dir| !dir.is_empty())
         .map(PathBuf::from);
-    adapters::AdapterOptions {
+    call::AdapterOptions {
         cwd,
         project_dir,
         trust,
-        ..adapters::AdapterOptions::default()
+        ..call::AdapterOptions::default()
     }
 }
 

@@ -4,7 +4,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use crate::adapters::Agent;
+use crate::agents::Agent;
 use crate::install::{self, AgentVersion};
 
 /// What is known about an agent's executable.

@@ -11,7 +11,7 @@ use semver::Version;
 use super::finding::Finding;
 use super::server::{self, ServerState};
 use super::{Context, Scope};
-use crate::adapters::{Agent, AgentEvent};
+use crate::agents::{Agent, AgentEvent};
 use crate::install::git::Standing;
 use crate::install::{self, CodexConfig, Found, Runs};
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::adapters::Agent;
+use crate::agents::Agent;
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -37,7 +37,7 @@ pub struct Finding {
     /// How bad it is.
     pub level: Level,
     /// Whether a gating hook (one on an event that can block a tool call or a prompt:
-    /// [`Mapping::is_gating`](crate::adapters::Mapping::is_gating)) would not run because of
+    /// [`Mapping::is_gating`](crate::agents::Mapping::is_gating)) would not run because of
     /// it: any such error makes `hooks doctor` exit 1.
     pub gating: bool,
     /// Whether the secret of `hooks serve` is in a file git tracks because of it, so that a

@@ -27,7 +27,7 @@
 //! (`HOOKS_DISABLE=1`) in the environment doctor runs in.
 //!
 //! A gating hook is one on an event that can block a tool call or a prompt
-//! ([`Mapping::is_gating`](crate::adapters::Mapping::is_gating): `PreToolUse`, `PostToolUse`,
+//! ([`Mapping::is_gating`](crate::agents::Mapping::is_gating): `PreToolUse`, `PostToolUse`,
 //! `UserPromptSubmit`, `PreCompact`, Gemini CLI's `BeforeModel` and their counterparts). The
 //! exit status is 1 when any gating hook would not run or git tracks a file holding the
 //! secret ([`Finding::leaks_secret`]), else 0 (warnings included); 2 on invalid usage.
@@ -45,7 +45,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::adapters::Agent;
+use crate::agents::Agent;
 use crate::install;
 pub(crate) use crate::install::Scope;
 use crate::text::shell_quote;

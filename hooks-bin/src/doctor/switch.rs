@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::finding::Finding;
 use super::{Context, Scope, entries};
-use crate::adapters::{self, Agent, HooksSwitch};
+use crate::agents::{Agent, HooksSwitch};
 use crate::install::{self, CodexConfig};
 
 /// The switch of `agent`'s hooks, `gating`: whether the agent has a gating entry of ours
@@ -81,17 +81,17 @@ fn codex_feature(ctx: &Context, gating: bool, out: &mut Vec<Finding>) {
 
 /// This binary's kill switch in the environment `hooks doctor` runs in.
 pub(super) fn kill_switch(out: &mut Vec<Finding>) {
-    if adapters::hooks_disabled() {
+    if crate::call::hooks_disabled() {
         out.push(
             Finding::error(
                 format!(
                     "{}=1 is set here: every hook of this binary started from this \
                      environment answers \"no opinion\" at once, gating ones too",
-                    adapters::DISABLE_ENV
+                    crate::call::DISABLE_ENV
                 ),
                 true,
             )
-            .fix(format!("unset {}", adapters::DISABLE_ENV)),
+            .fix(format!("unset {}", crate::call::DISABLE_ENV)),
         );
     }
 }

@@ -1,14 +1,12 @@
 //! `hooks explain AGENT EVENT [--input FILE] [--json]`: one agent hook call, as `hooks AGENT
 //! EVENT` would serve it, with what happened inside: every handler that ran, in order, with
-//! its hook, `file:line`, outcome and time ([`trace`]), the combined decision, and the exact
+//! its hook, `file:line`, outcome and time ([`crate::call::trace`]), the combined decision, and the exact
 //! stdout, stderr and exit code the agent would get. The call goes through the adapter's own
-//! path ([`adapters::answer_with_decision`]); only the handlers are wrapped to be timed.
+//! path ([`crate::call::answer_with_decision`]); only the handlers are wrapped to be timed.
 //!
 //! It writes no settings or session file and runs no agent tool (the adapter never does);
 //! the hooks themselves run as they would for the agent, so a hook that writes a file or
 //! starts a process of its own still does.
-
-pub mod trace;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -17,9 +15,10 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 
-use crate::adapters::{self, AdapterOptions, Agent};
+use crate::agents::Agent;
+use crate::call::AdapterOptions;
+use crate::call::trace::{HandlerRun, Runs};
 use crate::trust::TrustMode;
-use trace::{HandlerRun, Runs};
 
 /// The help text after the options.
 pub const EXPLAIN_HELP: &str = "Reads one hook input of the agent (the JSON it writes on a \
@@ -57,7 +56,7 @@ pub struct Explained {
     /// The combined decision, as text (`None`: no opinion, or the call failed first).
     pub decision: Option<String>,
     /// What the agent would get.
-    pub outcome: adapters::Outcome,
+    pub outcome: crate::call::Outcome,
 }
 
 /// Serves `input` for `agent`'s event `event_name` through the adapter with every handler
@@ -73,7 +72,7 @@ pub fn explain(
     let runs: Runs = Arc::new(Mutex::new(Vec::new()));
     let mut opts = options.clone();
     opts.runs = Some(Arc::clone(&runs));
-    let answered = adapters::answer_call(protocol, event_name, input, &opts);
+    let answered = crate::call::answer_call(protocol, event_name, input, &opts);
     Explained {
         runs: answered.runs,
         decision: answered.decision.map(|d| format!("{d:?}")),
@@ -108,9 +107,9 @@ pub fn run(args: &ExplainArgs, trust: TrustMode) -> ExitCode {
     };
     let mut options = crate::adapter_options(agent, args.cwd.clone(), trust);
     // The mode applies as for the agent's call; explain writes no decision log.
-    match crate::audit::Settings::load() {
+    match crate::call::audit::Settings::load() {
         Ok(settings) => {
-            options.audit = crate::audit::Settings {
+            options.audit = crate::call::audit::Settings {
                 log: None,
                 log_unplaced: None,
                 place: None,

@@ -8,7 +8,7 @@ use super::file::{Opened, write_settings};
 use super::merge::merge;
 use super::shape::{HttpHooks, Ours};
 use super::{InstallError, Target};
-use crate::adapters::AgentEvent;
+use crate::agents::AgentEvent;
 
 /// One install: which agent, which file, which binary.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub struct Install {
     pub binary: PathBuf,
     /// Print the diff instead of writing.
     pub dry_run: bool,
-    /// Write the agent's fail-closed key ([`FailClosed`](crate::adapters::FailClosed),
+    /// Write the agent's fail-closed key ([`FailClosed`](crate::agents::FailClosed),
     /// Claude Code's `"onFailure": "block"`) on every gating entry of ours, adding it to the
     /// entries already there; for an agent without one this changes nothing.
     pub on_failure_block: bool,
@@ -54,7 +54,7 @@ pub struct InstallReport {
     /// The events whose entry of ours, already there, got (or would get) the fail-closed key.
     pub upgraded: Vec<AgentEvent>,
     /// The events whose group of ours, already there, got (or would get) the matcher install
-    /// gives it ([`InstallShape::matchers`](crate::adapters::InstallShape::matchers)).
+    /// gives it ([`InstallShape::matchers`](crate::agents::InstallShape::matchers)).
     pub matched: Vec<AgentEvent>,
     /// The settings file's content after the install: what was (or, in a dry run, would be)
     /// written, else what it already held (empty for no file).

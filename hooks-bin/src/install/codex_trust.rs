@@ -27,7 +27,7 @@ use super::file::{read_settings, write_settings};
 use super::found::Found;
 use super::shape::Ours;
 use super::{InstallError, Target};
-use crate::adapters::AgentEvent;
+use crate::agents::AgentEvent;
 
 /// What trusting the installed hooks in Codex's config did (`hooks install codex`).
 #[derive(Debug, Clone, PartialEq, Eq)]

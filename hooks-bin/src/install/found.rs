@@ -12,7 +12,7 @@ use super::file::{Opened, read_settings};
 use super::merge::{EventLists, event_lists, handlers, property, value_of};
 use super::shape::Ours;
 use super::{InstallError, Target};
-use crate::adapters::{AgentEvent, Layout};
+use crate::agents::{AgentEvent, Layout};
 
 /// What an entry of ours runs.
 #[derive(Debug, Clone, PartialEq, Eq)]

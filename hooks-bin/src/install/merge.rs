@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::shape::{Ours, handler, shell_command};
 use super::{InstallError, Replaced};
-use crate::adapters::{AgentEvent, FailValue, Form, Layout};
+use crate::agents::{AgentEvent, FailValue, Form, Layout};
 use crate::json::{self, InputError};
 use crate::text::json_kind;
 
@@ -182,11 +182,8 @@ fn entry_lists(list: &CstArray, layout: Layout) -> Vec<CstArray> {
 }
 
 /// The `matcher` install gives the group of `event`'s entry for `target`
-/// ([`InstallShape::matchers`](crate::adapters::InstallShape::matchers)), if any.
-pub(super) fn our_matcher(
-    target: crate::adapters::Agent,
-    event: AgentEvent,
-) -> Option<&'static str> {
+/// ([`InstallShape::matchers`](crate::agents::InstallShape::matchers)), if any.
+pub(super) fn our_matcher(target: crate::agents::Agent, event: AgentEvent) -> Option<&'static str> {
     let matchers = target.protocol().install().matchers;
     matchers
         .iter()
@@ -442,7 +439,7 @@ fn set_fail_closed(entries: &CstArray, ours: &Ours<'_>, event: AgentEvent) -> bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::adapters::hook_json::PRE_TOOL_USE;
+    use crate::agents::hook_json::PRE_TOOL_USE;
     use crate::install::Target;
 
     #[test]

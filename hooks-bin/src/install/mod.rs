@@ -15,10 +15,10 @@
 //! | `copilot` | user | `$COPILOT_HOME/hooks/hooks.json`, else `$HOME/.copilot/hooks/hooks.json` | the same |
 //! | `cursor` | project, user | `<cwd>/.cursor/hooks.json`, `$HOME/.cursor/hooks.json` | `{"type":"command","command":"'BINARY' cursor EVENT"}` in `{"version":1,"hooks":{...}}` (gating events: with `"failClosed":true`) |
 //!
-//! What differs per agent is its file's shape, an [`InstallShape`](adapters::InstallShape) that its protocol gives
-//! ([`Protocol::install`](crate::adapters::Protocol::install)): the directory and file name, the
+//! What differs per agent is its file's shape, an [`InstallShape`](crate::agents::InstallShape) that its protocol gives
+//! ([`Protocol::install`](crate::agents::Protocol::install)): the directory and file name, the
 //! variable naming its user-level directory, the form of an entry (exec or shell) and the key
-//! holding its command, how the file lists an event's entries ([`Layout`](adapters::Layout)),
+//! holding its command, how the file lists an event's entries ([`Layout`](crate::agents::Layout)),
 //! and the agent's fail-closed key. The rest
 //! is the same for every agent: the merge on the file's syntax tree (`merge.rs`), what counts
 //! as this tool's entry (`shape.rs`), the file's bounded read and atomic write (`file.rs`), and
@@ -32,10 +32,10 @@
 //! `tool_call` → `PreToolUse`; `tool_result` → `PostToolUse` (and `PostToolUseFailure`);
 //! `before_agent_start` or any command → `UserPromptSubmit`; `session_start` → `SessionStart`;
 //! `session_shutdown` → `SessionEnd`; `session_before_compact` → `PreCompact`; `agent_end` →
-//! `Stop`; the other agents' events by the same [`Mapping`](adapters::Mapping) (Gemini CLI's
+//! `Stop`; the other agents' events by the same [`Mapping`](crate::agents::Mapping) (Gemini CLI's
 //! `BeforeModel` for `context`). Entries have no `matcher`, so they fire for every tool; the
 //! one exception is Gemini CLI's `PreCompress`, whose group has `"matcher": "manual"`
-//! ([`InstallShape::matchers`](crate::adapters::InstallShape::matchers)): Gemini CLI sends
+//! ([`InstallShape::matchers`](crate::agents::InstallShape::matchers)): Gemini CLI sends
 //! it with trigger `auto` before every model turn, where it emits nothing, and compares the
 //! matcher to the trigger as is, so no process of ours is started for those.
 //!
@@ -138,7 +138,7 @@ use std::sync::Arc;
 
 use hooks_core::{HookRunner, JsonlSessionStore};
 
-use crate::adapters::{self, AgentEvent};
+use crate::agents::AgentEvent;
 
 pub use apply::{Install, InstallReport, Replaced};
 pub use codex_trust::{CodexConfig, Trusted, snake_case, trust_hash};
@@ -150,8 +150,8 @@ pub use version::{
     AgentVersion, VERSION_TIMEOUT, decide as decide_fail_closed, parse_version, version_in,
 };
 
-/// The agent CLI to install into (the adapter's [`adapters::Agent`]).
-pub use crate::adapters::Agent as Target;
+/// The agent CLI to install into (the adapter's [`crate::agents::Agent`]).
+pub use crate::agents::Agent as Target;
 
 /// The project's personal Claude Code settings file (not committed: Claude Code has git
 /// ignore it), where `--http` installs a project's entries.
@@ -211,7 +211,7 @@ pub fn settings_path(target: Target, scope: Scope, cwd: &Path, home: &Path) -> P
 }
 
 /// The user-level settings file of `target`, from the environment values given: when the agent
-/// has a config-directory variable ([`InstallShape::dir_env`](adapters::InstallShape::dir_env), Codex's `CODEX_HOME`) and
+/// has a config-directory variable ([`InstallShape::dir_env`](crate::agents::InstallShape::dir_env), Codex's `CODEX_HOME`) and
 /// `dir_env_value`, its value, is non-empty, the file in that directory; else the file under
 /// `home` (see [`settings_path`]).
 ///
@@ -367,7 +367,7 @@ pub struct Options {
     /// Print the change as a diff; write nothing (`--dry-run`).
     pub dry_run: bool,
     /// The installed agent's version as the user stated it (`--claude-version`), for an agent
-    /// with a fail-closed key ([`FailClosed`](adapters::FailClosed), Claude Code's
+    /// with a fail-closed key ([`FailClosed`](crate::agents::FailClosed), Claude Code's
     /// `onFailure`); without it the agent's executable on `PATH` is asked
     /// ([`AgentVersion::detect`]).
     pub agent_version: Option<String>,
@@ -382,7 +382,7 @@ pub struct Options {
 }
 
 /// Installs `binary` as the hook of `target` in `scope` for the events the linked bundle
-/// handles in `cwd` (loaded with [`adapters::load_bundle`]); reports to `out`. For Claude Code
+/// handles in `cwd` (loaded with [`crate::call::load_bundle`]); reports to `out`. For Claude Code
 /// in the project, where a plain install writes `.claude/settings.json` and `--http`
 /// `.claude/settings.local.json`, this tool's entries in the other of the two are removed
 /// (as [`Uninstall`] removes them), so that each event runs one of them. `home` is the
@@ -441,7 +441,7 @@ pub fn run(
     } else {
         None
     };
-    let hooks = adapters::load_bundle(&cwd).map_err(InstallError::Load)?;
+    let hooks = crate::call::load_bundle(&cwd).map_err(InstallError::Load)?;
     let runner = HookRunner::new(hooks, &cwd, Arc::new(JsonlSessionStore::in_memory(&cwd)));
     let events = events_for(target, &runner);
     let mut on_failure_block = false;

@@ -1,5 +1,5 @@
 //! The entries of an agent's settings file: the one added for an event, in the form of the
-//! agent's [`InstallShape`](crate::adapters::InstallShape), and how an entry is recognised as one this tool installed.
+//! agent's [`InstallShape`](crate::agents::InstallShape), and how an entry is recognised as one this tool installed.
 
 use std::ffi::OsStr;
 use std::path::Path;
@@ -8,7 +8,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Value, json};
 
 use super::Target;
-use crate::adapters::{AgentEvent, FailClosed, FailValue, Form};
+use crate::agents::{AgentEvent, FailClosed, FailValue, Form};
 use crate::text::shell_quote;
 
 /// The entries of `hooks install claude --http`: HTTP hooks to the server of `hooks serve`.
@@ -49,7 +49,7 @@ impl HttpHooks {
     /// does not send to HTTP hooks (a command entry with [`VIA_SERVER`] instead).
     #[must_use]
     pub fn over_http(event: AgentEvent) -> bool {
-        event.mapping != crate::adapters::Mapping::SessionStart
+        event.mapping != crate::agents::Mapping::SessionStart
     }
 
     /// The URL of `event`'s route: `http://127.0.0.1:PORT/claude/EVENT`.
@@ -333,7 +333,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    use crate::adapters::hook_json::PRE_TOOL_USE;
+    use crate::agents::hook_json::PRE_TOOL_USE;
 
     fn ours(binary: &str) -> Ours<'_> {
         Ours::new(Target::Claude, binary)

@@ -12,7 +12,7 @@ use super::file::write_settings;
 use super::merge::remove;
 use super::shape::{HttpHooks, Ours};
 use super::{InstallError, Target};
-use crate::adapters::AgentEvent;
+use crate::agents::AgentEvent;
 
 /// One uninstall: which agent, which file, which binary.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use semver::Version;
 use wait_timeout::ChildExt;
 
-use crate::adapters::{AgentCli, FailClosed};
+use crate::agents::{AgentCli, FailClosed};
 
 /// How long `AGENT --version` may take, reading what it prints and waiting for it, before its
 /// process group is killed (`install` and `doctor` alike; the README says 5 s).
@@ -266,13 +266,13 @@ mod tests {
 
     const CLAUDE: FailClosed = FailClosed {
         key: "onFailure",
-        value: crate::adapters::FailValue::Text("block"),
+        value: crate::agents::FailValue::Text("block"),
         versioned: true,
         since: [2, 1, 295],
     };
 
     fn claude() -> &'static AgentCli {
-        crate::adapters::Agent::Claude.protocol().cli()
+        crate::agents::Agent::Claude.protocol().cli()
     }
 
     #[test]

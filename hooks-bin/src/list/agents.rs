@@ -1,5 +1,5 @@
 //! Per agent, the loaded handlers and commands that the agent can never call: its protocol
-//! ([`Protocol::events`](crate::adapters::Protocol::events)) emits none of their events, or
+//! ([`Protocol::events`](crate::agents::Protocol::events)) emits none of their events, or
 //! none of its events runs a command.
 
 use std::collections::BTreeSet;
@@ -8,7 +8,7 @@ use hooks_core::LoadedHook;
 use hooks_core::events::EventKind;
 use serde_json::{Value, json};
 
-use crate::adapters::{Agent, Protocol};
+use crate::agents::{Agent, Protocol};
 
 /// The events of ours that `protocol` emits, and whether any of its events runs commands.
 fn reachable(protocol: &dyn Protocol) -> (BTreeSet<EventKind>, bool) {

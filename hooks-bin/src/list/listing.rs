@@ -8,7 +8,7 @@ use hooks_core::handler::SourceLocation;
 use serde_json::{Value, json};
 
 use super::LIST_JSON_VERSION;
-use crate::load::Loaded;
+use crate::call::load::Loaded;
 
 fn location_json(location: Option<SourceLocation>) -> (Value, Value, Value, Value) {
     match location {

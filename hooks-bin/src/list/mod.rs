@@ -65,7 +65,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::load;
+use crate::call::load;
 use crate::trust::TrustMode;
 
 mod agents;

@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use hooks_core::{HookRunner, JsonlSessionStore, SessionManager};
 
-use crate::load;
+use crate::call::load;
 use crate::tools::Workspace;
 use crate::trust::TrustMode;
 use crate::ui::HostUi;

@@ -18,8 +18,8 @@ use std::path::PathBuf;
 
 use axum::http::HeaderMap;
 
-use crate::adapters::AdapterOptions;
-use crate::audit::{self, Mode};
+use crate::call::AdapterOptions;
+use crate::call::audit::{self, Mode};
 use crate::trust::TrustMode;
 
 /// The header of the call's working directory (absolute, as the adapter resolved it).
@@ -28,7 +28,7 @@ pub const CWD_HEADER: &str = "x-hooks-cwd";
 /// The header of the call's trust mode: `all` (`--trust-all`) or `check`.
 pub const TRUST_HEADER: &str = "x-hooks-trust";
 
-/// The header of the call's audit mode ([`crate::audit::Mode`]): `enforce` or `audit`.
+/// The header of the call's audit mode ([`crate::call::audit::Mode`]): `enforce` or `audit`.
 pub const MODE_HEADER: &str = "x-hooks-mode";
 
 /// The header of the call's kill switch: `1` switches the hooks off for the call.

@@ -12,7 +12,7 @@ use super::lock::{self, Lock, Running, State};
 use super::{
     Endpoint, OnEnd, Secret, ServeOptions, Server, SessionFiles, SessionKey, SessionsConfig,
 };
-use crate::adapters::AdapterOptions;
+use crate::call::AdapterOptions;
 use crate::trust::TrustMode;
 
 /// What `hooks serve --help` adds.
@@ -382,7 +382,7 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
             ending.reason
         );
     });
-    let audit = match crate::audit::Settings::load() {
+    let audit = match crate::call::audit::Settings::load() {
         Ok(audit) => audit,
         Err(e) => return fail(&format!("invalid configuration: {e}")),
     };

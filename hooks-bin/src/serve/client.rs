@@ -8,7 +8,7 @@ use std::time::Duration;
 use http_body_util::{BodyExt as _, Full};
 use hyper::body::Bytes;
 
-use crate::adapters::Protocol;
+use crate::agents::Protocol;
 
 /// How long a call handed to the server may take (as an HTTP hook entry's `timeout`).
 pub(super) const CALL_TIMEOUT: Duration = Duration::from_secs(crate::install::HTTP_TIMEOUT_SECS);

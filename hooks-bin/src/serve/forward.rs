@@ -16,7 +16,8 @@ use std::io::{self, Write as _};
 
 use super::cli::{ServeArgs, ensure_running};
 use super::socket::{self, Unanswered};
-use crate::adapters::{AdapterOptions, Agent, Outcome};
+use crate::agents::Agent;
+use crate::call::{AdapterOptions, Outcome};
 use crate::json;
 
 /// Serves one call of `agent`'s `event_name` through the server, with the adapter's options

@@ -2,7 +2,7 @@
 //! (`POST /AGENT/EVENT`: `POST /claude/PreToolUse`), the body the input JSON a command hook
 //! gets on stdin, the answer in that agent's schema, from the same
 //! [`Protocol`] as the command adapter
-//! ([`crate::adapters::resident`]), with one runner per agent session ([`Sessions`]). The
+//! ([`crate::call::pipeline`]), with one runner per agent session ([`Sessions`]). The
 //! same routes and handlers serve the unix socket ([`super::socket`]), where the file's mode
 //! stands for the `Host` and secret checks and the answer is the command adapter's
 //! [`Outcome`] itself.
@@ -65,11 +65,12 @@ use super::proof;
 use super::secret::Secret;
 use super::session_files::SessionFiles;
 use super::sessions::{Session, SessionKey, Sessions, SessionsConfig};
-use super::tables::Tables;
-use crate::adapters::resident::{self, Load, Prepared, Resident};
-use crate::adapters::{AdapterOptions, Agent, Answered, EXIT_BLOCK, EXIT_OK, Outcome, Protocol};
-use crate::audit::log::{DecisionLog, LogTask};
-use crate::audit::record::Record;
+use crate::agents::{Agent, EXIT_BLOCK, EXIT_OK, Protocol};
+use crate::call::Tables;
+use crate::call::audit::log::{DecisionLog, LogTask};
+use crate::call::audit::record::Record;
+use crate::call::pipeline::{self, Load, Prepared, Resident};
+use crate::call::{AdapterOptions, Answered, Outcome};
 use crate::json::MAX_INPUT_BYTES;
 
 /// What a [`Server`] is told.
@@ -424,7 +425,7 @@ impl Server {
                 let protocol = agent.protocol();
                 let outcome = match call_headers::loopback(headers, &self.state.options.adapter) {
                     Ok(switches) if switches.disabled => {
-                        let off = crate::adapters::off_outcome(protocol, event);
+                        let off = crate::call::off_outcome(protocol, event);
                         eprint!("{}", off.stderr);
                         off
                     }
@@ -447,10 +448,10 @@ impl Server {
     }
 
     /// One call of `agent`'s event `event_name` with the input `input`, on its session: the
-    /// [`Outcome`] the command adapter would give (see [`crate::adapters::resident`]), "no
-    /// opinion" in audit mode ([`crate::adapters::audited`]); its line of the decision log is
+    /// [`Outcome`] the command adapter would give (see [`crate::call::pipeline`]), "no
+    /// opinion" in audit mode ([`crate::call::audited`]); its line of the decision log is
     /// handed to the log's writer task, off the call's path.
-    /// With the hooks switched off ([`crate::adapters::disabled_outcome`], read from the
+    /// With the hooks switched off ([`crate::call::disabled_outcome`], read from the
     /// server's environment) it answers "no opinion" at once and writes the line saying so
     /// on the server's stderr.
     pub async fn answer(&self, agent: Agent, event_name: &str, input: &[u8]) -> Outcome {
@@ -468,7 +469,7 @@ impl Server {
         adapter: &AdapterOptions,
     ) -> Outcome {
         let protocol = agent.protocol();
-        if let Some(off) = crate::adapters::disabled_outcome(protocol, event_name) {
+        if let Some(off) = crate::call::disabled_outcome(protocol, event_name) {
             eprint!("{}", off.stderr);
             return off;
         }
@@ -497,7 +498,7 @@ impl Server {
         input: &[u8],
         adapter: &AdapterOptions,
     ) -> Answered {
-        let call = match resident::prepare(protocol, event_name, input, adapter) {
+        let call = match pipeline::prepare(protocol, event_name, input, adapter) {
             Ok(call) => call,
             Err(answered) => return *answered,
         };
@@ -544,7 +545,7 @@ impl Server {
             Answered::failed(protocol, name, failed, call.facts().clone(), mode)
         };
         let Some(key) = key else {
-            return match resident::open(
+            return match pipeline::open(
                 protocol,
                 &call,
                 adapter,
@@ -552,7 +553,7 @@ impl Server {
                 &self.state.tables,
                 None,
             ) {
-                Ok((_runner, alone)) => resident::run_alone(protocol, call, &alone, mode).await,
+                Ok((_runner, alone)) => pipeline::run_alone(protocol, call, &alone, mode).await,
                 Err(e) => fail(&call, &e),
             };
         };
@@ -562,7 +563,7 @@ impl Server {
             .sessions
             .enter(key.clone(), || {
                 let store = files.map(|f| f.open(&key, call.cwd())).transpose()?;
-                let (runner, data) = resident::open(
+                let (runner, data) = pipeline::open(
                     protocol,
                     &call,
                     adapter,
@@ -579,7 +580,7 @@ impl Server {
         };
         let ends = call.ends_session();
         let started = entered.started();
-        let answered = resident::run(protocol, call, &entered.data, started, mode).await;
+        let answered = pipeline::run(protocol, call, &entered.data, started, mode).await;
         if ends {
             entered.close();
         }

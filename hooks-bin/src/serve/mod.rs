@@ -16,7 +16,7 @@ pub mod secret;
 pub mod session_files;
 mod sessions;
 pub mod socket;
-mod tables;
+
 pub mod verify;
 
 pub use cli::{SERVE_HELP, ServeArgs};
@@ -24,7 +24,6 @@ pub use endpoint::Endpoint;
 pub use http::{HttpAnswer, ServeOptions, Server};
 pub use secret::Secret;
 pub use session_files::SessionFiles;
-pub use tables::Tables;
 
 pub use sessions::{
     EndReason, Ending, Entered, OnEnd, Session, SessionError, SessionKey, Sessions, SessionsConfig,

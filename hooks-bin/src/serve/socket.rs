@@ -53,8 +53,8 @@ use super::call_headers::{CWD_HEADER, MODE_HEADER, TRUST_HEADER};
 #[cfg(unix)]
 use super::{lock, verify};
 #[cfg(unix)]
-use crate::adapters::Agent;
-use crate::adapters::{AdapterOptions, Outcome};
+use crate::agents::Agent;
+use crate::call::{AdapterOptions, Outcome};
 use crate::trust::TrustMode;
 
 /// The variable that keeps every call of the command adapter in its own process: set to `1`.
@@ -162,12 +162,12 @@ pub fn call(
     input: &[u8],
     opts: &AdapterOptions,
 ) -> Result<Outcome, Unanswered> {
-    use crate::adapters::resident;
+    use crate::call::pipeline;
 
     let protocol = agent.protocol();
     // Decoded here as well: input the adapter refuses is refused without the server, and the
     // server gets the working directory resolved in this process (its own is `/`).
-    let call = match resident::prepare(protocol, event_name, input, opts) {
+    let call = match pipeline::prepare(protocol, event_name, input, opts) {
         Ok(call) => call,
         Err(refused) => return Ok(refused.outcome),
     };
@@ -240,7 +240,7 @@ pub fn call(
 pub fn call(
     _endpoint: &super::Endpoint,
     _running: &super::lock::Running,
-    _agent: crate::adapters::Agent,
+    _agent: crate::agents::Agent,
     _event_name: &str,
     _input: &[u8],
     _opts: &AdapterOptions,
@@ -254,7 +254,7 @@ pub fn call(
 #[cfg(not(unix))]
 #[must_use]
 pub fn hand_over(
-    _agent: crate::adapters::Agent,
+    _agent: crate::agents::Agent,
     _event_name: &str,
     _input: &[u8],
     _opts: &AdapterOptions,

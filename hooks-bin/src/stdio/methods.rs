@@ -16,11 +16,12 @@ use super::host::{BridgeHost, BridgeSession, ClientContext, ClientState, Link};
 use super::peer::Peer;
 use super::wire::{METHOD_NOT_FOUND, RpcError};
 use super::{PROTOCOL_VERSION, StdioOptions};
-use crate::adapters::OnFailure;
-use crate::audit::log::{DecisionLog, LogTask};
-use crate::audit::record::Record;
-use crate::explain::trace::{self, Runs};
-use crate::serve::{Entered, Session, SessionKey, Sessions, Tables};
+use crate::agents::OnFailure;
+use crate::call::Tables;
+use crate::call::audit::log::{DecisionLog, LogTask};
+use crate::call::audit::record::Record;
+use crate::call::trace::{self, Runs};
+use crate::serve::{Entered, Session, SessionKey, Sessions};
 
 /// The agent name of every session of this transport ([`SessionKey::agent`]).
 const AGENT: &str = "stdio";
@@ -279,9 +280,7 @@ impl Server {
         // Checked before the session is built: a bad payload changes nothing.
         emit_check(kind, &payload)?;
         // Switched off: no opinion, and no session is built (no hook loads).
-        if let Some(line) =
-            crate::adapters::disabled_line(format_args!("hooks serve --stdio {kind}"))
-        {
+        if let Some(line) = crate::call::disabled_line(format_args!("hooks serve --stdio {kind}")) {
             eprint!("{line}");
             return Ok(json!({ "result": null, "errors": [] }));
         }
@@ -336,8 +335,8 @@ impl Server {
         let mode = self.options.mode;
         // In audit mode the hooks are computed, not enforced: no result, no error, no
         // failure reaches the client.
-        let audited =
-            (mode == crate::audit::Mode::Audit).then(|| json!({ "result": null, "errors": [] }));
+        let audited = (mode == crate::call::audit::Mode::Audit)
+            .then(|| json!({ "result": null, "errors": [] }));
         if let (Some(log), Some((start, clock))) = (&self.log, began) {
             let took = (start, clock.elapsed());
             let answer = audited.as_ref().unwrap_or(&enforced);
@@ -361,11 +360,11 @@ impl Server {
             "hooks serve --stdio /{}",
             crate::json::one_line(&p.name, 60)
         );
-        if let Some(line) = crate::adapters::disabled_line(&who) {
+        if let Some(line) = crate::call::disabled_line(&who) {
             eprint!("{line}");
             return Ok(json!({
                 "errors": [],
-                "error": format!("/{} did not run: hooks are disabled ({}=1)", p.name, crate::adapters::DISABLE_ENV),
+                "error": format!("/{} did not run: hooks are disabled ({}=1)", p.name, crate::call::DISABLE_ENV),
             }));
         }
         let entered = self.enter(&p.session, &p.ctx).await?;

@@ -40,7 +40,7 @@ use self::input::Line;
 use self::methods::Server;
 use self::peer::Peer;
 use self::wire::{Incoming, RpcError};
-use crate::adapters::HookFactory;
+use crate::call::HookFactory;
 use crate::json::MAX_INPUT_BYTES;
 use crate::serve::SessionsConfig;
 use crate::trust::TrustMode;
@@ -67,12 +67,12 @@ pub struct StdioOptions {
     /// The limits of the sessions (default: no idle timeout, since the client's input bounds
     /// every session it opens; the bound on live sessions of [`SessionsConfig`]).
     pub sessions: SessionsConfig,
-    /// Enforce or audit ([`crate::audit`]): in audit mode an `emit` runs its hooks and
+    /// Enforce or audit ([`crate::call::audit`]): in audit mode an `emit` runs its hooks and
     /// answers `{"result": null, "errors": []}`.
-    pub mode: crate::audit::Mode,
+    pub mode: crate::call::audit::Mode,
     /// The decision log, when it is written: a line per `emit` (agent `stdio`,
-    /// [`crate::audit::record::Record::emit`]); `None` (the default): no log.
-    pub log: Option<crate::audit::LogSettings>,
+    /// [`crate::call::audit::record::Record::emit`]); `None` (the default): no log.
+    pub log: Option<crate::call::audit::LogSettings>,
 }
 
 impl Default for StdioOptions {
@@ -85,7 +85,7 @@ impl Default for StdioOptions {
                 idle_timeout: Duration::MAX,
                 ..SessionsConfig::default()
             },
-            mode: crate::audit::Mode::Enforce,
+            mode: crate::call::audit::Mode::Enforce,
             log: None,
         }
     }
@@ -100,7 +100,7 @@ impl StdioOptions {
                 Err(e) => (Vec::new(), vec![("hooks".to_owned(), e)]),
             },
             None => {
-                let loaded = crate::load::load(cwd, &[], &self.trust);
+                let loaded = crate::call::load::load(cwd, &[], &self.trust);
                 let errors = loaded
                     .errors
                     .into_iter()

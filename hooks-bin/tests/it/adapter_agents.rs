@@ -10,14 +10,15 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use common::{Call, call, canonical_options, failing_options, workdir};
-use hooks_bin::adapters::claude::Claude;
-use hooks_bin::adapters::codex::Codex;
-use hooks_bin::adapters::copilot::Copilot;
-use hooks_bin::adapters::cursor::Cursor;
-use hooks_bin::adapters::droid::{self, Droid};
-use hooks_bin::adapters::gemini::{self, Gemini};
-use hooks_bin::adapters::qwen::Qwen;
-use hooks_bin::adapters::{AdapterOptions, Protocol};
+use hooks_bin::agents::Protocol;
+use hooks_bin::agents::claude::Claude;
+use hooks_bin::agents::codex::Codex;
+use hooks_bin::agents::copilot::Copilot;
+use hooks_bin::agents::cursor::Cursor;
+use hooks_bin::agents::droid::{self, Droid};
+use hooks_bin::agents::gemini::{self, Gemini};
+use hooks_bin::agents::qwen::Qwen;
+use hooks_bin::call::AdapterOptions;
 use hooks_core::prelude::*;
 
 const SECRET_LINE: &str = "API_KEY=sk-e2e-51f0c0ffee7e57ab1e";

@@ -9,10 +9,12 @@ use common::{
     Call, blocking_options, call, canonical_options, failing_options, input,
     session_recorder_options, talking_options, workdir,
 };
-use hooks_bin::adapters::claude::Claude;
-use hooks_bin::adapters::codex::Codex;
-use hooks_bin::adapters::{AdapterOptions, Protocol, answer, command};
+use hooks_bin::agents::Protocol;
+use hooks_bin::agents::claude::Claude;
+use hooks_bin::agents::codex::Codex;
+use hooks_bin::call::{AdapterOptions, answer};
 use hooks_bin::json::MAX_INPUT_BYTES;
+use hooks_bin::transport::command;
 
 fn run(event: &str, bytes: &[u8], opts: &AdapterOptions) -> Call {
     call(&Claude, event, bytes, opts)

@@ -9,9 +9,10 @@ use common::{
     Call, blocking_options, call, canonical_options, failing_options, input,
     session_recorder_options, talking_options, workdir,
 };
-use hooks_bin::adapters::claude::Claude;
-use hooks_bin::adapters::codex::Codex;
-use hooks_bin::adapters::{AdapterOptions, command};
+use hooks_bin::agents::claude::Claude;
+use hooks_bin::agents::codex::Codex;
+use hooks_bin::call::AdapterOptions;
+use hooks_bin::transport::command;
 
 fn run(event: &str, bytes: &[u8], opts: &AdapterOptions) -> Call {
     call(&Codex, event, bytes, opts)

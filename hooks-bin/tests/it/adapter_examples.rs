@@ -6,12 +6,12 @@ use crate::common;
 use serde_json::json;
 
 use common::{Call, call, input, workdir};
-use hooks_bin::adapters::AdapterOptions;
-use hooks_bin::adapters::claude::Claude;
-use hooks_bin::adapters::codex::Codex;
-use hooks_bin::adapters::droid::Droid;
-use hooks_bin::adapters::gemini::Gemini;
-use hooks_bin::adapters::qwen::Qwen;
+use hooks_bin::agents::claude::Claude;
+use hooks_bin::agents::codex::Codex;
+use hooks_bin::agents::droid::Droid;
+use hooks_bin::agents::gemini::Gemini;
+use hooks_bin::agents::qwen::Qwen;
+use hooks_bin::call::AdapterOptions;
 
 fn defaults(cwd: &std::path::Path) -> AdapterOptions {
     AdapterOptions::default().cwd(cwd)
@@ -220,7 +220,7 @@ fn the_example_redactor_answers_claude_s_read_of_a_file_with_a_secret_and_blocks
         "{c:?}"
     );
 
-    let others: [(&dyn hooks_bin::adapters::Protocol, &str, &str, &str); 3] = [
+    let others: [(&dyn hooks_bin::agents::Protocol, &str, &str, &str); 3] = [
         (&Droid, "PreToolUse", "Read", "file_path"),
         (&Qwen, "PreToolUse", "read_file", "absolute_path"),
         (&Gemini, "BeforeTool", "read_file", "file_path"),

@@ -7,9 +7,9 @@ use crate::common;
 use serde_json::{Value, json};
 
 use common::{Call, call, canonical_options, failing_options, input, workdir};
-use hooks_bin::adapters::AdapterOptions;
-use hooks_bin::adapters::claude::Claude;
-use hooks_bin::adapters::codex::Codex;
+use hooks_bin::agents::claude::Claude;
+use hooks_bin::agents::codex::Codex;
+use hooks_bin::call::AdapterOptions;
 use hooks_core::prelude::*;
 
 const PNG: &str =

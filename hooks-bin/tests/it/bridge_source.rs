@@ -2,7 +2,7 @@
 //! must act when the server is down: its table `ON_FAILURE` lists our 25 events in SPEC order
 //! (its `OURS` is that table's keys), each with the rule of [`OnFailure::of`].
 
-use hooks_bin::adapters::OnFailure;
+use hooks_bin::agents::OnFailure;
 use hooks_bin::install::extension::BRIDGE_SOURCE;
 use hooks_core::EventKind;
 

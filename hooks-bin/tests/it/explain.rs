@@ -4,7 +4,8 @@
 use serde_json::json;
 
 use crate::common::{hooks, input, workdir};
-use hooks_bin::adapters::{AdapterOptions, Agent, answer};
+use hooks_bin::agents::Agent;
+use hooks_bin::call::{AdapterOptions, answer};
 use hooks_bin::explain::explain;
 use hooks_core::events::{ToolCallEvent, ToolCallEventResult};
 use hooks_core::{HookApi, HookContext};

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use hooks_bin::adapters::AgentEvent;
-use hooks_bin::adapters::hook_json::{
+use hooks_bin::agents::AgentEvent;
+use hooks_bin::agents::hook_json::{
     POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START,
     STOP, USER_PROMPT_SUBMIT,
 };

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use hooks_bin::adapters::AgentEvent;
+use hooks_bin::agents::AgentEvent;
 use hooks_bin::install::{self, Install, InstallError, Scope, Target};
 
 const BINARY: &str = "/opt/hooks/bin/hooks";

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use hooks_bin::adapters::hook_json::{
+use hooks_bin::agents::hook_json::{
     POST_TOOL_USE, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP, USER_PROMPT_SUBMIT,
 };
 use hooks_bin::install::{HttpHooks, Install, LOCAL_SETTINGS, Target};

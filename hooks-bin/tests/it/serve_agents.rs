@@ -10,9 +10,10 @@ use serde_json::{Value, json};
 
 use crate::common::{self, workdir};
 use crate::serve_http::{Running, post};
-use hooks_bin::adapters::copilot::Copilot;
-use hooks_bin::adapters::qwen::Qwen;
-use hooks_bin::adapters::{AdapterOptions, Protocol};
+use hooks_bin::agents::Protocol;
+use hooks_bin::agents::copilot::Copilot;
+use hooks_bin::agents::qwen::Qwen;
+use hooks_bin::call::AdapterOptions;
 use hooks_bin::serve::HttpAnswer;
 
 /// The recorded input of `event` from `agent` (tests/fixtures/agents), its `cwd` set to `cwd`

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hooks_bin::adapters::AdapterOptions;
+use hooks_bin::call::AdapterOptions;
 use hooks_bin::serve::{Secret, ServeOptions, Server, SessionFiles};
 use hooks_core::prelude::*;
 use hooks_core::{HookApi, LoadedHook};

@@ -12,7 +12,7 @@ use serde_json::json;
 use tokio::net::{TcpListener, TcpStream};
 
 use common::{canonical_options, input, workdir};
-use hooks_bin::adapters::AdapterOptions;
+use hooks_bin::call::AdapterOptions;
 use hooks_bin::serve::{HttpAnswer, Secret, ServeOptions, Server};
 
 /// A running server on a loopback port, and what a request to it needs.

@@ -12,7 +12,7 @@ use hyper::body::Bytes;
 use serde_json::json;
 use tokio::net::{TcpListener, TcpStream};
 
-use hooks_bin::adapters::AdapterOptions;
+use hooks_bin::call::AdapterOptions;
 use hooks_bin::serve::{HttpAnswer, Secret, ServeOptions, Server};
 use hooks_core::prelude::*;
 

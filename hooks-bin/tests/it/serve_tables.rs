@@ -5,8 +5,9 @@
 use crate::common::{input, workdir};
 
 use examples as _;
-use hooks_bin::adapters::{AdapterOptions, Agent};
-use hooks_bin::serve::{Secret, ServeOptions, Server, Tables};
+use hooks_bin::agents::Agent;
+use hooks_bin::call::{AdapterOptions, Tables};
+use hooks_bin::serve::{Secret, ServeOptions, Server};
 use hooks_core::registry::compiled_hooks;
 use hooks_core::{HookApi, HookTable};
 use serde_json::json;

@@ -357,7 +357,8 @@ fn trust_all_skips_the_check() {
 /// in `HOOKS_TRUST_MODE_CHILD` (and sets `HOME` and `HOOKS_CONFIG_DIR`).
 #[test]
 fn trust_mode_child() {
-    use hooks_bin::adapters::{AdapterOptions, answer, claude::Claude};
+    use hooks_bin::agents::claude::Claude;
+    use hooks_bin::call::{AdapterOptions, answer};
     use hooks_bin::trust::TrustMode;
     let Some(root) = std::env::var_os("HOOKS_TRUST_MODE_CHILD").map(PathBuf::from) else {
         return; // Only meaningful inside the child process.
@@ -392,7 +393,7 @@ fn trust_mode_child() {
         assert_eq!(code, 0, "round {round}, trust all: {stderr}");
         assert!(ran, "round {round}: trust all did not run the file");
     }
-    let loaded = hooks_bin::load::load(&project, &[], &TrustMode::Check);
+    let loaded = hooks_bin::call::load::load(&project, &[], &TrustMode::Check);
     assert_eq!(loaded.errors.len(), 1, "{:?}", loaded.errors);
 }
 

@@ -8,9 +8,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use hooks_bin::adapters::AgentEvent;
-use hooks_bin::adapters::Layout;
-use hooks_bin::adapters::hook_json::{
+use hooks_bin::agents::AgentEvent;
+use hooks_bin::agents::Layout;
+use hooks_bin::agents::hook_json::{
     POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP, USER_PROMPT_SUBMIT,
 };
 use hooks_bin::install::{HttpHooks, Install, Target, Uninstall, UninstallReport};

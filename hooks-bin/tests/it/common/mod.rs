@@ -8,7 +8,9 @@ pub mod scratch;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use hooks_bin::adapters::{AdapterOptions, Protocol, command};
+use hooks_bin::agents::Protocol;
+use hooks_bin::call::AdapterOptions;
+use hooks_bin::transport::command;
 use hooks_core::LoadedHook;
 use hooks_core::prelude::*;
 

@@ -10,7 +10,7 @@
 //! `SessionEnd`, `PreCompact`, `Stop` (Codex has no `PostToolUseFailure`; it runs
 //! `PostToolUse` after failing Bash commands too). Tool names: `Bash` → `bash`, `apply_patch`
 //! stays `apply_patch` (its input is `{"command": PATCH}`): [`CODEX_TOOL_NAMES`]; see
-//! [`super::tools`].
+//! [`super::tool_io`].
 //!
 //! # Answers
 //!

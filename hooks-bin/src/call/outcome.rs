@@ -1,20 +1,14 @@
-//! One call through a [`Protocol`] in a runner of its own: [`answer`] takes the agent's event
-//! name and input bytes and gives the [`Outcome`] (exit code, stdout, stderr) the agent reads,
-//! through the pipeline every transport shares ([`super::resident`]: prepare, open, run).
-//!
-//! The command adapter ([`super::command`]) writes the outcome to its streams; another
-//! transport (an HTTP server answering `POST /<agent>/<Event>`) sends the same bytes.
+//! What one call gives the agent: its [`Outcome`] (exit code, stdout, stderr), the same bytes
+//! for every transport; what the call gave besides ([`Answered`], [`CallFacts`]); and how a
+//! reply of the hooks, a failure, audit mode and "no opinion" become an outcome.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::PoisonError;
 
-use crate::serve::Tables;
-
 use super::emit::Reply;
-use super::protocol::{AgentEvent, Call, Decision, Protocol, Request, StartSource};
-use super::{AdapterOptions, EXIT_OK, MAX_REASON_CHARS};
-use crate::explain::trace::{HandlerRun, Runs};
+use super::trace::{HandlerRun, Runs};
+use super::{AdapterOptions, MAX_REASON_CHARS};
+use crate::agents::{AgentEvent, Call, Decision, EXIT_OK, Protocol, Request, StartSource};
 use crate::json::one_line;
 
 /// What one call gives the agent (as JSON, `{"code", "stdout", "stderr"}`, the answer of
@@ -75,33 +69,6 @@ impl Outcome {
     }
 }
 
-/// Serves one call of `protocol` for the event named `event_name` with the input `input`; see
-/// the [adapter docs](super). Never panics: a panic of the adapter is a failure. With the
-/// hooks switched off ([`super::disabled_outcome`]) it answers "no opinion" at once.
-#[must_use]
-pub fn answer(
-    protocol: &dyn Protocol,
-    event_name: &str,
-    input: &[u8],
-    opts: &AdapterOptions,
-) -> Outcome {
-    answer_call(protocol, event_name, input, opts).outcome
-}
-
-/// [`answer`], with the decision the hooks' combined results made (before it was encoded in
-/// the agent's schema; `None` for no opinion, and when the call failed before the hooks ran),
-/// for `hooks explain`.
-#[must_use]
-pub fn answer_with_decision(
-    protocol: &dyn Protocol,
-    event_name: &str,
-    input: &[u8],
-    opts: &AdapterOptions,
-) -> (Outcome, Option<Decision>) {
-    let answered = answer_call(protocol, event_name, input, opts);
-    (answered.outcome, answered.decision)
-}
-
 /// Everything one call gave: what the agent gets, what enforce mode gives (the same but in
 /// audit mode, [`audited`]), the decision, what the call was about, and the
 /// handlers that ran (when [`AdapterOptions::runs`] traces them).
@@ -128,7 +95,7 @@ impl Answered {
         enforced: Outcome,
         decision: Option<Decision>,
         facts: CallFacts,
-        (mode, runs): (crate::audit::Mode, Option<&Runs>),
+        (mode, runs): (crate::call::audit::Mode, Option<&Runs>),
     ) -> Answered {
         let outcome = audited(mode, protocol, event_name, &enforced, decision.as_ref());
         let runs = runs.map_or_else(Vec::new, |runs| {
@@ -151,7 +118,7 @@ impl Answered {
         event_name: &str,
         failed: Outcome,
         facts: CallFacts,
-        mode: crate::audit::Mode,
+        mode: crate::call::audit::Mode,
     ) -> Answered {
         Answered::new(protocol, event_name, failed, None, facts, (mode, None))
     }
@@ -166,7 +133,7 @@ pub struct CallFacts {
     pub tool: Option<String>,
     /// The event in our terms (`tool_call`), when the call emits one.
     pub ours: Option<&'static str>,
-    /// The tool call's input, summarized for the log ([`crate::audit::summary`]; tool
+    /// The tool call's input, summarized for the log ([`crate::call::audit::summary`]; tool
     /// events, and only when the log is written).
     pub input: Option<serde_json::Value>,
 }
@@ -175,7 +142,7 @@ impl CallFacts {
     /// The facts of `request`; with `logged` (the decision log is written), the tool call's
     /// input summarized too.
     pub(super) fn of(request: &Request, logged: bool) -> CallFacts {
-        use crate::audit::summary::{Schema, object_summary};
+        use crate::call::audit::summary::{Schema, object_summary};
         use hooks_core::HookEvent as _;
         use hooks_core::events::{
             AgentEndEvent, BeforeAgentStartEvent, ContextEvent, SessionBeforeCompactEvent,
@@ -212,65 +179,6 @@ impl CallFacts {
             input,
         }
     }
-}
-
-/// [`answer`], with everything the call gave ([`Answered`]).
-#[must_use]
-pub fn answer_call(
-    protocol: &dyn Protocol,
-    event_name: &str,
-    input: &[u8],
-    opts: &AdapterOptions,
-) -> Answered {
-    let mode = opts.audit.mode;
-    let runs = opts.runs.as_ref();
-    if let Some(off) = super::disabled_outcome(protocol, event_name) {
-        return Answered::new(
-            protocol,
-            event_name,
-            off.clone(),
-            None,
-            CallFacts::default(),
-            (crate::audit::Mode::Enforce, None),
-        );
-    }
-    let Some(event) = protocol.event(event_name) else {
-        let reason = unknown_event(protocol, event_name);
-        let failed = Outcome::failure(protocol, event_name, &reason);
-        return Answered::new(
-            protocol,
-            event_name,
-            failed,
-            None,
-            CallFacts::default(),
-            (mode, runs),
-        );
-    };
-    let call = match super::resident::prepare(protocol, event_name, input, opts) {
-        Ok(call) => call,
-        Err(refused) => return *refused,
-    };
-    let facts = call.facts().clone();
-    // The same steps as a resident host's, on a runner of this call's own, with the hooks the
-    // call's event can use; a panic anywhere fails the call.
-    let answered = catch_unwind(AssertUnwindSafe(|| {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| format!("internal error: cannot start the runtime: {e}"))?;
-        let load = super::resident::Load::ForEvent;
-        let (_runner, alone) =
-            super::resident::open(protocol, &call, opts, load, &Tables::new(), None)?;
-        Ok::<_, String>(runtime.block_on(super::resident::run_alone(protocol, call, &alone, mode)))
-    }))
-    .unwrap_or_else(|payload| {
-        let message = hooks_core::HandlerError::from_panic(&*payload);
-        Err(format!("internal error: the adapter panicked: {message}"))
-    });
-    answered.unwrap_or_else(|failure| {
-        let failed = outcome(protocol, event, event_name, Reply::failure(failure));
-        Answered::new(protocol, event_name, failed, None, facts, (mode, runs))
-    })
 }
 
 /// The outcome of a call of `event` whose hooks gave `reply`: the decision encoded in the
@@ -371,7 +279,7 @@ pub(super) fn working_dir(opts: &AdapterOptions, request: &Request) -> Result<Pa
 /// prompt command's answer, which is kept.
 #[must_use]
 pub fn audited(
-    mode: crate::audit::Mode,
+    mode: crate::call::audit::Mode,
     protocol: &dyn Protocol,
     event_name: &str,
     enforced: &Outcome,
@@ -379,7 +287,7 @@ pub fn audited(
 ) -> Outcome {
     let command_answer =
         enforced.code == EXIT_OK && matches!(decision, Some(Decision::BlockPrompt { .. }));
-    if mode == crate::audit::Mode::Enforce || command_answer {
+    if mode == crate::call::audit::Mode::Enforce || command_answer {
         return enforced.clone();
     }
     no_opinion(protocol, event_name)

@@ -16,7 +16,7 @@ use hooks_core::events::{
 };
 use hooks_core::tool_names::ToolNames;
 
-use super::tools::ToolOutputView;
+use super::tool_io::ToolOutputView;
 use crate::json::InputError;
 
 /// An agent CLI's hook protocol. One unit struct per agent implements it, in the agent's own
@@ -42,7 +42,7 @@ pub trait Protocol: Send + Sync {
 
     /// One call's input (the bytes of the agent's JSON) for `event`, in our terms: tool names
     /// translated with [`Protocol::tool_names`], tool inputs and outputs read by
-    /// [`super::tools`], the events to emit built.
+    /// [`super::tool_io`], the events to emit built.
     ///
     /// # Errors
     /// The input is not what the agent sends for `event`: see [`crate::json`] for the checks

@@ -17,10 +17,10 @@
 //! | event | hooks decided | stdout |
 //! | --- | --- | --- |
 //! | `PreToolUse` | a `tool_call` handler blocked | `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":REASON}}` |
-//! | `PostToolUse` | a `tool_result` handler replaced the content, and the tool's output shape carries it | `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":OUTPUT}}`, `OUTPUT` in a shape of the tool's own output schema (Bash: `{stdout, stderr, interrupted, isImage, ...}`; every built-in tool's in [`super::tools`]) |
+//! | `PostToolUse` | a `tool_result` handler replaced the content, and the tool's output shape carries it | `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":OUTPUT}}`, `OUTPUT` in a shape of the tool's own output schema (Bash: `{stdout, stderr, interrupted, isImage, ...}`; every built-in tool's in [`super::tool_io`]) |
 //! | `PostToolUse` | the same, but the shape cannot carry it (new text next to an image in a `Read` of an image, a changed PDF, ...) | `updatedToolOutput` = the notice `[tool output withheld: a hook changed it and Claude Code's Read image output cannot carry the change]` in a shape the tool accepts, and the notice as `systemMessage` (shown to the user) |
 //! | `PostToolUse` | a `tool_result` handler failed (exit 2) | the same, with the notice `[tool output withheld: ERROR]` |
-//! | `PostToolUse` | either of the last two, for an output of unknown shape (a tool with no entry in [`super::tools`]: `Edit`, `Write`, ...) | `{"continue":false,"stopReason":NOTICE}`: no `updatedToolOutput` is sure to fit its schema, and a misfit would send the original; the agent stops before the model sees the output (it stays in the session's transcript) |
+//! | `PostToolUse` | either of the last two, for an output of unknown shape (a tool with no entry in [`super::tool_io`]: `Edit`, `Write`, ...) | `{"continue":false,"stopReason":NOTICE}`: no `updatedToolOutput` is sure to fit its schema, and a misfit would send the original; the agent stops before the model sees the output (it stays in the session's transcript) |
 //! | `UserPromptSubmit` | `/name args` ran a command | `{"decision":"block","reason":OUTPUT,"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","suppressOriginalPrompt":true}}`: Claude Code shows `UserPromptSubmit operation blocked by hook:` and `OUTPUT` to the user, without echoing the prompt (`suppressOriginalPrompt`), and the prompt does not reach the model |
 //! | `UserPromptSubmit`, `SessionStart` | a message to inject | `{"hookSpecificOutput":{"hookEventName":EVENT,"additionalContext":TEXT}}` |
 //! | `PreCompact` | `session_before_compact` cancelled | `{"decision":"block","reason":"Compaction cancelled by a hook[: NOTIFIED]"}` (shown as the compaction's error) |
@@ -44,7 +44,7 @@ use super::protocol::{
     AgentCli, AgentEvent, Decision, FailClosed, FailValue, Form, HooksSwitch, InstallShape, Layout,
     Protocol, Request,
 };
-use super::tools::{ToolOutputView, Unfit};
+use super::tool_io::{ToolOutputView, Unfit};
 use crate::json::InputError;
 
 /// Claude Code's hook protocol.

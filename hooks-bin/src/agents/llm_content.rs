@@ -9,7 +9,7 @@
 use serde_json::{Value, json};
 
 use super::protocol::Call;
-use super::tools::ToolOutputView;
+use super::tool_io::ToolOutputView;
 
 /// `call` with a tool result's content read from `llmContent` (see the [module docs](self));
 /// other calls, and a `tool_response` without `llmContent`, as they are.

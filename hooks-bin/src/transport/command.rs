@@ -20,16 +20,15 @@ use std::io::{self, Write};
 
 use std::time::{Instant, SystemTime};
 
-use super::AdapterOptions;
-use super::answer::{Outcome, answer_call};
-use super::protocol::Protocol;
-use crate::audit::log::DecisionLog;
-use crate::audit::record::Record;
+use crate::agents::Protocol;
+use crate::call::audit::log::DecisionLog;
+use crate::call::audit::record::Record;
+use crate::call::{AdapterOptions, Outcome, answer_call, disabled_outcome, hooks_disabled};
 use crate::json;
 
 /// Serves one call of `protocol` for the event named `event_name`: `input` is the bytes read
 /// from stdin (bounded: [`json::read_bounded`]); the answer goes to `out`, a failure line to
-/// `err`. In audit mode the agent gets "no opinion" ([`crate::adapters::audited`]); when the
+/// `err`. In audit mode the agent gets "no opinion" ([`crate::call::audited`]); when the
 /// decision log is written ([`AdapterOptions::audit`]), its line is appended after the answer
 /// was written and flushed (a log that cannot be written is said on `err`, and changes
 /// nothing else).
@@ -50,7 +49,7 @@ pub fn run(
         let _ignored = writeln!(err, "hooks: decision log: {why}");
     }
     if let Some(log) = settings.log.clone()
-        && !super::hooks_disabled()
+        && !hooks_disabled()
     {
         let took = (start, clock.elapsed());
         let record = Record::new(
@@ -111,7 +110,7 @@ pub fn serve(
     silence_panic_output();
     let mut err = io::stderr().lock();
     // Switched off, nothing is checked or read: no opinion.
-    if let Some(off) = super::disabled_outcome(protocol, event_name) {
+    if let Some(off) = disabled_outcome(protocol, event_name) {
         return report(&off, &mut err);
     }
     if protocol.is_gating(event_name)
@@ -171,7 +170,7 @@ pub fn reject(protocol: &dyn Protocol, event_name: &str) -> u8 {
 /// goes to `err`. Returns the exit code.
 #[must_use]
 pub fn fail(protocol: &dyn Protocol, event_name: &str, reason: &str, err: &mut dyn Write) -> u8 {
-    if let Some(off) = super::disabled_outcome(protocol, event_name) {
+    if let Some(off) = disabled_outcome(protocol, event_name) {
         return report(&off, &mut io::stderr().lock());
     }
     if protocol.is_gating(event_name) && stdout_unusable().is_some() {

@@ -50,7 +50,7 @@ use super::protocol::{
     AgentCli, AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout,
     Mapping, Protocol, Request, StartSource,
 };
-use super::tools::{self, ToolOutputView};
+use super::tool_io::{self, ToolOutputView};
 use crate::json::{self, InputError, one_line};
 
 /// Cursor's hook protocol (from its documentation; not verified against a binary).
@@ -232,7 +232,7 @@ fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {
             Call::ToolCall(ToolCallEvent {
                 tool_name: "bash".to_owned(),
                 tool_call_id: String::new(),
-                input: tools::canonical_input("bash", args),
+                input: tool_io::canonical_input("bash", args),
             })
         }
         BEFORE_MCP_EXECUTION => {
@@ -253,7 +253,7 @@ fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {
             };
             let name = CURSOR_TOOL_NAMES.ours(name);
             Call::ToolCall(ToolCallEvent {
-                input: tools::canonical_input(&name, args),
+                input: tool_io::canonical_input(&name, args),
                 tool_name: name,
                 tool_call_id: String::new(),
             })
@@ -274,7 +274,7 @@ fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {
                 event: ToolResultEvent {
                     tool_name: "read".to_owned(),
                     tool_call_id: String::new(),
-                    input: tools::canonical_input("read", args),
+                    input: tool_io::canonical_input("read", args),
                     content: output.content().to_vec(),
                     details: None,
                     is_error: Some(false),

@@ -1,6 +1,6 @@
 //! The one pipeline of an agent's call, for every transport: the command adapter
-//! ([`answer()`](super::answer()), a runner of the call's own), `hooks serve` over HTTP and its
-//! unix socket (a runner kept per agent session by [`crate::serve::Sessions`]), `hooks explain`.
+//! ([`answer()`], a runner of the call's own), `hooks serve` over HTTP and its unix socket (a
+//! runner kept per agent session by [`crate::serve::Sessions`]), `hooks explain`.
 //!
 //! 1. [`prepare`] checks the event name, decodes the input and finds the working directory;
 //! 2. the transport finds the call's session by [`Prepared::session_id`], or builds it with
@@ -24,14 +24,13 @@ use std::sync::{Arc, PoisonError};
 
 use hooks_core::{HookRunner, HookTable, JsonlSessionStore, SessionManager};
 
-use super::answer::{Answered, CallFacts, outcome, unknown_event, working_dir};
+use super::audit::Mode;
 use super::emit::{self, Reply};
-use super::protocol::{AgentEvent, Call, Mapping, Protocol, Request, StartSource};
+use super::outcome::{Answered, CallFacts, Outcome, outcome, unknown_event, working_dir};
 use super::session::Session;
-use super::{AdapterOptions, Outcome, bundle_or_error, load_bundle_for};
-use crate::audit::Mode;
-use crate::explain::trace::{self, Runs};
-use crate::serve::Tables;
+use super::trace::{self, Runs};
+use super::{AdapterOptions, Tables, bundle_or_error, load_bundle_for};
+use crate::agents::{AgentEvent, Call, Decision, Mapping, Protocol, Request, StartSource};
 
 /// What a resident host keeps per agent session besides its runner: the collectors of what
 /// its hooks report, send and notify, and the agent it serves.
@@ -96,7 +95,7 @@ impl Prepared {
 /// [`answer()`](super::answer()) does.
 ///
 /// # Errors
-/// The call's failure, the same as [`answer_call`](super::answer_call)'s for that input.
+/// The call's failure, the same as [`answer_call`]'s for that input.
 pub fn prepare(
     protocol: &dyn Protocol,
     event_name: &str,
@@ -183,7 +182,9 @@ pub fn open(
     let root = recorded.as_deref().unwrap_or(&call.cwd);
     let mut hooks = match (&opts.hooks, load) {
         (Some(factory), _) => factory(root),
-        (None, Load::Everything) => bundle_or_error(crate::load::load(root, &[], &opts.trust)),
+        (None, Load::Everything) => {
+            bundle_or_error(crate::call::load::load(root, &[], &opts.trust))
+        }
         (None, Load::ForEvent) => load_bundle_for(root, call.event, &opts.trust),
     }
     .map_err(|e| format!("cannot load hooks: {e}"))?;
@@ -284,4 +285,89 @@ pub async fn run_alone(
     let event = call.event;
     let reply = emit::emit(call.request.call, &resident.session).await;
     answered(protocol, event, reply, call.facts, resident, mode)
+}
+
+/// Serves one call of `protocol` for the event named `event_name` with the input `input`; see
+/// the [adapter docs](super). Never panics: a panic of the adapter is a failure. With the
+/// hooks switched off ([`super::disabled_outcome`]) it answers "no opinion" at once.
+#[must_use]
+pub fn answer(
+    protocol: &dyn Protocol,
+    event_name: &str,
+    input: &[u8],
+    opts: &AdapterOptions,
+) -> Outcome {
+    answer_call(protocol, event_name, input, opts).outcome
+}
+
+/// [`answer`], with the decision the hooks' combined results made (before it was encoded in
+/// the agent's schema; `None` for no opinion, and when the call failed before the hooks ran),
+/// for `hooks explain`.
+#[must_use]
+pub fn answer_with_decision(
+    protocol: &dyn Protocol,
+    event_name: &str,
+    input: &[u8],
+    opts: &AdapterOptions,
+) -> (Outcome, Option<Decision>) {
+    let answered = answer_call(protocol, event_name, input, opts);
+    (answered.outcome, answered.decision)
+}
+
+/// [`answer`], with everything the call gave ([`Answered`]).
+#[must_use]
+pub fn answer_call(
+    protocol: &dyn Protocol,
+    event_name: &str,
+    input: &[u8],
+    opts: &AdapterOptions,
+) -> Answered {
+    let mode = opts.audit.mode;
+    let runs = opts.runs.as_ref();
+    if let Some(off) = super::disabled_outcome(protocol, event_name) {
+        return Answered::new(
+            protocol,
+            event_name,
+            off.clone(),
+            None,
+            CallFacts::default(),
+            (crate::call::audit::Mode::Enforce, None),
+        );
+    }
+    let Some(event) = protocol.event(event_name) else {
+        let reason = unknown_event(protocol, event_name);
+        let failed = Outcome::failure(protocol, event_name, &reason);
+        return Answered::new(
+            protocol,
+            event_name,
+            failed,
+            None,
+            CallFacts::default(),
+            (mode, runs),
+        );
+    };
+    let call = match prepare(protocol, event_name, input, opts) {
+        Ok(call) => call,
+        Err(refused) => return *refused,
+    };
+    let facts = call.facts().clone();
+    // The same steps as a resident host's, on a runner of this call's own, with the hooks the
+    // call's event can use; a panic anywhere fails the call.
+    let answered = catch_unwind(AssertUnwindSafe(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("internal error: cannot start the runtime: {e}"))?;
+        let load = Load::ForEvent;
+        let (_runner, alone) = open(protocol, &call, opts, load, &Tables::new(), None)?;
+        Ok::<_, String>(runtime.block_on(run_alone(protocol, call, &alone, mode)))
+    }))
+    .unwrap_or_else(|payload| {
+        let message = hooks_core::HandlerError::from_panic(&*payload);
+        Err(format!("internal error: the adapter panicked: {message}"))
+    });
+    answered.unwrap_or_else(|failure| {
+        let failed = outcome(protocol, event, event_name, Reply::failure(failure));
+        Answered::new(protocol, event_name, failed, None, facts, (mode, runs))
+    })
 }

@@ -3,7 +3,7 @@
 //! With `HOOKS_MODE=audit` in the environment, or `mode = "audit"` in the user's
 //! `config.toml` ([`config`]; the environment wins), every call of an agent adapter (`hooks
 //! AGENT EVENT`, `hooks serve` over HTTP) runs its hooks and computes its answer as in enforce
-//! mode, and then gives the agent "no opinion" instead ([`crate::adapters::audited`]): exit 0 and the agent's
+//! mode, and then gives the agent "no opinion" instead ([`crate::call::audited`]): exit 0 and the agent's
 //! empty answer (nothing, or Cursor's `{}`), so nothing is blocked, no tool output or message
 //! is rewritten, no context is added, and a failing hook fails nothing. The one answer kept
 //! is a prompt command's (`/name args`): the command ran already, and it is the user's own

@@ -11,9 +11,9 @@ use hooks_core::events::{
 use hooks_core::handler::HandlerErrorKind;
 
 use super::MAX_REASON_CHARS;
-use super::protocol::{Call, Decision, StartSource};
 use super::session::{Sent, Session};
-use super::tools::ToolOutputView;
+use crate::agents::tool_io::ToolOutputView;
+use crate::agents::{Call, Decision, StartSource};
 use crate::json::one_line;
 use crate::text::clean_text;
 

@@ -21,7 +21,7 @@ use hooks_core::events::{
 use hooks_core::tool_names::ToolNames;
 
 use super::protocol::{AgentEvent, Call, Mapping, Request, StartSource};
-use super::tools::{self, ToolOutputView, join_text};
+use super::tool_io::{self, ToolOutputView, join_text};
 use crate::json::{self, InputError, one_line};
 
 /// `PreToolUse`: before a tool runs.
@@ -194,7 +194,7 @@ impl HookInput {
     /// The tool call's name, id and input in our terms ([`tools`]), taken out of the input.
     fn take_tool_call(&mut self, tool_names: &ToolNames) -> (String, String, ToolInput) {
         let name = tool_names.ours(self.tool_name.as_deref().unwrap_or_default());
-        let input = tools::canonical_input(&name, self.tool_input.take().unwrap_or_default());
+        let input = tool_io::canonical_input(&name, self.tool_input.take().unwrap_or_default());
         (name, self.tool_use_id.take().unwrap_or_default(), input)
     }
 }

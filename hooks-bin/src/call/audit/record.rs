@@ -21,7 +21,7 @@
 //! which the server maps to its HTTP answer ([`crate::serve::HttpAnswer::from_outcome`]); over
 //! `hooks serve --stdio` (agent `stdio`) it is an `emit`'s result (`{"result", "errors"}`) and
 //! the exit is 0. The handlers are the records `hooks explain` shows
-//! ([`crate::explain::trace::HandlerRun`]), each result summarized.
+//! ([`crate::call::trace::HandlerRun`]), each result summarized.
 
 use std::time::{Duration, SystemTime};
 
@@ -30,8 +30,9 @@ use serde_json::Value;
 
 use super::Mode;
 use super::summary::{Schema, excerpt, summary};
-use crate::adapters::{Answered, Decision, Outcome};
-use crate::explain::trace::HandlerRun;
+use crate::agents::Decision;
+use crate::call::trace::HandlerRun;
+use crate::call::{Answered, Outcome};
 
 /// One call, as logged.
 #[derive(Debug, Clone, Serialize)]

@@ -10,8 +10,8 @@
 //! ([`crate::serve::call_headers`]); over `--stdio`: there an `emit` answers `{"result": null, "errors": []}`, a `command` does not run
 //! (its `error` says why), and neither builds a session.
 
-use super::answer::Outcome;
-use super::protocol::Protocol;
+use super::Outcome;
+use crate::agents::{EXIT_OK, Protocol};
 use crate::json::one_line;
 
 /// The variable that switches every hook off: set to `1`.
@@ -37,7 +37,7 @@ pub fn disabled_outcome(protocol: &dyn Protocol, event_name: &str) -> Option<Out
 pub fn off_outcome(protocol: &dyn Protocol, event_name: &str) -> Outcome {
     let who = format!("hooks {} {}", protocol.name(), one_line(event_name, 60));
     Outcome {
-        code: super::EXIT_OK,
+        code: EXIT_OK,
         stdout: String::new(),
         stderr: off_line(&who),
     }

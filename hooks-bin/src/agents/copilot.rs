@@ -58,7 +58,7 @@ use super::protocol::{
     AgentCli, AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
     StartSource,
 };
-use super::tools::{self, ToolOutputView};
+use super::tool_io::{self, ToolOutputView};
 use crate::json::{self, InputError};
 
 /// Copilot CLI's hook protocol (its own format).
@@ -334,6 +334,6 @@ fn tool_call(input: &CopilotInput, event: AgentEvent) -> Result<(String, ToolInp
         }
     };
     let name = COPILOT_TOOL_NAMES.ours(name);
-    let input = tools::canonical_input(&name, args);
+    let input = tool_io::canonical_input(&name, args);
     Ok((name, input))
 }

@@ -1,0 +1,190 @@
+//! The agents whose hook protocol `hooks` speaks: Claude Code ([`claude`]), Codex ([`codex`]),
+//! Gemini CLI ([`gemini`]), Copilot CLI ([`copilot`]), Qwen Code ([`qwen`]), Factory Droid
+//! ([`droid`]), and Cursor ([`cursor`], from its documentation, not verified against Cursor).
+//!
+//! # What an agent implements
+//!
+//! One file per agent with one unit struct implementing [`Protocol`]:
+//! its name, its events and what each is in our terms ([`AgentEvent`], [`Mapping`]), its tool
+//! names (a two-way [`ToolNames`](hooks_core::tool_names::ToolNames) table), how its input
+//! decodes into our events ([`Protocol::decode`]), how our [`Decision`] is written in its schema
+//! ([`Protocol::encode`]), its command line ([`AgentCli`]) and where `hooks install` registers
+//! it ([`InstallShape`]). [`Agent`] names it; [`Agent::ALL`] is the one list of agents, from which
+//! the adapter subcommands, `doctor`, `list` and `install` are made. What several agents share
+//! lives in [`hook_json`] (the hook JSON Claude Code defined and Codex reuses) and [`tool_io`]
+//! (tool inputs and outputs), not in one agent's file. How one call runs through a protocol,
+//! the same for every agent and transport, is [`crate::call`].
+//!
+//! # Mapping
+//!
+//! | agent event ([`Mapping`]) | our event(s) | answer |
+//! | --- | --- | --- |
+//! | `PreToolUse` (`ToolCall`) | `tool_call` | a block → `permissionDecision: "deny"` with the reason |
+//! | `PostToolUse` (`ToolResult`) | `tool_result` | new content → the output replaced (per agent: [`claude`], [`codex`]) |
+//! | `PostToolUseFailure` (`ToolFailure`; Claude) | `tool_result` with `isError: true` (result ignored, as upstream) | none |
+//! | `UserPromptSubmit` (`Prompt`), prompt `/name args` with a registered command | the command, with a [`CommandContext`](hooks_core::CommandContext) whose `notify` text, status line and messages are collected; its session actions (`new_session`, `branch`, `navigate_tree`) answer `cancelled` | `decision: "block"`, `reason` = the collected output, and for each session action `/name: ... is not available through the AGENT hook adapter (the agent owns its sessions); nothing was done.` |
+//! | `UserPromptSubmit` (`Prompt`), other prompts | `before_agent_start` | its message → `additionalContext` |
+//! | `SessionStart` (`SessionStart`), `source` `startup` (or none, or unknown) | `session_start` | messages sent with `send_message` → `additionalContext` |
+//! | `SessionStart`, `source` `resume` / `clear` / `fork` (Codex) | `session_switch` with reason `resume` / `new` / `fork`, no `previousSessionFile` | the same |
+//! | `SessionStart`, `source` `compact` | nothing (the session goes on; `session_compact` would need the compaction's summary, which the agent does not send) | none |
+//! | `SessionEnd` (`SessionEnd`) | `session_shutdown` | none |
+//! | `PreCompact` (`Compact`) | `session_before_compact` (`preparation.trigger` = the agent's trigger) | `cancel` → compaction blocked |
+//! | `Stop` (`AgentEnd`) | `agent_end` (`last_assistant_message` as the one message) | none |
+//! | `BeforeModel` (`Context`; Gemini CLI) | `context` over the request's text messages | changed messages → the request's text replaced |
+//!
+//! The table names Claude Code's events; each other agent's file has its own table with its
+//! event names and answers.
+//!
+//! Tool inputs and outputs are translated by [`tool_io`]. There is no interactive UI:
+//! handlers see `has_ui() == false`, `confirm` answers `false`, `select`/`input` answer `None`.
+//! What hooks say to the user on any event — `notify` texts, the status line when they set it
+//! (`status: SEGMENTS`), messages sent with `display: true` (rendered by their type's
+//! renderer, plain theme) — is added to the answer for the user where the agent shows it and
+//! never sends it to the model ([`Protocol::tell_user`]; Claude Code and Codex: top-level
+//! `systemMessage`, not on `SessionEnd`), unless an answer already carries it (a command's
+//! output, a cancelled compaction's reason).
+//!
+
+pub mod claude;
+pub mod codex;
+pub mod copilot;
+pub mod cursor;
+pub mod droid;
+pub mod gemini;
+pub mod hook_json;
+mod llm_content;
+mod protocol;
+pub mod qwen;
+pub mod tool_io;
+
+use std::fmt;
+
+pub use self::protocol::{
+    AgentCli, AgentEvent, Call, Decision, FailClosed, FailValue, Form, HooksSwitch, InstallShape,
+    Layout, Mapping, OnFailure, Protocol, Request, StartSource,
+};
+
+/// Exit code: success (an answer on stdout, or no opinion).
+pub const EXIT_OK: u8 = 0;
+/// Exit code: the adapter or a hook failed on an observational event (a non-blocking error).
+pub const EXIT_ERROR: u8 = 1;
+/// Exit code: the adapter or a hook failed on a gating event (the agent blocks the action).
+pub const EXIT_BLOCK: u8 = 2;
+
+/// An agent CLI whose hook protocol `hooks` speaks: the name of a [`Protocol`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Agent {
+    /// Claude Code (`hooks claude EVENT`, [`claude::Claude`]).
+    Claude,
+    /// Codex (`hooks codex EVENT`, [`codex::Codex`]).
+    Codex,
+    /// Gemini CLI (`hooks gemini EVENT`, [`gemini::Gemini`]).
+    Gemini,
+    /// Copilot CLI (`hooks copilot EVENT`, [`copilot::Copilot`]).
+    Copilot,
+    /// Qwen Code (`hooks qwen EVENT`, [`qwen::Qwen`]).
+    Qwen,
+    /// Factory Droid (`hooks droid EVENT`, [`droid::Droid`]).
+    Droid,
+    /// Cursor (`hooks cursor EVENT`, [`cursor::Cursor`]; from its documentation, not verified).
+    Cursor,
+}
+
+impl Agent {
+    /// Every agent.
+    pub const ALL: &'static [Agent] = &[
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Copilot,
+        Agent::Qwen,
+        Agent::Droid,
+        Agent::Cursor,
+    ];
+
+    /// The agent's protocol.
+    #[must_use]
+    pub fn protocol(self) -> &'static dyn Protocol {
+        match self {
+            Agent::Claude => &claude::Claude,
+            Agent::Codex => &codex::Codex,
+            Agent::Gemini => &gemini::Gemini,
+            Agent::Copilot => &copilot::Copilot,
+            Agent::Qwen => &qwen::Qwen,
+            Agent::Droid => &droid::Droid,
+            Agent::Cursor => &cursor::Cursor,
+        }
+    }
+
+    /// The agent's own name, for messages: `Claude Code` or `Codex` ([`AgentCli`]).
+    #[must_use]
+    pub fn display_name(self) -> &'static str {
+        self.protocol().cli().display_name
+    }
+
+    /// The agent's executable on `PATH`: `claude` ([`AgentCli`]).
+    #[must_use]
+    pub fn executable(self) -> &'static str {
+        self.protocol().cli().executable
+    }
+
+    /// The subcommand name: `claude` or `codex` ([`Protocol::name`]).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        self.protocol().name()
+    }
+}
+
+impl std::str::FromStr for Agent {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Agent::ALL
+            .iter()
+            .copied()
+            .find(|agent| agent.as_str() == s)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Agent::ALL.iter().map(|a| a.as_str()).collect();
+                format!(
+                    "unknown agent `{s}` (expected one of: {})",
+                    known.join(", ")
+                )
+            })
+    }
+}
+
+impl fmt::Display for Agent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gating_table() {
+        let events = Agent::Claude.protocol().events();
+        let gating: Vec<_> = events
+            .iter()
+            .filter(|e| e.mapping.is_gating())
+            .map(|e| e.name)
+            .collect();
+        assert_eq!(
+            gating,
+            [
+                "PreToolUse",
+                "PostToolUse",
+                "UserPromptSubmit",
+                "PreCompact"
+            ]
+        );
+        assert!(
+            Agent::Codex
+                .protocol()
+                .event("PostToolUseFailure")
+                .is_none()
+        );
+    }
+}
