@@ -56,10 +56,8 @@ pub mod sanitize;
 pub mod serve;
 pub mod stdio;
 mod text;
-pub mod tools;
 pub mod transport;
 pub mod trust;
-pub mod ui;
 
 /// The `hooks` command line.
 #[derive(Debug, Parser)]

@@ -21,8 +21,8 @@ use super::agent_run::AgentRun;
 use super::host::{DriverHost, Shared};
 use super::recorded::Recorded;
 use super::script::{Action, EntryRef, Script, Step, split_command};
-use crate::tools::{BuiltinTool, TOOL_NAMES, Workspace};
-use crate::ui::HostUi;
+use crate::run::tools::{BuiltinTool, TOOL_NAMES, Workspace};
+use crate::run::ui::HostUi;
 
 /// Drives a script.
 pub(crate) struct Driver {

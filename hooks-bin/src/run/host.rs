@@ -20,7 +20,7 @@ use hooks_core::{HookRunner, HookUi, Host, SessionActions, SessionWriter};
 use super::interrupt::Interrupts;
 use super::session::CurrentSession;
 use super::transcript::Transcript;
-use crate::ui::HostUi;
+use crate::run::ui::HostUi;
 
 /// What the host functions given to the runner share.
 pub(crate) struct Shared {

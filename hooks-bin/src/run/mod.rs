@@ -3,7 +3,7 @@
 //! The script is parsed and checked whole before anything runs ([`script`]); the session is
 //! then driven action by action ([`driver`]: prompts and tool calls in an agent run,
 //! [`agent`], the session actions between runs, [`session`]) with the real tools
-//! ([`crate::tools`]), persisted with [`hooks_core::JsonlSessionStore`] and shown as a
+//! ([`crate::run::tools`]), persisted with [`hooks_core::JsonlSessionStore`] and shown as a
 //! transcript ([`transcript`]). What the host functions given to the runner share is `host`'s.
 //!
 //! Exit codes: `0` every action ran (blocked tools and cancelled session changes are normal
@@ -22,7 +22,9 @@ pub mod script;
 pub mod session;
 mod session_dir;
 mod tool_call;
+pub mod tools;
 pub mod transcript;
+pub mod ui;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -32,9 +34,9 @@ use std::sync::Arc;
 use hooks_core::{HookRunner, JsonlSessionStore, SessionManager};
 
 use crate::call::load;
-use crate::tools::Workspace;
+use crate::run::tools::Workspace;
+use crate::run::ui::HostUi;
 use crate::trust::TrustMode;
-use crate::ui::HostUi;
 use driver::Driver;
 use host::Shared;
 use script::ScriptError;

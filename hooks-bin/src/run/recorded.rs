@@ -10,7 +10,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::transcript::Transcript;
-use crate::tools::BuiltinTool;
+use crate::run::tools::BuiltinTool;
 
 /// A tool that keeps what the real tool returned, before `tool_result` handlers change it, and
 /// records the `tool_result` event the wrapper is about to emit.

@@ -12,8 +12,8 @@ use super::{
     ACTION_KEYS, Action, BranchSpec, CompactSpec, MAX_SCRIPT_BYTES, Script, ScriptError, Step,
     SwitchSpec, TreeSpec,
 };
+use crate::run::tools::BuiltinTool;
 use crate::text::json_kind;
-use crate::tools::BuiltinTool;
 
 /// Reads and parses the script at `path`; `commands` are the registered command names (without
 /// `/`) a `command` line may name.
