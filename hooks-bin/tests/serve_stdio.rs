@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use hooks_bin::stdio::{StdioOptions, serve};
+use hooks_bin::transport::stdio::{StdioOptions, serve};
 use hooks_core::prelude::*;
 use hooks_core::{HookApi, LoadedHook};
 use serde_json::{Value, json};

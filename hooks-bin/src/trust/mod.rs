@@ -15,7 +15,7 @@
 //! | `store` | the trust store: its format, the hashes and keys it records, atomic writes ([`TrustStore`]) |
 //! | `config` | where the store lives ([`store_path`]; the names it is found by are here) |
 //! | `policy` | which files need trust and the loader's check for a [`TrustMode`] ([`TrustPolicy`]) |
-//! | `command` | `hooks trust` and `hooks untrust` ([`run_trust`], [`run_untrust`]) |
+//! | (the commands) | `hooks trust` and `hooks untrust` are [`crate::cli::trust`] |
 //! | `error` | why a command or check failed ([`TrustError`]) and how paths appear in messages |
 //!
 //! # What needs trust
@@ -68,13 +68,11 @@
 //!   rewrite it in that moment already runs as the user.
 //! - Two `hooks trust` running at the same time: the last write wins.
 
-mod command;
 mod config;
 mod error;
 mod policy;
 mod store;
 
-pub use command::{TRUST_HELP, TrustArgs, UNTRUST_HELP, UntrustArgs, run_trust, run_untrust};
 pub use config::{config_dir, config_dir_from, store_path};
 pub use error::{TrustError, shown};
 pub use policy::{TrustMode, TrustPolicy, needs_trust, project_hook_files, trust_hint};

@@ -6,7 +6,7 @@ use serde_json::json;
 use crate::common::{hooks, input, workdir};
 use hooks_bin::agents::Agent;
 use hooks_bin::call::{AdapterOptions, answer};
-use hooks_bin::explain::explain;
+use hooks_bin::cli::explain::explain;
 use hooks_core::events::{ToolCallEvent, ToolCallEventResult};
 use hooks_core::{HookApi, HookContext};
 

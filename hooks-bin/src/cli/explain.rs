@@ -33,7 +33,7 @@ read, or the config file is invalid; 2 invalid usage.";
 #[derive(Debug, Clone, clap::Args)]
 pub struct ExplainArgs {
     /// The agent (`claude`, `codex`, ...: every `hooks AGENT EVENT`).
-    #[arg(value_parser = crate::agent_names())]
+    #[arg(value_parser = crate::cli::agent_names())]
     pub agent: String,
     /// The agent's event name, e.g. `PreToolUse`.
     pub event: String,
@@ -105,7 +105,7 @@ pub fn run(args: &ExplainArgs, trust: TrustMode) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut options = crate::adapter_options(agent, args.cwd.clone(), trust);
+    let mut options = crate::cli::adapter::adapter_options(agent, args.cwd.clone(), trust);
     // The mode applies as for the agent's call; explain writes no decision log.
     match crate::call::audit::Settings::load() {
         Ok(settings) => {

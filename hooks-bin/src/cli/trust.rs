@@ -6,9 +6,7 @@ use std::process::ExitCode;
 
 use crate::json as input;
 
-use super::error::{TrustError, shown};
-use super::policy::project_hook_files;
-use super::store::{TrustStatus, TrustStore, sha256_file};
+use crate::trust::{TrustError, TrustStatus, TrustStore, project_hook_files, sha256_file, shown};
 
 /// Options of `hooks trust`.
 #[derive(Debug, Clone, clap::Args)]
