@@ -116,10 +116,7 @@ impl Protocol for Claude {
 
     fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value> {
         match decision? {
-            Decision::Deny { reason } => Some(hook_specific(
-                event,
-                json!({ "permissionDecision": "deny", "permissionDecisionReason": reason }),
-            )),
+            Decision::Deny { reason } => Some(hook_json::deny(event, reason)),
             Decision::ReplaceOutput { output, content } => Some(match output.rewrite(content) {
                 Ok(output) => hook_specific(event, json!({ "updatedToolOutput": output })),
                 Err(unfit) => withhold(event, output, &cannot_carry(&unfit)),
@@ -129,9 +126,7 @@ impl Protocol for Claude {
                 output,
                 &format!("[tool output withheld: {reason}]"),
             )),
-            Decision::Context { text } => {
-                Some(hook_specific(event, json!({ "additionalContext": text })))
-            }
+            Decision::Context { text } => Some(hook_json::context(event, text)),
             Decision::BlockPrompt { reason } => {
                 let mut answer = block(reason);
                 answer["hookSpecificOutput"] = hook_specific(
@@ -179,6 +174,6 @@ fn withhold(event: AgentEvent, output: &ToolOutputView, notice: &str) -> Value {
             answer["systemMessage"] = json!(notice);
             answer
         }
-        None => json!({ "continue": false, "stopReason": notice }),
+        None => hook_json::stop(notice),
     }
 }

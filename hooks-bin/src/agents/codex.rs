@@ -38,14 +38,14 @@
 //! `decision: "block"` with the command's output for `/name args`, `additionalContext` for
 //! injected messages. Exit codes: see [the adapter docs](super#exit-codes-both-agents).
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use hooks_core::events::DEFAULT_BLOCK_REASON;
 use hooks_core::tool_names::ToolNames;
 
 use super::hook_json::{
     self, POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP,
-    USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
+    USER_PROMPT_SUBMIT, block, replacement_text,
 };
 use super::protocol::{
     AgentCli, AgentEvent, Decision, Form, HooksSwitch, InstallShape, Layout, Mapping, Protocol,
@@ -126,22 +126,12 @@ impl Protocol for Codex {
 
     fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value> {
         match decision? {
-            Decision::Deny { reason } => Some(hook_specific(
-                event,
-                json!({
-                    "permissionDecision": "deny",
-                    "permissionDecisionReason": deny_reason(reason),
-                }),
-            )),
+            Decision::Deny { reason } => Some(hook_json::deny(event, &deny_reason(reason))),
             Decision::ReplaceOutput { content, .. } => Some(block(&replacement_text(content))),
             Decision::WithholdOutput { .. } => None,
-            Decision::Context { text } => {
-                Some(hook_specific(event, json!({ "additionalContext": text })))
-            }
+            Decision::Context { text } => Some(hook_json::context(event, text)),
             Decision::BlockPrompt { reason } => Some(block(reason)),
-            Decision::CancelCompact { reason } => {
-                Some(json!({ "continue": false, "stopReason": reason }))
-            }
+            Decision::CancelCompact { reason } => Some(hook_json::stop(reason)),
             // No event of this agent shows the model's request.
             Decision::ReplaceMessages { .. } => None,
         }
@@ -154,8 +144,7 @@ impl Protocol for Codex {
     /// Codex compacts after a failing `PreCompact` hook, whatever its exit code (exit 2
     /// included); only `continue: false` holds a compaction, so a failure answers that.
     fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
-        (event.mapping == Mapping::Compact)
-            .then(|| json!({ "continue": false, "stopReason": line }))
+        (event.mapping == Mapping::Compact).then(|| hook_json::stop(line))
     }
 
     fn cli(&self) -> &'static AgentCli {

@@ -56,7 +56,7 @@ use hooks_core::tool_names::ToolNames;
 use super::hook_json::replacement_text;
 use super::protocol::{
     AgentCli, AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
-    StartSource,
+    StartSource, invalid, missing,
 };
 use super::tool_io::{self, ToolOutputView};
 use crate::json::{self, InputError};
@@ -226,17 +226,6 @@ struct CopilotInput {
 struct ToolResult {
     result_type: Option<String>,
     text_result_for_llm: Option<String>,
-}
-
-fn invalid(message: String) -> InputError {
-    InputError::Invalid {
-        name: "stdin".to_owned(),
-        message,
-    }
-}
-
-fn missing(field: &str, event: AgentEvent) -> InputError {
-    invalid(format!("missing field `{field}` (required for {event})"))
 }
 
 fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {

@@ -48,7 +48,7 @@ use hooks_core::tool_names::ToolNames;
 
 use super::protocol::{
     AgentCli, AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout,
-    Mapping, Protocol, Request, StartSource,
+    Mapping, Protocol, Request, StartSource, invalid, missing,
 };
 use super::tool_io::{self, ToolOutputView};
 use crate::json::{self, InputError, one_line};
@@ -195,17 +195,6 @@ struct CursorInput {
     file_path: Option<String>,
     content: Option<String>,
     prompt: Option<String>,
-}
-
-fn invalid(message: String) -> InputError {
-    InputError::Invalid {
-        name: "stdin".to_owned(),
-        message,
-    }
-}
-
-fn missing(field: &str, event: AgentEvent) -> InputError {
-    invalid(format!("missing field `{field}` (required for {event})"))
 }
 
 fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {

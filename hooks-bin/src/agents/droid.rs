@@ -31,13 +31,13 @@
 //! gives an exit 2's stderr to the model and lets the output through, so a failure exits 0
 //! and ends the run with `continue: false` ([`Protocol::failure_answer`]).
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use hooks_core::tool_names::ToolNames;
 
 use super::hook_json::{
     self, POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP,
-    USER_PROMPT_SUBMIT, block, hook_specific,
+    USER_PROMPT_SUBMIT, block,
 };
 use super::protocol::{
     AgentCli, AgentEvent, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
@@ -118,20 +118,12 @@ impl Protocol for Droid {
 
     fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value> {
         match decision? {
-            Decision::Deny { reason } => Some(hook_specific(
-                event,
-                json!({ "permissionDecision": "deny", "permissionDecisionReason": reason }),
-            )),
-            Decision::ReplaceOutput { .. } => {
-                Some(json!({ "continue": false, "stopReason": WITHHELD }))
+            Decision::Deny { reason } => Some(hook_json::deny(event, reason)),
+            Decision::ReplaceOutput { .. } => Some(hook_json::stop(WITHHELD)),
+            Decision::WithholdOutput { reason, .. } => {
+                Some(hook_json::stop(&format!("{WITHHELD} ({reason})")))
             }
-            Decision::WithholdOutput { reason, .. } => Some(json!({
-                "continue": false,
-                "stopReason": format!("{WITHHELD} ({reason})"),
-            })),
-            Decision::Context { text } => {
-                Some(hook_specific(event, json!({ "additionalContext": text })))
-            }
+            Decision::Context { text } => Some(hook_json::context(event, text)),
             Decision::BlockPrompt { reason } => Some(block(reason)),
             // A cancel is the exit code (`exit_reason`); Droid has no model-request event.
             Decision::CancelCompact { .. } | Decision::ReplaceMessages { .. } => None,
@@ -159,6 +151,6 @@ impl Protocol for Droid {
     /// Droid shows an exit 2's stderr to the model and lets the output through.
     fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
         (event.mapping == Mapping::ToolResult)
-            .then(|| json!({ "continue": false, "stopReason": format!("{WITHHELD} ({line})") }))
+            .then(|| hook_json::stop(&format!("{WITHHELD} ({line})")))
     }
 }

@@ -53,7 +53,7 @@ use super::hook_json::{self, SESSION_END, SESSION_START, hook_specific, replacem
 use super::llm_content;
 use super::protocol::{
     AgentCli, AgentEvent, Call, Decision, Form, HooksSwitch, InstallShape, Layout, Mapping,
-    Protocol, Request,
+    Protocol, Request, invalid, missing,
 };
 use crate::json::{self, InputError, one_line};
 
@@ -184,9 +184,7 @@ impl Protocol for Gemini {
             Decision::WithholdOutput { reason, .. } => {
                 Some(deny(&format!("[tool output withheld: {reason}]")))
             }
-            Decision::Context { text } => {
-                Some(hook_specific(event, json!({ "additionalContext": text })))
-            }
+            Decision::Context { text } => Some(hook_json::context(event, text)),
             Decision::ReplaceMessages { received, messages } => Some(hook_specific(
                 event,
                 json!({ "llm_request": { "messages": request_messages(received, messages) } }),
@@ -254,13 +252,6 @@ struct LlmMessage {
     content: Value,
 }
 
-fn invalid(message: String) -> InputError {
-    InputError::Invalid {
-        name: "stdin".to_owned(),
-        message,
-    }
-}
-
 /// A `BeforeModel` input as a `context` event: `user` messages as user messages, `model`
 /// ones as assistant messages, any other role (`system`) kept as it is.
 fn decode_model_request(event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
@@ -274,9 +265,7 @@ fn decode_model_request(event: AgentEvent, input: &[u8]) -> Result<Request, Inpu
         )));
     }
     let Some(request) = input.llm_request else {
-        return Err(invalid(format!(
-            "missing field `llm_request` (required for {event})"
-        )));
+        return Err(missing("llm_request", event));
     };
     let messages = request
         .messages

@@ -20,7 +20,7 @@ use hooks_core::events::{
 };
 use hooks_core::tool_names::ToolNames;
 
-use super::protocol::{AgentEvent, Call, Mapping, Request, StartSource};
+use super::protocol::{AgentEvent, Call, Mapping, Request, StartSource, invalid, missing};
 use super::tool_io::{self, ToolOutputView, join_text};
 use crate::json::{self, InputError, one_line};
 
@@ -152,13 +152,6 @@ pub fn decode(
     })
 }
 
-fn invalid(message: String) -> InputError {
-    InputError::Invalid {
-        name: "stdin".to_owned(),
-        message,
-    }
-}
-
 /// Checks that the input is for `event` and has the fields it needs.
 fn check(input: &HookInput, event: AgentEvent) -> Result<(), InputError> {
     if let Some(name) = &input.hook_event_name
@@ -182,9 +175,7 @@ fn check(input: &HookInput, event: AgentEvent) -> Result<(), InputError> {
             _ => input.prompt.is_some(),
         };
         if !present {
-            return Err(invalid(format!(
-                "missing field `{field}` (required for {event})"
-            )));
+            return Err(missing(field, event));
         }
     }
     Ok(())
@@ -223,6 +214,31 @@ pub fn hook_specific(event: AgentEvent, fields: Value) -> Value {
         inner.extend(fields);
     }
     json!({ "hookSpecificOutput": inner })
+}
+
+/// `{"hookSpecificOutput": {"hookEventName": EVENT, "permissionDecision": "deny",
+/// "permissionDecisionReason": REASON}}`: a tool call denied.
+#[must_use]
+pub fn deny(event: AgentEvent, reason: &str) -> Value {
+    hook_specific(
+        event,
+        json!({ "permissionDecision": "deny", "permissionDecisionReason": reason }),
+    )
+}
+
+/// `{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}}`: context for
+/// the model.
+#[must_use]
+pub fn context(event: AgentEvent, text: &str) -> Value {
+    hook_specific(event, json!({ "additionalContext": text }))
+}
+
+/// `{"continue": false, "stopReason": REASON}`: the agent stops (on `PostToolUse` of Qwen
+/// Code, the tool's result is replaced with `REASON`; on Codex's `PreCompact` the compaction
+/// is held).
+#[must_use]
+pub fn stop(reason: &str) -> Value {
+    json!({ "continue": false, "stopReason": reason })
 }
 
 /// `{"decision": "block", "reason": REASON}`.

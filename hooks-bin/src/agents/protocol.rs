@@ -162,6 +162,19 @@ impl AgentEvent {
     }
 }
 
+/// Input on stdin that decodes but is not what an agent's event needs, saying why.
+pub(super) fn invalid(message: String) -> InputError {
+    InputError::Invalid {
+        name: "stdin".to_owned(),
+        message,
+    }
+}
+
+/// Input without the field `field` that `event` needs.
+pub(super) fn missing(field: &str, event: AgentEvent) -> InputError {
+    invalid(format!("missing field `{field}` (required for {event})"))
+}
+
 impl std::fmt::Display for AgentEvent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name)

@@ -32,13 +32,13 @@
 //! [`Protocol::failure_answer`]); with exit 2 the original output would reach the model.
 
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use hooks_core::tool_names::ToolNames;
 
 use super::hook_json::{
     self, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END,
-    SESSION_START, STOP, USER_PROMPT_SUBMIT, block, hook_specific, replacement_text,
+    SESSION_START, STOP, USER_PROMPT_SUBMIT, block, replacement_text,
 };
 use super::llm_content;
 use super::protocol::{
@@ -127,17 +127,14 @@ impl Protocol for Qwen {
 
     fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value> {
         match decision? {
-            Decision::Deny { reason } => Some(hook_specific(
-                event,
-                json!({ "permissionDecision": "deny", "permissionDecisionReason": reason }),
-            )),
-            Decision::ReplaceOutput { content, .. } => Some(stop(&replacement_text(content))),
-            Decision::WithholdOutput { reason, .. } => {
-                Some(stop(&format!("[tool output withheld: {reason}]")))
+            Decision::Deny { reason } => Some(hook_json::deny(event, reason)),
+            Decision::ReplaceOutput { content, .. } => {
+                Some(hook_json::stop(&replacement_text(content)))
             }
-            Decision::Context { text } => {
-                Some(hook_specific(event, json!({ "additionalContext": text })))
-            }
+            Decision::WithholdOutput { reason, .. } => Some(hook_json::stop(&format!(
+                "[tool output withheld: {reason}]"
+            ))),
+            Decision::Context { text } => Some(hook_json::context(event, text)),
             Decision::BlockPrompt { reason } => Some(block(reason)),
             // Qwen Code cannot hold a compaction; it has no model-request event.
             Decision::CancelCompact { .. } | Decision::ReplaceMessages { .. } => None,
@@ -156,14 +153,8 @@ impl Protocol for Qwen {
     /// answer on exit 2 and lets the output through.
     fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
         (event.mapping == Mapping::ToolResult)
-            .then(|| stop(&format!("[tool output withheld: {line}]")))
+            .then(|| hook_json::stop(&format!("[tool output withheld: {line}]")))
     }
-}
-
-/// `{"continue": false, "stopReason": TEXT}`, which on `PostToolUse` replaces the tool's
-/// result with `TEXT`.
-fn stop(text: &str) -> Value {
-    json!({ "continue": false, "stopReason": text })
 }
 
 /// The prompt a user submitted, which only a user's prompt has.
