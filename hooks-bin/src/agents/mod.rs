@@ -71,52 +71,50 @@ pub const EXIT_ERROR: u8 = 1;
 /// Exit code: the adapter or a hook failed on a gating event (the agent blocks the action).
 pub const EXIT_BLOCK: u8 = 2;
 
-/// An agent CLI whose hook protocol `hooks` speaks: the name of a [`Protocol`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Agent {
+/// The list of agents: one line per agent (its variant, its protocol's module and unit struct,
+/// and what it is) makes [`Agent`], [`Agent::ALL`] and [`Agent::protocol`].
+macro_rules! agents {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident::$protocol:ident,)*) => {
+        /// An agent CLI whose hook protocol `hooks` speaks: the name of a [`Protocol`].
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Agent {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Agent {
+            /// Every agent, in the order commands list them.
+            pub const ALL: &'static [Agent] = &[$(Agent::$variant),*];
+
+            /// The agent's protocol.
+            #[must_use]
+            pub fn protocol(self) -> &'static dyn Protocol {
+                match self {
+                    $(Agent::$variant => &$module::$protocol,)*
+                }
+            }
+        }
+    };
+}
+
+agents! {
     /// Claude Code (`hooks claude EVENT`, [`claude::Claude`]).
-    Claude,
+    Claude => claude::Claude,
     /// Codex (`hooks codex EVENT`, [`codex::Codex`]).
-    Codex,
+    Codex => codex::Codex,
     /// Gemini CLI (`hooks gemini EVENT`, [`gemini::Gemini`]).
-    Gemini,
+    Gemini => gemini::Gemini,
     /// Copilot CLI (`hooks copilot EVENT`, [`copilot::Copilot`]).
-    Copilot,
+    Copilot => copilot::Copilot,
     /// Qwen Code (`hooks qwen EVENT`, [`qwen::Qwen`]).
-    Qwen,
+    Qwen => qwen::Qwen,
     /// Factory Droid (`hooks droid EVENT`, [`droid::Droid`]).
-    Droid,
+    Droid => droid::Droid,
     /// Cursor (`hooks cursor EVENT`, [`cursor::Cursor`]; from its documentation, not verified).
-    Cursor,
+    Cursor => cursor::Cursor,
 }
 
 impl Agent {
-    /// Every agent.
-    pub const ALL: &'static [Agent] = &[
-        Agent::Claude,
-        Agent::Codex,
-        Agent::Gemini,
-        Agent::Copilot,
-        Agent::Qwen,
-        Agent::Droid,
-        Agent::Cursor,
-    ];
-
-    /// The agent's protocol.
-    #[must_use]
-    pub fn protocol(self) -> &'static dyn Protocol {
-        match self {
-            Agent::Claude => &claude::Claude,
-            Agent::Codex => &codex::Codex,
-            Agent::Gemini => &gemini::Gemini,
-            Agent::Copilot => &copilot::Copilot,
-            Agent::Qwen => &qwen::Qwen,
-            Agent::Droid => &droid::Droid,
-            Agent::Cursor => &cursor::Cursor,
-        }
-    }
-
     /// The agent's own name, for messages: `Claude Code` or `Codex` ([`AgentCli`]).
     #[must_use]
     pub fn display_name(self) -> &'static str {
