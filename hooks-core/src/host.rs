@@ -13,8 +13,10 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use serde_json::Value;
 
-use crate::api::{HookApiError, SendMessageOptions};
-use crate::context::{Model, NavigateTreeOptions, NewSessionOptions, SessionActionResult};
+use crate::calls::{
+    HookApiError, Model, NavigateTreeOptions, NewSessionOptions, SendMessageOptions,
+    SessionActionResult,
+};
 use crate::events::CustomMessage;
 use crate::session::SessionManager;
 use crate::ui::{HookUi, NoUi};

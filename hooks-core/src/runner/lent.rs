@@ -11,7 +11,8 @@
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
-use crate::context::{HookContext, Model};
+use crate::calls::Model;
+use crate::context::HookContext;
 use crate::host::{Host, Shared};
 
 /// The contexts lent for each host of a runner, at the host's index (boxed, as the hosts
