@@ -16,7 +16,7 @@ use crate::handler::{
     BoxFuture, Handler, HandlerEntry, HandlerError, HandlerInfo, HandlerTable, IntoHandlerResult,
     SourceLocation,
 };
-use crate::host::Shared;
+use crate::runner::shared::Shared;
 use crate::ui::Theme;
 
 /// A command handler: receives the text after `/name ` and a [`CommandContext`].

@@ -14,7 +14,7 @@ pub use crate::calls::{
 };
 use crate::events::CustomMessage;
 use crate::exec::{ExecError, ExecOptions, ExecResult, exec_command};
-use crate::host::{Installed, Shared};
+use crate::runner::shared::{Installed, Shared};
 use crate::session::SessionManager;
 use crate::ui::HookUi;
 
