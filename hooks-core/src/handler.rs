@@ -53,29 +53,21 @@ where
     }
 }
 
+/// `IntoHandlerResult<R>` for `R` and `Option<R>`, `R` the result type of each event whose
+/// handlers answer.
 macro_rules! result_conversions {
-    ($($ty:ty),* $(,)?) => {$(
-        impl IntoHandlerResult<$ty> for $ty {
-            fn into_handler_result(self) -> HandlerResult<$ty> {
+    ($(($kind:ident, $name:literal, $event:ident $(-> $result:ident)?, $rule:ty))*) => {$($(
+        impl IntoHandlerResult<crate::events::$result> for crate::events::$result {
+            fn into_handler_result(self) -> HandlerResult<crate::events::$result> {
                 Ok(Some(self))
             }
         }
-        impl IntoHandlerResult<$ty> for Option<$ty> {
-            fn into_handler_result(self) -> HandlerResult<$ty> {
+        impl IntoHandlerResult<crate::events::$result> for Option<crate::events::$result> {
+            fn into_handler_result(self) -> HandlerResult<crate::events::$result> {
                 Ok(self)
             }
         }
-    )*};
+    )?)*};
 }
 
-result_conversions!(
-    crate::events::SessionBeforeSwitchResult,
-    crate::events::SessionBeforeBranchResult,
-    crate::events::SessionBeforeCompactResult,
-    crate::events::SessionCompactingResult,
-    crate::events::SessionBeforeTreeResult,
-    crate::events::ContextEventResult,
-    crate::events::BeforeAgentStartEventResult,
-    crate::events::ToolCallEventResult,
-    crate::events::ToolResultEventResult,
-);
+crate::for_each_event!(result_conversions);
