@@ -39,7 +39,7 @@ mod emission;
 mod errors;
 mod hook_table;
 mod lent;
-pub(crate) mod plan;
+mod plan;
 pub(crate) mod shared;
 
 /// Runs the loaded hooks' handlers, for one [`Host`] (given by [`HookRunner::initialize`]).
