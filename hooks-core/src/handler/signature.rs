@@ -1,17 +1,72 @@
-//! The signature checks of the attribute macros: `#[hook]`, `#[command]` and `#[renderer]` pass
-//! each parameter of the author's function through one of these traits, at that parameter's
-//! span, so that a parameter of the wrong type is reported on that parameter with a message
-//! naming the expected form (the `tests/ui` suite pins the messages). They are sealed: the
-//! accepted shapes are exactly the implementations below. (A handler's return type goes
-//! through [`IntoHandlerResult`](super::IntoHandlerResult).)
+//! What an author's handler, command or renderer may take and return: the traits
+//! `#[hook]`, `#[command]` and `#[renderer]` pass each parameter and the return type of the
+//! author's function through, at its span, so that a type that does not fit is reported on
+//! it with a message naming the expected form (the `tests/ui` suite pins the messages).
+//!
+//! [`IntoHandlerResult`], what a handler returns, is also what [`HookApi::on`](crate::HookApi::on)
+//! takes; the parameter traits and the command's and renderer's return traits are sealed: the
+//! accepted shapes are exactly the implementations below.
 
 use std::fmt;
 
-use super::HandlerError;
+use super::{HandlerError, HandlerResult};
 use crate::calls::RenderOptions;
 use crate::context::{CommandContext, HookContext};
 use crate::events::{CustomMessage, HookEvent};
 use crate::ui::Theme;
+
+/// Converts what a handler returns into a [`HandlerResult`].
+///
+/// Implemented for `()`, for each event's result type `R`, for `Option<R>`, and for
+/// `Result<T, E>` of any of these where `E: Display` (an `Err` is a thrown handler error).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a valid return type for a handler whose event result is `{R}`",
+    label = "this return type does not fit the event",
+    note = "a handler returns `()` or `Result<(), E>` with `E: Display`",
+    note = "unless the event's results are ignored (its result type is then `NoResult`; this event's is `{R}`), it may also return `{R}`, `Option<{R}>`, or `Result<_, E>` of either"
+)]
+pub trait IntoHandlerResult<R> {
+    /// Performs the conversion.
+    fn into_handler_result(self) -> HandlerResult<R>;
+}
+
+impl<R> IntoHandlerResult<R> for () {
+    fn into_handler_result(self) -> HandlerResult<R> {
+        Ok(None)
+    }
+}
+
+impl<R, T, E> IntoHandlerResult<R> for Result<T, E>
+where
+    T: IntoHandlerResult<R>,
+    E: fmt::Display,
+{
+    fn into_handler_result(self) -> HandlerResult<R> {
+        match self {
+            Ok(t) => t.into_handler_result(),
+            Err(e) => Err(HandlerError::returned(e)),
+        }
+    }
+}
+
+/// `IntoHandlerResult<R>` for `R` and `Option<R>`, `R` the result type of each event whose
+/// handlers answer.
+macro_rules! result_conversions {
+    ($(($kind:ident, $name:literal, $event:ident $(-> $result:ident)?, $rule:ty))*) => {$($(
+        impl IntoHandlerResult<crate::events::$result> for crate::events::$result {
+            fn into_handler_result(self) -> HandlerResult<crate::events::$result> {
+                Ok(Some(self))
+            }
+        }
+        impl IntoHandlerResult<crate::events::$result> for Option<crate::events::$result> {
+            fn into_handler_result(self) -> HandlerResult<crate::events::$result> {
+                Ok(self)
+            }
+        }
+    )?)*};
+}
+
+crate::for_each_event!(result_conversions);
 
 mod sealed {
     /// The parameter of each trait's hidden `sealed` method: public but unnameable outside
