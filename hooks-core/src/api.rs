@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use indexmap::IndexMap;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use crate::calls::{DeliverAs, HookApiError, RenderOptions, SendMessageOptions};
 use crate::context::{CommandContext, HookContext};
 use crate::events::{CustomMessage, HookEvent};
 use crate::exec::{ExecError, ExecOptions, ExecResult, exec_command};
@@ -16,42 +16,8 @@ use crate::handler::{
     BoxFuture, Handler, HandlerEntry, HandlerError, HandlerInfo, HandlerTable, IntoHandlerResult,
     SourceLocation,
 };
-use crate::host::Shared;
+use crate::runner::shared::Shared;
 use crate::ui::Theme;
-
-/// Errors of [`HookApi`] and [`HookContext`] calls.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum HookApiError {
-    /// `send_message` before the host initialized the runner.
-    #[error("sendMessage handler not initialized")]
-    SendMessageNotInitialized,
-    /// `append_entry` before the host initialized the runner.
-    #[error("appendEntry handler not initialized")]
-    AppendEntryNotInitialized,
-}
-
-/// Which queue a message sent while the agent streams goes to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum DeliverAs {
-    /// Steer the current run.
-    Steer,
-    /// Follow up after the current run.
-    FollowUp,
-}
-
-/// Options of `send_message`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SendMessageOptions {
-    /// Start a turn if the agent is idle.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub trigger_turn: Option<bool>,
-    /// Steering or follow-up queue.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deliver_as: Option<DeliverAs>,
-}
 
 /// A command handler: receives the text after `/name ` and a [`CommandContext`].
 pub type CommandHandler = Arc<
@@ -81,13 +47,6 @@ impl fmt::Debug for RegisteredCommand {
             .field("location", &self.location)
             .finish_non_exhaustive()
     }
-}
-
-/// Options a renderer receives (`HookMessageRenderOptions`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RenderOptions {
-    /// Whether the message is shown expanded.
-    pub expanded: bool,
 }
 
 /// Renders a custom message as lines; `None` means "use the default rendering".

@@ -6,67 +6,17 @@ use std::ops::Deref;
 use std::path::Path;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::api::{HookApiError, SendMessageOptions};
-use crate::events::{CustomMessage, Extra};
+use crate::calls::{HookApiError, SendMessageOptions};
+pub use crate::calls::{
+    Model, NavigateTreeOptions, NewSessionOptions, SessionActionResult, SessionSetup,
+};
+use crate::events::CustomMessage;
 use crate::exec::{ExecError, ExecOptions, ExecResult, exec_command};
-use crate::handler::{BoxFuture, HandlerError};
-use crate::host::{Installed, Shared};
-use crate::session::{SessionManager, SessionWriter};
+use crate::runner::shared::{Installed, Shared};
+use crate::session::SessionManager;
 use crate::ui::HookUi;
-
-/// The model in use (`Model`), as the host describes it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Model {
-    /// The provider, e.g. `anthropic`.
-    pub provider: String,
-    /// The model id.
-    pub id: String,
-    /// Other fields, kept.
-    #[serde(flatten)]
-    pub extra: Extra,
-}
-
-/// What `new_session`, `branch` and `navigate_tree` answer.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SessionActionResult {
-    /// Whether the action did not happen: a hook (or the user) cancelled it, or the host
-    /// could not carry it out (a session file that cannot be written, say; the host reports
-    /// why).
-    pub cancelled: bool,
-}
-
-/// A callback that seeds a new session (`setup`).
-pub type SessionSetup = Box<
-    dyn for<'a> FnOnce(&'a dyn SessionWriter) -> BoxFuture<'a, Result<(), HandlerError>> + Send,
->;
-
-/// Options of [`CommandContext::new_session`].
-#[derive(Default)]
-pub struct NewSessionOptions {
-    /// The session file the new session continues from.
-    pub parent_session: Option<String>,
-    /// Seeds the new session before it is used.
-    pub setup: Option<SessionSetup>,
-}
-
-impl std::fmt::Debug for NewSessionOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NewSessionOptions")
-            .field("parent_session", &self.parent_session)
-            .field("setup", &self.setup.as_ref().map(|_| "<fn>"))
-            .finish()
-    }
-}
-
-/// Options of [`CommandContext::navigate_tree`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct NavigateTreeOptions {
-    /// Whether to summarize the branch left behind.
-    pub summarize: bool,
-}
 
 /// The second argument of every event handler (`HookContext`).
 ///

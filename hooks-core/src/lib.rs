@@ -17,6 +17,7 @@
 //! [`prelude`].
 
 pub mod api;
+mod calls;
 pub mod context;
 pub mod events;
 pub mod exec;
@@ -36,12 +37,13 @@ pub mod ui;
 pub mod __private;
 
 pub use api::{
-    CommandHandler, DeliverAs, HookApi, HookApiError, HookSender, LoadedHook, MessageRenderer,
-    RegisteredCommand, RenderOptions, SendMessageOptions,
+    CommandHandler, HookApi, HookSender, LoadedHook, MessageRenderer, RegisteredCommand,
 };
-pub use context::{
-    CommandContext, HookContext, Model, NavigateTreeOptions, NewSessionOptions, SessionActionResult,
+pub use calls::{
+    DeliverAs, HookApiError, Model, NavigateTreeOptions, NewSessionOptions, RenderOptions,
+    SendMessageOptions, SessionActionResult,
 };
+pub use context::{CommandContext, HookContext};
 pub use events::{EventKind, HookEvent};
 pub use exec::{ExecError, ExecOptions, ExecResult, exec_command};
 pub use handler::{HandlerError, IntoHandlerResult};
@@ -56,8 +58,9 @@ pub use hooks_macros::{command, hook, renderer};
 
 /// What a hook author needs: `use hooks_core::prelude::*;`.
 pub mod prelude {
-    pub use crate::api::{HookApi, RenderOptions, SendMessageOptions};
-    pub use crate::context::{CommandContext, HookContext, NewSessionOptions};
+    pub use crate::api::HookApi;
+    pub use crate::calls::{NewSessionOptions, RenderOptions, SendMessageOptions};
+    pub use crate::context::{CommandContext, HookContext};
     pub use crate::events::*;
     pub use crate::handler::HandlerError;
     pub use crate::tool::{Tool, ToolOutput};

@@ -10,7 +10,8 @@ pub use inventory;
 
 pub use hooks_macros::__event_table as event_table;
 
-pub use crate::api::{HookApi, RenderOptions};
+pub use crate::api::HookApi;
+pub use crate::calls::RenderOptions;
 pub use crate::context::{CommandContext, HookContext};
 pub use crate::events;
 pub use crate::events::{CustomMessage, HookEvent};

@@ -22,7 +22,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use crate::api::{CommandHandler, HookApi, LoadedHook, RegisteredCommand, RenderOptions};
+use crate::api::{CommandHandler, HookApi, LoadedHook, RegisteredCommand};
+use crate::calls::RenderOptions;
 use crate::context::CommandContext;
 use crate::events::CustomMessage;
 use crate::handler::{BoxFuture, HandlerError, HandlerInfo, SourceLocation};

@@ -7,15 +7,6 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use hooks_core::events::{
-    AgentEndEvent, AgentStartEvent, AutoCompactionEndEvent, AutoCompactionStartEvent,
-    AutoRetryEndEvent, AutoRetryStartEvent, BeforeAgentStartEvent, ContextEvent,
-    SessionBeforeBranchEvent, SessionBeforeCompactEvent, SessionBeforeSwitchEvent,
-    SessionBeforeTreeEvent, SessionBranchEvent, SessionCompactEvent, SessionCompactingEvent,
-    SessionShutdownEvent, SessionStartEvent, SessionSwitchEvent, SessionTreeEvent,
-    TodoReminderEvent, ToolCallEvent, ToolResultEvent, TtsrTriggeredEvent, TurnEndEvent,
-    TurnStartEvent,
-};
 use hooks_core::handler::Handler;
 use hooks_core::{HookEvent, LoadedHook};
 use serde::Serialize;
@@ -48,22 +39,14 @@ pub type Runs = Arc<Mutex<Vec<HandlerRun>>>;
 /// in `runs`; `default_timeout` is the runner's (handed to the wrapped handler, as the runner
 /// would).
 pub fn trace(hooks: &mut [LoadedHook], runs: &Runs, default_timeout: Option<Duration>) {
-    macro_rules! wrap_all {
-        ($hook:ident, $path:ident: $($event:ty),* $(,)?) => {
-            $(wrap::<$event>($hook, &$path, runs, default_timeout);)*
-        };
-    }
     for hook in hooks {
         let path = hook.path.clone();
-        wrap_all!(hook, path:
-            ToolCallEvent, ToolResultEvent, ContextEvent, BeforeAgentStartEvent,
-            SessionStartEvent, SessionBeforeSwitchEvent, SessionSwitchEvent,
-            SessionBeforeBranchEvent, SessionBranchEvent, SessionBeforeCompactEvent,
-            SessionCompactingEvent, SessionCompactEvent, SessionBeforeTreeEvent,
-            SessionTreeEvent, SessionShutdownEvent, AgentStartEvent, AgentEndEvent,
-            TurnStartEvent, TurnEndEvent, AutoCompactionStartEvent, AutoCompactionEndEvent,
-            AutoRetryStartEvent, AutoRetryEndEvent, TtsrTriggeredEvent, TodoReminderEvent,
-        );
+        macro_rules! wrap_each {
+            ($(($kind:ident, $name:literal, $event:ident $($rest:tt)*))*) => {$(
+                wrap::<hooks_core::events::$event>(hook, &path, runs, default_timeout);
+            )*};
+        }
+        hooks_core::for_each_event!(wrap_each);
     }
 }
 

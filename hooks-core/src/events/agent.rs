@@ -3,7 +3,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::hook_event;
 use super::message::{
     Attribution, Extra, ImageContent, Message, MessageContent, ToolResultMessage,
 };
@@ -16,13 +15,6 @@ pub struct ContextEvent {
     /// The messages (as output by the previous handler).
     pub messages: Vec<Message>,
 }
-hook_event!(
-    ContextEvent,
-    "context",
-    Context,
-    ContextEventResult,
-    super::combine::Chain
-);
 
 /// Result of `context`: `Some(messages)` replaces the messages (an empty list empties them),
 /// `None` keeps the previous ones.
@@ -47,13 +39,6 @@ pub struct BeforeAgentStartEvent {
     )]
     pub images: Option<Vec<ImageContent>>,
 }
-hook_event!(
-    BeforeAgentStartEvent,
-    "before_agent_start",
-    BeforeAgentStart,
-    BeforeAgentStartEventResult,
-    super::combine::FirstMessage
-);
 
 /// `images` in the upstream shape: a list of `ImageContent` objects, each carrying its
 /// `"type": "image"` tag (which [`ImageContent`] alone does not write).
@@ -130,13 +115,6 @@ pub struct InjectedMessage {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct AgentStartEvent {}
-hook_event!(
-    AgentStartEvent,
-    "agent_start",
-    AgentStart,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// `agent_end`: the agent loop ended.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -145,13 +123,6 @@ pub struct AgentEndEvent {
     /// The messages of the run.
     pub messages: Vec<Message>,
 }
-hook_event!(
-    AgentEndEvent,
-    "agent_end",
-    AgentEnd,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// `turn_start`: a turn started.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -162,13 +133,6 @@ pub struct TurnStartEvent {
     /// Milliseconds since the epoch.
     pub timestamp: i64,
 }
-hook_event!(
-    TurnStartEvent,
-    "turn_start",
-    TurnStart,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// `turn_end`: a turn ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -182,13 +146,6 @@ pub struct TurnEndEvent {
     #[serde(default)]
     pub tool_results: Vec<ToolResultMessage>,
 }
-hook_event!(
-    TurnEndEvent,
-    "turn_end",
-    TurnEnd,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// Why an automatic compaction started (xcsh's three, and oh-my-pi 18's `incomplete`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -230,13 +187,6 @@ pub struct AutoCompactionStartEvent {
     /// What it does.
     pub action: AutoCompactionAction,
 }
-hook_event!(
-    AutoCompactionStartEvent,
-    "auto_compaction_start",
-    AutoCompactionStart,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// `auto_compaction_end`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -258,13 +208,6 @@ pub struct AutoCompactionEndEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<bool>,
 }
-hook_event!(
-    AutoCompactionEndEvent,
-    "auto_compaction_end",
-    AutoCompactionEnd,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// `auto_retry_start`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -279,13 +222,6 @@ pub struct AutoRetryStartEvent {
     /// The error that caused the retry.
     pub error_message: String,
 }
-hook_event!(
-    AutoRetryStartEvent,
-    "auto_retry_start",
-    AutoRetryStart,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// `auto_retry_end`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -299,13 +235,6 @@ pub struct AutoRetryEndEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_error: Option<String>,
 }
-hook_event!(
-    AutoRetryEndEvent,
-    "auto_retry_end",
-    AutoRetryEnd,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// A rule (`Rule`) of the rules capability.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -350,13 +279,6 @@ pub struct TtsrTriggeredEvent {
     /// The triggered rules.
     pub rules: Vec<Rule>,
 }
-hook_event!(
-    TtsrTriggeredEvent,
-    "ttsr_triggered",
-    TtsrTriggered,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// The status of a todo item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -403,10 +325,3 @@ pub struct TodoReminderEvent {
     /// The maximum number of reminders.
     pub max_attempts: u32,
 }
-hook_event!(
-    TodoReminderEvent,
-    "todo_reminder",
-    TodoReminder,
-    super::NoResult,
-    super::combine::Ignore
-);

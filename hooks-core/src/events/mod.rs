@@ -4,7 +4,9 @@
 //! string), its [`EventKind`], its result type and its combine rule ([`HookEvent::Rule`], one of
 //! the types in [`combine`]). The runner has one emission path, generic over the event, which
 //! hands each handler's outcome to the rule and answers what the rule makes of them; adding an
-//! event is adding a type (and, for a new way of combining, a rule beside the others).
+//! event is adding its types and one row to the list of events
+//! ([`for_each_event!`](crate::for_each_event), in `kind.rs`: its kind, name, types and rule),
+//! and, for a new way of combining, a rule beside the others.
 //!
 //! The JSON form of every event carries the upstream `type` discriminator first, followed by the
 //! fields in upstream camelCase spelling; unknown fields are kept in `extra`.
@@ -26,6 +28,8 @@ pub use tool::*;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+
+use combine::{Chain, FirstMessage, Ignore, LastWins, Strict, UntilCancel};
 
 /// Anything the runner emits: every [`HookEvent`] and custom events by name
 /// ([`CustomEvent`]). What its handlers may return, and its name in error reports.
@@ -90,16 +94,19 @@ impl Event for CustomEvent {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum NoResult {}
 
-/// Declares the [`HookEvent`] impl and the tagged serde impls of one event type.
-macro_rules! hook_event {
-    ($ty:ident, $name:literal, $kind:ident, $result:ty, $rule:ty) => {
-        impl $crate::events::HookEvent for $ty {
+/// The [`HookEvent`] impl and the tagged serde impls of every event of the list.
+macro_rules! hook_events {
+    ($(($kind:ident, $name:literal, $event:ident $(-> $result:ident)?, $rule:ty))*) => {$(
+        impl HookEvent for $event {
             const NAME: &'static str = $name;
-            const KIND: $crate::events::EventKind = $crate::events::EventKind::$kind;
-            type Result = $result;
+            const KIND: EventKind = EventKind::$kind;
+            type Result = hook_events!(@result $($result)?);
             type Rule = $rule;
         }
-        $crate::events::wire::tagged_serde!($ty, $name);
-    };
+        wire::tagged_serde!($event, $name);
+    )*};
+    (@result) => { NoResult };
+    (@result $result:ident) => { $result };
 }
-pub(crate) use hook_event;
+
+crate::for_each_event!(hook_events);

@@ -5,7 +5,6 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::combine::Cancels;
-use super::hook_event;
 use super::message::{Extra, Message};
 
 /// One entry of a session file (`SessionEntry`): a `type`, an `id`, a `parentId`, a timestamp,
@@ -127,13 +126,6 @@ pub struct TreePreparation {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct SessionStartEvent {}
-hook_event!(
-    SessionStartEvent,
-    "session_start",
-    SessionStart,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// `session_before_switch`: a switch to another session is about to happen; cancellable.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -145,13 +137,6 @@ pub struct SessionBeforeSwitchEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_session_file: Option<String>,
 }
-hook_event!(
-    SessionBeforeSwitchEvent,
-    "session_before_switch",
-    SessionBeforeSwitch,
-    SessionBeforeSwitchResult,
-    super::combine::UntilCancel<Self>
-);
 
 /// Result of `session_before_switch`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -172,13 +157,6 @@ pub struct SessionSwitchEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous_session_file: Option<String>,
 }
-hook_event!(
-    SessionSwitchEvent,
-    "session_switch",
-    SessionSwitch,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// `session_before_branch`: a branch from an entry is about to happen; cancellable.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -187,13 +165,6 @@ pub struct SessionBeforeBranchEvent {
     /// The entry branched from.
     pub entry_id: String,
 }
-hook_event!(
-    SessionBeforeBranchEvent,
-    "session_before_branch",
-    SessionBeforeBranch,
-    SessionBeforeBranchResult,
-    super::combine::UntilCancel<Self>
-);
 
 /// Result of `session_before_branch`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -215,13 +186,6 @@ pub struct SessionBranchEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous_session_file: Option<String>,
 }
-hook_event!(
-    SessionBranchEvent,
-    "session_branch",
-    SessionBranch,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// `session_before_compact`: a compaction is about to run; cancellable, or replaceable by a
 /// hook-supplied compaction.
@@ -240,13 +204,6 @@ pub struct SessionBeforeCompactEvent {
     #[serde(skip)]
     pub signal: CancellationToken,
 }
-hook_event!(
-    SessionBeforeCompactEvent,
-    "session_before_compact",
-    SessionBeforeCompact,
-    SessionBeforeCompactResult,
-    super::combine::UntilCancel<Self>
-);
 
 /// Result of `session_before_compact`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -270,13 +227,6 @@ pub struct SessionCompactingEvent {
     #[serde(default)]
     pub messages: Vec<Message>,
 }
-hook_event!(
-    SessionCompactingEvent,
-    "session.compacting",
-    SessionCompacting,
-    SessionCompactingResult,
-    super::combine::LastWins<Self>
-);
 
 /// Result of `session.compacting`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -302,25 +252,11 @@ pub struct SessionCompactEvent {
     /// Whether a hook supplied the compaction.
     pub from_extension: bool,
 }
-hook_event!(
-    SessionCompactEvent,
-    "session_compact",
-    SessionCompact,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// `session_shutdown`: the session is ending.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct SessionShutdownEvent {}
-hook_event!(
-    SessionShutdownEvent,
-    "session_shutdown",
-    SessionShutdown,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// `session_before_tree`: a tree navigation is about to happen; cancellable.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -332,13 +268,6 @@ pub struct SessionBeforeTreeEvent {
     #[serde(skip)]
     pub signal: CancellationToken,
 }
-hook_event!(
-    SessionBeforeTreeEvent,
-    "session_before_tree",
-    SessionBeforeTree,
-    SessionBeforeTreeResult,
-    super::combine::UntilCancel<Self>
-);
 
 /// Result of `session_before_tree`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -377,13 +306,6 @@ pub struct SessionTreeEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_extension: Option<bool>,
 }
-hook_event!(
-    SessionTreeEvent,
-    "session_tree",
-    SessionTree,
-    super::NoResult,
-    super::combine::Ignore
-);
 
 /// The four cancellable results: `cancel: true` ends a `session_before_*` emission.
 macro_rules! cancels {

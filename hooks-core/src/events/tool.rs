@@ -6,7 +6,6 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::hook_event;
 use super::message::Content;
 
 /// A tool's input: a JSON object (`Record<string, unknown>`), shared.
@@ -100,13 +99,6 @@ pub struct ToolCallEvent {
     /// The tool's input.
     pub input: ToolInput,
 }
-hook_event!(
-    ToolCallEvent,
-    "tool_call",
-    ToolCall,
-    ToolCallEventResult,
-    super::combine::Strict
-);
 
 impl ToolCallEvent {
     /// The input field `key` as a string, if it is one.
@@ -193,13 +185,6 @@ pub struct ToolResultEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_warning: Option<bool>,
 }
-hook_event!(
-    ToolResultEvent,
-    "tool_result",
-    ToolResult,
-    ToolResultEventResult,
-    super::combine::LastWins<Self>
-);
 
 impl ToolResultEvent {
     /// Whether this is the result of a failed tool (`isError: true`).

@@ -13,12 +13,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{HandlerError, HandlerResult, IntoHandlerResult};
+use super::{BoxFuture, HandlerError, HandlerResult, IntoHandlerResult};
 use crate::context::HookContext;
 use crate::events::{CustomEvent, Event};
-
-/// A boxed, `Send` future.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A synchronous handler of `E`.
 pub type SyncHandlerFn<E> =

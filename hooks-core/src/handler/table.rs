@@ -7,14 +7,11 @@ use indexmap::IndexMap;
 
 use super::{HandlerEntry, HandlerInfo};
 use crate::events::{CustomEvent, EventKind, HookEvent};
-use crate::runner::plan::{PlanSlot, plan_in};
 
 trait ErasedList: Send + Sync {
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
     fn infos(&self) -> Vec<&HandlerInfo>;
-    /// Appends these handlers of hook `hook` to the plan in `slot`.
-    fn extend_plan(&self, hook: usize, slot: &mut PlanSlot);
 }
 
 impl<E: HookEvent> ErasedList for Vec<HandlerEntry<E>> {
@@ -26,11 +23,6 @@ impl<E: HookEvent> ErasedList for Vec<HandlerEntry<E>> {
     }
     fn infos(&self) -> Vec<&HandlerInfo> {
         self.iter().map(|e| &e.info).collect()
-    }
-    fn extend_plan(&self, hook: usize, slot: &mut PlanSlot) {
-        if !self.is_empty() {
-            plan_in::<E>(slot).extend(hook, self);
-        }
     }
 }
 
@@ -88,15 +80,6 @@ impl HandlerTable {
     #[must_use]
     pub fn has(&self, kind: EventKind) -> bool {
         !self.infos(kind).is_empty()
-    }
-
-    /// Appends this table's handlers (of hook `hook`) to the runner's plans, one per kind.
-    pub(crate) fn extend_plans(&self, hook: usize, plans: &mut [PlanSlot; EventKind::COUNT]) {
-        for (list, slot) in self.slots.iter().zip(plans.iter_mut()) {
-            if let Some(list) = list {
-                list.extend_plan(hook, slot);
-            }
-        }
     }
 
     /// Appends a handler of the custom event `name`.

@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::plan::Plans;
+use super::shared::Shared;
 use crate::api::LoadedHook;
-use crate::host::Shared;
 
 /// Loaded hooks (in load order) and their dispatch plan, shared by the runners built from it
 /// ([`HookRunner::from_table`](crate::HookRunner::from_table)); cheap to clone.

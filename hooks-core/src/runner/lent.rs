@@ -11,8 +11,10 @@
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
-use crate::context::{HookContext, Model};
-use crate::host::{Host, Shared};
+use super::shared::Shared;
+use crate::calls::Model;
+use crate::context::HookContext;
+use crate::host::Host;
 
 /// The contexts lent for each host of a runner, at the host's index (boxed, as the hosts
 /// are: see [`Shared`]).

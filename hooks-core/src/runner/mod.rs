@@ -21,12 +21,13 @@ use crate::events::{
     ToolResultEventResult,
 };
 use crate::handler::{HandlerError, guard_future};
-use crate::host::{Host, Shared};
+use crate::host::Host;
 use crate::session::SessionManager;
 use crate::ui::HookUi;
 
 use emission::Emission;
 use lent::{EmissionContext, Lending};
+use shared::Shared;
 
 pub use crate::events::combine::ToolCallHookError;
 use errors::Listeners;
@@ -38,7 +39,8 @@ mod emission;
 mod errors;
 mod hook_table;
 mod lent;
-pub(crate) mod plan;
+mod plan;
+pub(crate) mod shared;
 
 /// Runs the loaded hooks' handlers, for one [`Host`] (given by [`HookRunner::initialize`]).
 ///

@@ -6,9 +6,9 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use crate::api::LoadedHook;
 use indexmap::IndexMap;
 
+use crate::api::LoadedHook;
 use crate::events::{CustomEvent, Event, EventKind, HookEvent};
 use crate::handler::{Handler, HandlerEntry, SyncHandlerFn, SyncHandlerFnPtr};
 
@@ -45,7 +45,7 @@ impl<E: Event> Plan<E> {
     }
 
     /// Appends `hook`'s handlers (`hook` is its index in the runner).
-    pub(crate) fn extend(&mut self, hook: usize, entries: &[HandlerEntry<E>]) {
+    fn extend(&mut self, hook: usize, entries: &[HandlerEntry<E>]) {
         for entry in entries {
             let step = match &entry.handler {
                 Handler::SyncFn(f) => Step::Fn(*f),
@@ -68,16 +68,21 @@ pub(crate) struct Plans {
     present: u32,
 }
 
-/// A plan slot: `None` until the first handler of its kind, then a `Plan<E>`.
-pub(crate) type PlanSlot = Option<Box<dyn Any + Send + Sync>>;
+/// A plan slot: `None` when its kind has no handler, else a `Plan<E>`.
+type PlanSlot = Option<Box<dyn Any + Send + Sync>>;
 
 impl Plans {
     /// The plans of `hooks`, in load order.
     pub(crate) fn new(hooks: &[LoadedHook]) -> Self {
         let mut slots: [PlanSlot; EventKind::COUNT] = std::array::from_fn(|_| None);
+        macro_rules! plan_each {
+            ($(($kind:ident, $name:literal, $event:ident $($rest:tt)*))*) => {$(
+                slots[EventKind::$kind.index()] = plan_of::<crate::events::$event>(hooks);
+            )*};
+        }
+        crate::for_each_event!(plan_each);
         let mut custom: IndexMap<String, Plan<CustomEvent>> = IndexMap::new();
         for (index, hook) in hooks.iter().enumerate() {
-            hook.handlers.extend_plans(index, &mut slots);
             for name in hook.handlers.custom_events() {
                 custom
                     .entry(name.to_owned())
@@ -119,9 +124,16 @@ impl Plans {
     }
 }
 
-/// The plan in `slot`, created empty when the slot is.
-pub(crate) fn plan_in<E: HookEvent>(slot: &mut PlanSlot) -> &mut Plan<E> {
-    slot.get_or_insert_with(|| Box::new(Plan::<E>::empty()))
-        .downcast_mut()
-        .expect("a plan slot holds the plan of its event kind")
+/// The plan of `E` over `hooks` (in load order), from each hook's handler table; `None` when
+/// no hook has a handler of `E`.
+fn plan_of<E: HookEvent>(hooks: &[LoadedHook]) -> PlanSlot {
+    let mut plan = None;
+    for (index, hook) in hooks.iter().enumerate() {
+        let entries = hook.handlers.get::<E>();
+        if !entries.is_empty() {
+            plan.get_or_insert_with(Plan::<E>::empty)
+                .extend(index, entries);
+        }
+    }
+    plan.map(|plan| Box::new(plan) as Box<dyn Any + Send + Sync>)
 }

@@ -12,16 +12,10 @@
 //! | `session.compacting` | the last `{context, prompt, preserveData}` returned |
 //! | every other event | `null` |
 
-use hooks_core::events::combine::Combiner;
-use hooks_core::events::{
-    AgentEndEvent, AgentStartEvent, AutoCompactionEndEvent, AutoCompactionStartEvent,
-    AutoRetryEndEvent, AutoRetryStartEvent, BeforeAgentStartEvent, ContextEvent, Event, HookEvent,
-    SessionBeforeBranchEvent, SessionBeforeCompactEvent, SessionBeforeSwitchEvent,
-    SessionBeforeTreeEvent, SessionBranchEvent, SessionCompactEvent, SessionCompactingEvent,
-    SessionShutdownEvent, SessionStartEvent, SessionSwitchEvent, SessionTreeEvent,
-    TodoReminderEvent, ToolCallEvent, ToolResultEvent, TtsrTriggeredEvent, TurnEndEvent,
-    TurnStartEvent,
+use hooks_core::events::combine::{
+    Cancels, Chain, Combiner, FirstMessage, Ignore, LastWins, Strict, UntilCancel,
 };
+use hooks_core::events::{BeforeAgentStartEvent, ContextEvent, HookEvent, ToolCallEvent};
 use hooks_core::{EventKind, HookError, HookRunner};
 use serde_json::{Value, json};
 
@@ -65,54 +59,20 @@ impl Emitted {
     }
 }
 
-/// Calls `$then!(kind, payload, [Kind => Type, ...])` with the events whose rule answers
-/// one handler's result (every event but `tool_call` and `context`).
-macro_rules! with_events {
-    ($then:ident!($($args:tt)*)) => {
-        $then!($($args)* [
-            SessionStart => SessionStartEvent,
-            SessionBeforeSwitch => SessionBeforeSwitchEvent,
-            SessionSwitch => SessionSwitchEvent,
-            SessionBeforeBranch => SessionBeforeBranchEvent,
-            SessionBranch => SessionBranchEvent,
-            SessionBeforeCompact => SessionBeforeCompactEvent,
-            SessionCompacting => SessionCompactingEvent,
-            SessionCompact => SessionCompactEvent,
-            SessionBeforeTree => SessionBeforeTreeEvent,
-            SessionTree => SessionTreeEvent,
-            SessionShutdown => SessionShutdownEvent,
-            BeforeAgentStart => BeforeAgentStartEvent,
-            AgentStart => AgentStartEvent,
-            AgentEnd => AgentEndEvent,
-            TurnStart => TurnStartEvent,
-            TurnEnd => TurnEndEvent,
-            AutoCompactionStart => AutoCompactionStartEvent,
-            AutoCompactionEnd => AutoCompactionEndEvent,
-            AutoRetryStart => AutoRetryStartEvent,
-            AutoRetryEnd => AutoRetryEndEvent,
-            TtsrTriggered => TtsrTriggeredEvent,
-            TodoReminder => TodoReminderEvent,
-            ToolResult => ToolResultEvent,
-        ])
-    };
-}
-
 /// Whether `payload` is the event `kind` (decoded, not emitted).
 ///
 /// # Errors
 /// What is missing or of the wrong type, naming the field.
 pub fn check(kind: EventKind, payload: &Value) -> Result<(), PayloadError> {
     macro_rules! check_kind {
-        ($kind:ident, $payload:ident, [$($k:ident => $ty:ty,)*]) => {
-            match $kind {
-                EventKind::ToolCall => decode::<ToolCallEvent>($payload).map(drop),
-                EventKind::Context => decode::<ContextEvent>($payload).map(drop),
-                $(EventKind::$k => decode::<$ty>($payload).map(drop),)*
+        ($(($kind:ident, $name:literal, $event:ident $($rest:tt)*))*) => {
+            match kind {
+                $(EventKind::$kind => decode::<hooks_core::events::$event>(payload).map(drop),)*
                 other => Err(unknown(other)),
             }
         };
     }
-    with_events!(check_kind!(kind, payload,))
+    hooks_core::for_each_event!(check_kind)
 }
 
 fn unknown(kind: EventKind) -> PayloadError {
@@ -132,47 +92,82 @@ pub async fn emit(
     payload: Value,
 ) -> Result<Emitted, PayloadError> {
     macro_rules! emit_kind {
-        ($kind:ident, $payload:ident, [$($k:ident => $ty:ty,)*]) => {
-            match $kind {
-                EventKind::ToolCall => tool_call(runner, decode(&$payload)?).await,
-                EventKind::Context => context(runner, decode(&$payload)?).await,
-                $(EventKind::$k => last::<$ty>(runner, decode(&$payload)?).await,)*
+        ($(($kind:ident, $name:literal, $event:ident $($rest:tt)*))*) => {
+            match kind {
+                $(EventKind::$kind => {
+                    Ok(answer::<hooks_core::events::$event>(runner, decode(&payload)?).await)
+                })*
                 other => Err(unknown(other)),
             }
         };
     }
-    with_events!(emit_kind!(kind, payload,))
+    hooks_core::for_each_event!(emit_kind)
 }
 
-/// An event whose rule answers one of its handlers' results (or none).
-async fn last<E>(runner: &HookRunner, event: E) -> Result<Emitted, PayloadError>
+/// Emits `event` and answers what its rule makes of the handlers' results.
+async fn answer<E>(runner: &HookRunner, event: E) -> Emitted
 where
     E: HookEvent,
-    E::Rule: Combiner<E, Output = Option<<E as Event>::Result>>,
+    E::Rule: Answer<E>,
 {
-    let result = runner.emit(&event).await;
-    Ok(Emitted::result(to_json(&result)))
+    E::Rule::emitted(runner.emit(&event).await)
 }
 
-async fn tool_call(runner: &HookRunner, event: ToolCallEvent) -> Result<Emitted, PayloadError> {
-    Ok(match runner.emit_tool_call(&event).await {
-        Ok(result) => Emitted::result(to_json(&result)),
-        Err(e) => Emitted {
-            result: json!({ "block": true, "reason": e.to_string() }),
-            failure: Some(HookError {
-                hook_path: e.hook_path.clone(),
-                event: ToolCallEvent::NAME.to_owned(),
-                error: e.error.message().to_owned(),
-            }),
-        },
-    })
+/// What an emission under a combine rule answers on the wire (the table above).
+trait Answer<E: HookEvent>: Combiner<E> {
+    /// The emission's answer, `output`, as JSON.
+    fn emitted(output: Self::Output) -> Emitted;
 }
 
-async fn context(runner: &HookRunner, event: ContextEvent) -> Result<Emitted, PayloadError> {
-    Ok(Emitted::result(match runner.emit(&event).await {
-        Some(messages) => json!({ "messages": messages }),
-        None => Value::Null,
-    }))
+// The rules whose emission answers one of its handlers' results, or none.
+
+impl<E: HookEvent> Answer<E> for Ignore {
+    fn emitted(output: Self::Output) -> Emitted {
+        Emitted::result(to_json(&output))
+    }
+}
+
+impl<E: HookEvent> Answer<E> for LastWins<E> {
+    fn emitted(output: Self::Output) -> Emitted {
+        Emitted::result(to_json(&output))
+    }
+}
+
+impl<E: HookEvent<Result: Cancels>> Answer<E> for UntilCancel<E> {
+    fn emitted(output: Self::Output) -> Emitted {
+        Emitted::result(to_json(&output))
+    }
+}
+
+impl Answer<BeforeAgentStartEvent> for FirstMessage {
+    fn emitted(output: Self::Output) -> Emitted {
+        Emitted::result(to_json(&output))
+    }
+}
+
+impl Answer<ToolCallEvent> for Strict {
+    fn emitted(output: Self::Output) -> Emitted {
+        match output {
+            Ok(result) => Emitted::result(to_json(&result)),
+            Err(e) => Emitted {
+                result: json!({ "block": true, "reason": e.to_string() }),
+                failure: Some(HookError {
+                    hook_path: e.hook_path.clone(),
+                    event: ToolCallEvent::NAME.to_owned(),
+                    error: e.error.message().to_owned(),
+                }),
+            },
+        }
+    }
+}
+
+impl Answer<ContextEvent> for Chain {
+    fn emitted(output: Self::Output) -> Emitted {
+        Emitted::result(match output {
+            Some(messages) => json!({ "messages": messages }),
+            None => Value::Null,
+        })
+    }
 }
 
 fn to_json(value: &impl serde::Serialize) -> Value {

@@ -1,9 +1,15 @@
-//! [`HandlerError`]: what a handler threw (a returned `Err`, a panic, a timeout), and
-//! [`HandlerResult`], what a called handler produced.
+//! What a called handler gives back: [`HandlerResult`], holding what it returned or the
+//! [`HandlerError`] it threw (a returned `Err`, a panic, a timeout), and [`BoxFuture`], the
+//! boxed future an async handler, command or session setup gives it in.
 
 use std::any::Any;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Duration;
+
+/// A boxed, `Send` future.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// What a called handler produced: a result, no result, or a thrown error.
 pub type HandlerResult<R> = Result<Option<R>, HandlerError>;
