@@ -446,6 +446,40 @@ fn watch<'t>(
         .is_some_and(|wait| wait.poll(cx).is_ready())
 }
 
+pin_project_lite::pin_project! {
+    /// A wrapped call: the tool's own future when nothing listens, or the hooked run.
+    #[project = CallProj]
+    enum Call<'t, F: Future, H> {
+        Direct { #[pin] tool: UntilCancelled<'t, F> },
+        Hooked { #[pin] run: H },
+    }
+}
+
+impl<F, H> Future for Call<'_, F, H>
+where
+    F: Future<Output = Result<ToolOutput, ToolError>>,
+    H: Future<Output = Result<ToolOutput, ToolError>>,
+{
+    type Output = Result<ToolOutput, ToolError>;
+
+    // Inlined, so that a direct call costs what its tool's future costs, plus the check; the
+    // hooked run is polled out of line.
+    #[inline(always)]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.project() {
+            CallProj::Direct { tool } => tool.poll(cx),
+            CallProj::Hooked { run } => poll_out_of_line(run, cx),
+        }
+    }
+}
+
+/// Polls `future` in a function of its own: a large state machine that is not inlined into
+/// its caller's poll.
+#[inline(never)]
+fn poll_out_of_line<F: Future>(future: Pin<&mut F>, cx: &mut Context<'_>) -> Poll<F::Output> {
+    future.poll(cx)
+}
+
 impl<T: Tool> Tool for HookToolWrapper<T> {
     fn name(&self) -> &str {
         self.tool.name()
@@ -469,15 +503,17 @@ impl<T: Tool> Tool for HookToolWrapper<T> {
         let gated = self.runner.has_handlers(EventKind::ToolCall);
         let observed = self.runner.has_handlers(EventKind::ToolResult);
         if gated || observed {
-            futures::future::Either::Right(
-                self.hooked(gated, observed, call_id, input, cancel, on_update),
-            )
+            Call::Hooked {
+                run: self.hooked(gated, observed, call_id, input, cancel, on_update),
+            }
         } else {
             // Nothing listens: the tool's own future, behind the cancellation check.
-            futures::future::Either::Left(UntilCancelled::tool(
-                self.tool.execute(call_id, input, cancel, on_update),
-                cancel,
-            ))
+            Call::Direct {
+                tool: UntilCancelled::tool(
+                    self.tool.execute(call_id, input, cancel, on_update),
+                    cancel,
+                ),
+            }
         }
     }
 }
