@@ -304,7 +304,6 @@ impl<T: Tool> HookToolWrapper<T> {
                 wait: None,
                 cancel,
                 cancel_first: false,
-                cancelled: || Ok(None),
             };
             match decision.await {
                 Ok(result) => {
@@ -370,22 +369,41 @@ impl<T: Tool> HookToolWrapper<T> {
 }
 
 pin_project_lite::pin_project! {
-    /// A future run until it completes (its output) or the token is cancelled (what
-    /// `cancelled` makes).
+    /// A future run until it completes (its output) or the token is cancelled (its output's
+    /// [`Cancelled::cancelled`]).
     ///
     /// The cancellation wait is built only once the future is pending (building and dropping
     /// one takes the token's locks, and most gates and no-op tools complete on their first
     /// poll). With `cancel_first` (the tool) the cancellation has priority: the future is not
     /// polled at all when the token is cancelled already, nor on any later poll once it is;
     /// without (a gate), the future is polled first.
-    struct UntilCancelled<'t, F: Future> {
+    struct UntilCancelled<'t, F> {
         #[pin]
         future: F,
         #[pin]
         wait: Option<WaitForCancellationFuture<'t>>,
         cancel: &'t CancellationToken,
         cancel_first: bool,
-        cancelled: fn() -> F::Output,
+    }
+}
+
+/// What a run that the token cancelled answers.
+trait Cancelled {
+    /// The answer.
+    fn cancelled() -> Self;
+}
+
+impl Cancelled for Result<ToolOutput, ToolError> {
+    /// A cancelled tool failed.
+    fn cancelled() -> Self {
+        Err(ToolError::Cancelled)
+    }
+}
+
+impl Cancelled for Result<Option<ToolCallEventResult>, ToolCallHookError> {
+    /// A cancelled gate let the call through (to the tool's own check, which fails it).
+    fn cancelled() -> Self {
+        Ok(None)
     }
 }
 
@@ -397,12 +415,11 @@ impl<'t, F: Future<Output = Result<ToolOutput, ToolError>>> UntilCancelled<'t, F
             wait: None,
             cancel,
             cancel_first: true,
-            cancelled: || Err(ToolError::Cancelled),
         }
     }
 }
 
-impl<F: Future> Future for UntilCancelled<'_, F> {
+impl<F: Future<Output: Cancelled>> Future for UntilCancelled<'_, F> {
     type Output = F::Output;
 
     // Inlined, so that the output of a future that completes at once is written where the
@@ -419,14 +436,14 @@ impl<F: Future> Future for UntilCancelled<'_, F> {
                 this.cancel.is_cancelled()
             };
             if cancelled {
-                return Poll::Ready((this.cancelled)());
+                return Poll::Ready(F::Output::cancelled());
             }
         }
         if let Poll::Ready(output) = this.future.poll(cx) {
             return Poll::Ready(output);
         }
         if (!waiting || !*this.cancel_first) && watch(this.wait, this.cancel, cx) {
-            return Poll::Ready((this.cancelled)());
+            return Poll::Ready(F::Output::cancelled());
         }
         Poll::Pending
     }
@@ -449,7 +466,7 @@ fn watch<'t>(
 pin_project_lite::pin_project! {
     /// A wrapped call: the tool's own future when nothing listens, or the hooked run.
     #[project = CallProj]
-    enum Call<'t, F: Future, H> {
+    enum Call<'t, F, H> {
         Direct { #[pin] tool: UntilCancelled<'t, F> },
         Hooked { #[pin] run: H },
     }
