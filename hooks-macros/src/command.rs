@@ -11,6 +11,11 @@ use crate::sig;
 const KEYS: &[&str] = &["description", "hook", "crate"];
 const SHAPE: &str = "expected `fn name(args: &str, ctx: &CommandContext)`, sync or async, returning `()` or `Result<(), E>`";
 const EXAMPLE: &str = "#[command(\"handoff\", description = \"...\")]";
+const PARAMS: sig::Params = sig::Params {
+    what: "a `#[command]` function",
+    required: &["the arguments text"],
+    optional: &["the context"],
+};
 
 struct Args {
     name: Option<LitStr>,
@@ -104,19 +109,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let args = parse_args(attr, &mut errors);
     let func = sig::parse(item.clone(), "#[command]", SHAPE, &mut errors);
     if let Some(func) = &func {
-        let inputs = &func.item.sig.inputs;
-        if inputs.is_empty() {
-            errors.push(syn::Error::new(
-                func.item.sig.paren_token.span.join(),
-                format!("a `#[command]` function takes the arguments text: {SHAPE}"),
-            ));
-        } else if inputs.len() > 2 {
-            let extra: Vec<_> = inputs.iter().skip(2).collect();
-            errors.spanned(
-                quote!(#(#extra),*),
-                format!("too many parameters: a `#[command]` function takes the arguments text and, optionally, the context: {SHAPE}"),
-            );
-        }
+        func.check_params(&PARAMS, SHAPE, &mut errors);
     }
     match (errors.finish(), func, args.name) {
         (Ok(()), Some(func), Some(name)) => {

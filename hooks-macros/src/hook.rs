@@ -10,6 +10,11 @@ use crate::attr::{self, Arg, Common, Errors, Slot};
 use crate::{events, sig};
 
 const KEYS: &[&str] = &["event", "hook", "crate", "timeout_ms"];
+const PARAMS: sig::Params = sig::Params {
+    what: "a `#[hook]` handler",
+    required: &["the event"],
+    optional: &["the context"],
+};
 
 struct Args {
     /// The event name literal and its type name.
@@ -88,19 +93,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     );
     let func = sig::parse(item.clone(), "#[hook]", &shape, &mut errors);
     if let Some(func) = &func {
-        let inputs = &func.item.sig.inputs;
-        if inputs.is_empty() {
-            errors.push(syn::Error::new(
-                func.item.sig.paren_token.span.join(),
-                format!("a `#[hook]` handler takes the event as its first parameter: {shape}"),
-            ));
-        } else if inputs.len() > 2 {
-            let extra: Vec<_> = inputs.iter().skip(2).collect();
-            errors.spanned(
-                quote!(#(#extra),*),
-                format!("too many parameters: a `#[hook]` handler takes the event and, optionally, the context: {shape}"),
-            );
-        }
+        func.check_params(&PARAMS, &shape, &mut errors);
         if let (Some((key, _)), false) = (&args.timeout, func.is_async) {
             errors.spanned(
                 key,

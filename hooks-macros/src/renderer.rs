@@ -11,6 +11,11 @@ use crate::sig;
 const KEYS: &[&str] = &["hook", "crate"];
 const SHAPE: &str = "expected `fn name(message: &CustomMessage, options: RenderOptions, theme: &Theme) -> Option<Vec<String>>`";
 const EXAMPLE: &str = "#[renderer(\"my-type\")]";
+const PARAMS: sig::Params = sig::Params {
+    what: "a `#[renderer]`",
+    required: &["the message", "the options", "the theme"],
+    optional: &[],
+};
 
 struct Args {
     custom_type: Option<LitStr>,
@@ -71,15 +76,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 format!("a `#[renderer]` is called while drawing and cannot be `async`: {SHAPE}"),
             );
         }
-        if sig.inputs.len() != 3 {
-            errors.push(syn::Error::new(
-                sig.paren_token.span.join(),
-                format!(
-                    "a `#[renderer]` takes three parameters, not {}: {SHAPE}",
-                    sig.inputs.len()
-                ),
-            ));
-        }
+        func.check_params(&PARAMS, SHAPE, &mut errors);
     }
     match (errors.finish(), func, args.custom_type) {
         (Ok(()), Some(func), Some(ty)) => generate(&func, &ty, args.hook, args.krate),

@@ -2,7 +2,7 @@
 //! and return type can be named in generated code.
 
 use proc_macro2::{TokenStream, TokenTree};
-use quote::{ToTokens, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::{Attribute, FnArg, Item, ItemFn, ReturnType, Safety, Type};
 
 use crate::attr::Errors;
@@ -23,6 +23,59 @@ impl Func {
     pub(crate) fn registered_name(&self) -> String {
         let name = self.item.sig.ident.to_string();
         name.strip_prefix("r#").map_or(name.clone(), str::to_owned)
+    }
+}
+
+/// The parameters a macro's function takes, in order, for the check of their number.
+pub(crate) struct Params {
+    /// The function as the errors name it, e.g. "a `#[hook]` handler".
+    pub(crate) what: &'static str,
+    /// The parameters it must have, as the errors name them, e.g. "the event".
+    pub(crate) required: &'static [&'static str],
+    /// The parameters it may have after those, e.g. "the context".
+    pub(crate) optional: &'static [&'static str],
+}
+
+impl Func {
+    /// Checks the number of parameters against `params`; `shape` is the expected form shown
+    /// in errors. Too few is an error on the parameter list; too many points at the ones
+    /// after the last allowed, or at the list when no parameter is optional.
+    pub(crate) fn check_params(&self, params: &Params, shape: &str, errors: &mut Errors) {
+        let Params {
+            what,
+            required,
+            optional,
+        } = params;
+        let inputs = &self.item.sig.inputs;
+        let (n, most) = (inputs.len(), required.len() + optional.len());
+        let list = self.item.sig.paren_token.span.join();
+        if optional.is_empty() && n != most {
+            let count = ["no", "one", "two", "three", "four"]
+                .get(most)
+                .map_or_else(|| most.to_string(), |word| (*word).to_owned());
+            errors.push(syn::Error::new(
+                list,
+                format!("{what} takes {count} parameters, not {n}: {shape}"),
+            ));
+        } else if n < required.len() {
+            errors.push(syn::Error::new(
+                list,
+                format!(
+                    "{what} takes {} as its first parameter: {shape}",
+                    required.join(", ")
+                ),
+            ));
+        } else if n > most {
+            let extra: Vec<_> = inputs.iter().skip(most).collect();
+            errors.spanned(
+                quote!(#(#extra),*),
+                format!(
+                    "too many parameters: {what} takes {} and, optionally, {}: {shape}",
+                    required.join(", "),
+                    optional.join(", ")
+                ),
+            );
+        }
     }
 }
 
