@@ -1,0 +1,9 @@
+use hooks_core::prelude::*;
+
+#[command("handoff")]
+fn handoff() {}
+
+fn main() {
+    // The function is still emitted: no "cannot find" error follows the real one.
+    let _ = handoff;
+}

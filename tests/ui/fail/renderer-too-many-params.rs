@@ -1,0 +1,16 @@
+use hooks_core::prelude::*;
+
+#[renderer("my-type")]
+fn render(
+    _message: &CustomMessage,
+    _options: RenderOptions,
+    _theme: &Theme,
+    _extra: u32,
+) -> Option<Vec<String>> {
+    None
+}
+
+fn main() {
+    // The function is still emitted: no "cannot find" error follows the real one.
+    let _ = render;
+}
