@@ -126,7 +126,7 @@ impl Protocol for Codex {
 
     fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value> {
         match decision? {
-            Decision::Deny { reason } => Some(hook_json::deny(event, &deny_reason(reason))),
+            Decision::Deny { reason } => Some(hook_json::deny(event, deny_reason(reason))),
             Decision::ReplaceOutput { content, .. } => Some(block(&replacement_text(content))),
             Decision::WithholdOutput { .. } => None,
             Decision::Context { text } => Some(hook_json::context(event, text)),
