@@ -269,22 +269,12 @@ fn bridge_path(
     cwd: &Path,
     home: &Path,
 ) -> Result<(PathBuf, PathBuf), InstallError> {
-    let cwd = cwd
-        .canonicalize()
-        .map_err(|source| InstallError::WorkingDir {
-            path: cwd.to_path_buf(),
-            source,
-        })?;
+    let (cwd, binary) = super::placed(cwd, binary)?;
     let env = std::env::var_os(AGENT_DIR_ENV);
     let dir = extensions_dir(agent, scope, &cwd, home, env.as_deref())?;
     let name = binary.file_name().unwrap_or(OsStr::new("hooks"));
     let mut file = name.to_os_string();
     file.push(".ts");
-    let binary = if binary.is_absolute() {
-        binary.to_path_buf()
-    } else {
-        cwd.join(binary)
-    };
     Ok((dir.join(file), binary))
 }
 
