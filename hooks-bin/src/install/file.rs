@@ -116,7 +116,6 @@ fn atomic_write(
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut builder = tempfile::Builder::new();
     builder.prefix(".hooks-install-").suffix(".tmp");
-    #[cfg(unix)]
     if permissions.is_none() {
         use std::os::unix::fs::PermissionsExt;
         // Applied at creation, so the umask narrows it (tempfile's default is 0600).

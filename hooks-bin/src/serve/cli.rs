@@ -187,18 +187,12 @@ fn stop_server(endpoint: &Endpoint, running: &Running) -> Result<(), String> {
     Err(format!("pid {} did not stop within 30 s", running.pid))
 }
 
-#[cfg(unix)]
 fn terminate(pid: u32) -> std::io::Result<()> {
     let pid = i32::try_from(pid)
         .ok()
         .and_then(rustix::process::Pid::from_raw)
         .ok_or_else(|| std::io::Error::other("not a process id"))?;
     rustix::process::kill_process(pid, rustix::process::Signal::TERM).map_err(Into::into)
-}
-
-#[cfg(not(unix))]
-fn terminate(_pid: u32) -> std::io::Result<()> {
-    Err(std::io::Error::other("--stop needs a unix system"))
 }
 
 /// Starts `hooks serve` (the same options) in its own process group, its output to
@@ -273,7 +267,6 @@ pub fn ensure_running(endpoint: &Endpoint, args: &ServeArgs) -> Result<Running, 
         .stdin(std::process::Stdio::null())
         .stdout(out)
         .stderr(err);
-    #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let mut child = command
         .spawn()
@@ -453,7 +446,6 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
 ///
 /// # Errors
 /// The lock file cannot be written, or a listener fails.
-#[cfg(unix)]
 async fn serve_on(
     server: &Server,
     listener: tokio::net::TcpListener,
@@ -461,31 +453,28 @@ async fn serve_on(
     lock: &mut Lock,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let (pid, url) = (std::process::id(), endpoint.url());
-    match super::socket::bind(&endpoint.socket) {
-        Ok((socket, file)) => {
-            lock.record(endpoint.port)?;
-            eprintln!(
-                "hooks serve: listening on {url} and {} (pid {pid}, lock {})",
-                file.path().display(),
-                lock.path().display()
-            );
-            let served = server.serve_with_socket(listener, socket, shutdown).await;
-            drop(file);
-            served
-        }
-        Err(e) => {
+    let socket = super::socket::bind(&endpoint.socket)
+        .inspect_err(|e| {
             eprintln!(
                 "hooks serve: cannot listen on {} ({e}); serving HTTP only",
                 endpoint.socket.display()
             );
-            lock.record(endpoint.port)?;
-            eprintln!(
-                "hooks serve: listening on {url} (pid {pid}, lock {})",
-                lock.path().display()
-            );
-            server.serve(listener, shutdown).await
-        }
+        })
+        .ok();
+    lock.record(endpoint.port)?;
+    let also = socket.as_ref().map_or_else(String::new, |(_, file)| {
+        format!(" and {}", file.path().display())
+    });
+    eprintln!(
+        "hooks serve: listening on {}{also} (pid {}, lock {})",
+        endpoint.url(),
+        std::process::id(),
+        lock.path().display()
+    );
+    match socket {
+        // The socket's file goes (dropped) once the server is done with it.
+        Some((socket, _file)) => server.serve_with_socket(listener, socket, shutdown).await,
+        None => server.serve(listener, shutdown).await,
     }
 }
 
@@ -494,79 +483,40 @@ async fn serve_on(
 /// usual soft limit of 1,024. A limit that cannot be raised stays as it is. Returns the limit
 /// in force.
 fn raise_open_file_limit() -> u64 {
-    #[cfg(unix)]
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let limit = getrlimit(Resource::Nofile);
+    if limit.current != limit.maximum
+        && setrlimit(
+            Resource::Nofile,
+            Rlimit {
+                current: limit.maximum,
+                maximum: limit.maximum,
+            },
+        )
+        .is_ok()
     {
-        use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
-        let limit = getrlimit(Resource::Nofile);
-        if limit.current != limit.maximum
-            && setrlimit(
-                Resource::Nofile,
-                Rlimit {
-                    current: limit.maximum,
-                    maximum: limit.maximum,
-                },
-            )
-            .is_ok()
-        {
-            return limit.maximum.unwrap_or(u64::MAX);
-        }
-        limit.current.unwrap_or(u64::MAX)
+        return limit.maximum.unwrap_or(u64::MAX);
     }
-    #[cfg(not(unix))]
-    {
-        u64::MAX
-    }
-}
-
-/// Serves `listener` until `SIGTERM` or `SIGINT` (no unix socket here), the lock recording
-/// the server from the start.
-///
-/// # Errors
-/// The lock file cannot be written, or the listener fails.
-#[cfg(not(unix))]
-async fn serve_on(
-    server: &Server,
-    listener: tokio::net::TcpListener,
-    endpoint: &Endpoint,
-    lock: &mut Lock,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    lock.record(endpoint.port)?;
-    eprintln!(
-        "hooks serve: listening on {} (pid {}, lock {})",
-        endpoint.url(),
-        std::process::id(),
-        lock.path().display()
-    );
-    server.serve(listener, shutdown).await
+    limit.current.unwrap_or(u64::MAX)
 }
 
 /// Resolves on `SIGTERM` or `SIGINT`, which are caught from this call on (it must be made
 /// inside the runtime).
 fn terminated() -> impl Future<Output = ()> + Send + 'static {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let caught = (
-            signal(SignalKind::terminate()),
-            signal(SignalKind::interrupt()),
-        );
-        async move {
-            match caught {
-                (Ok(mut term), Ok(mut int)) => {
-                    tokio::select! {
-                        _ = term.recv() => {}
-                        _ = int.recv() => {}
-                    }
+    use tokio::signal::unix::{SignalKind, signal};
+    let caught = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    );
+    async move {
+        match caught {
+            (Ok(mut term), Ok(mut int)) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
                 }
-                _ => std::future::pending::<()>().await,
             }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        async {
-            let _ = tokio::signal::ctrl_c().await;
+            _ => std::future::pending::<()>().await,
         }
     }
 }
