@@ -155,13 +155,7 @@ impl Install {
                  The server starts on the next session start."
             ))?;
         }
-        if let Some(backup) = &report.backup {
-            o(writeln!(
-                out,
-                "Backup of the previous file: {}",
-                backup.display()
-            ))?;
-        }
+        super::file::say_backup(out, report.backup.as_deref())?;
         Ok(report)
     }
 

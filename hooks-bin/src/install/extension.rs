@@ -26,9 +26,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use similar::TextDiff;
-
-use super::file::{read_settings, remove_with_backup, write_settings};
+use super::file::{diff, read_settings, remove_with_backup, say_backup, write_settings};
 use super::{InstallError, Scope};
 
 /// The bridge's source, as shipped.
@@ -206,13 +204,7 @@ pub fn install_bridge(
         },
     };
     if dry_run {
-        let name = shown.to_string();
-        let name = name.trim_start_matches('/');
-        let diff = TextDiff::from_lines(old_text.as_deref().unwrap_or(""), &new_text)
-            .unified_diff()
-            .context_radius(3)
-            .header(&format!("a/{name}"), &format!("b/{name}"))
-            .to_string();
+        let diff = diff(old_text.as_deref(), &shown.to_string(), &new_text);
         o(write!(out, "{diff}"))?;
         o(writeln!(out, "Dry run: nothing written."))?;
         return Ok(BridgeInstall::Written { replaced });
@@ -233,13 +225,7 @@ pub fn install_bridge(
              and runs the hooks in it."
         ))?,
     }
-    if let Some(backup) = backup {
-        o(writeln!(
-            out,
-            "Backup of the previous file: {}",
-            backup.display()
-        ))?;
-    }
+    say_backup(out, backup.as_deref())?;
     Ok(BridgeInstall::Written { replaced })
 }
 
