@@ -341,33 +341,28 @@ pub fn running(endpoint: &Endpoint) -> Option<Running> {
 }
 
 fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
-    let secret = match crate::trust::config_dir()
+    match serving(endpoint, args, trust) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e),
+    }
+}
+
+/// [`serve`]: `Ok` once stopped by a signal, else why it cannot serve (or serve on).
+fn serving(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> Result<(), String> {
+    let secret = crate::trust::config_dir()
         .map_err(|e| e.to_string())
         .and_then(|dir| Secret::load_or_create(&dir))
-    {
-        Ok(secret) => secret,
-        Err(e) => return fail(&format!("no secret: {e}")),
-    };
-    let session_dir = match SessionFiles::default_dir() {
-        Ok(dir) => dir,
-        Err(e) => return fail(&format!("no directory for the session files: {e}")),
-    };
-    if let Err(e) = endpoint.dir.make() {
-        return fail(&e);
-    }
+        .map_err(|e| format!("no secret: {e}"))?;
+    let session_dir = SessionFiles::default_dir()
+        .map_err(|e| format!("no directory for the session files: {e}"))?;
+    endpoint.dir.make()?;
     // Taken before anything is bound, written once everything is: see `lock`.
-    let mut lock = match Lock::take(&endpoint.lock) {
-        Ok(lock) => lock,
-        Err(e) => return fail(&e.to_string()),
-    };
+    let mut lock = Lock::take(&endpoint.lock).map_err(|e| e.to_string())?;
     let descriptors = raise_open_file_limit();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-    {
-        Ok(runtime) => runtime,
-        Err(e) => return fail(&format!("cannot start the runtime: {e}")),
-    };
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
     let on_end: OnEnd = Arc::new(|key: &SessionKey, ending| {
         let clean = if ending.clean { "" } else { ", not cleanly" };
         eprintln!(
@@ -375,10 +370,8 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
             ending.reason
         );
     });
-    let audit = match crate::call::audit::Settings::load() {
-        Ok(audit) => audit,
-        Err(e) => return fail(&format!("invalid configuration: {e}")),
-    };
+    let audit =
+        crate::call::audit::Settings::load().map_err(|e| format!("invalid configuration: {e}"))?;
     let options = ServeOptions {
         adapter: AdapterOptions {
             trust,
@@ -397,10 +390,10 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         binary: Some(endpoint.binary.clone()),
         connections: super::connections::Limits::for_descriptors(descriptors),
     };
-    let code = runtime.block_on(async {
-        let listener = match tokio::net::TcpListener::bind(("127.0.0.1", endpoint.port)).await {
-            Ok(listener) => listener,
-            Err(e) => {
+    let served = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", endpoint.port))
+            .await
+            .map_err(|e| {
                 let taken = if e.kind() == std::io::ErrorKind::AddrInUse {
                     let who = super::verify::listener_uid(endpoint.port)
                         .map_or_else(String::new, |uid| format!(" (uid {uid})"));
@@ -412,29 +405,22 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
                 } else {
                     String::new()
                 };
-                return fail(&format!(
-                    "cannot listen on 127.0.0.1:{}: {e}{taken}",
-                    endpoint.port
-                ));
-            }
-        };
+                format!("cannot listen on 127.0.0.1:{}: {e}{taken}", endpoint.port)
+            })?;
         if let Some(files) = &options.session_files {
             eprintln!("hooks serve: session files in {}", files.dir().display());
         }
         let server = Server::new(options);
         // Caught from here on: a signal sent once the server says it listens ends it cleanly.
         let shutdown = terminated();
-        let served = serve_on(&server, listener, endpoint, &mut lock, shutdown).await;
-        match served {
-            Ok(()) => {
-                eprintln!("hooks serve: stopped");
-                ExitCode::SUCCESS
-            }
-            Err(e) => fail(&format!("the listener failed: {e}")),
-        }
+        serve_on(&server, listener, endpoint, &mut lock, shutdown)
+            .await
+            .map_err(|e| format!("the listener failed: {e}"))?;
+        eprintln!("hooks serve: stopped");
+        Ok(())
     });
     drop(lock);
-    code
+    served
 }
 
 /// Serves `listener` and the unix socket ([`super::socket::bind`], replacing a stale one:
