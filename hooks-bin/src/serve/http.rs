@@ -507,10 +507,7 @@ impl Server {
         let bound = self.state.options.call_timeout;
         let why = match tokio::time::timeout(bound, run).await {
             Ok(Ok(answered)) => return answered,
-            Ok(Err(payload)) => format!(
-                "internal error: the adapter panicked: {}",
-                hooks_core::HandlerError::from_panic(&*payload)
-            ),
+            Ok(Err(payload)) => pipeline::panicked(&*payload),
             Err(_) => {
                 if let Some(key) = &key {
                     self.state.sessions.abandon(key);
