@@ -133,7 +133,6 @@ use std::ffi::OsStr;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::sync::Arc;
 
 use hooks_core::{HookRunner, JsonlSessionStore};
@@ -181,19 +180,6 @@ impl Scope {
 impl fmt::Display for Scope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Scope {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "project" => Ok(Scope::Project),
-            "user" => Ok(Scope::User),
-            other => Err(format!(
-                "unknown scope `{other}` (expected project or user)"
-            )),
-        }
     }
 }
 
