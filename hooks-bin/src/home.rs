@@ -59,7 +59,6 @@ mod tests {
     use super::*;
 
     #[test]
-    #[cfg(unix)]
     fn only_an_absolute_home_counts() {
         let home =
             |h: Option<&str>, p: Option<&str>| home_from(h.map(OsStr::new), p.map(OsStr::new));

@@ -124,25 +124,21 @@ async fn context_chain(event: ContextEvent, s: &Session) -> Reply {
 /// `SessionStart` by its source: `session_start` for a new session, `session_switch` for one
 /// resumed, cleared or forked, nothing after a compaction (the session goes on).
 async fn session_started(source: StartSource, s: &Session) -> Reply {
-    let switch = |reason| SessionSwitchEvent {
+    let reason = match source {
+        StartSource::Startup => {
+            let _ = s.runner.emit(&SessionStartEvent {}).await;
+            return start_reply(s);
+        }
+        StartSource::Resume => SwitchReason::Resume,
+        StartSource::Clear => SwitchReason::New,
+        StartSource::Fork => SwitchReason::Fork,
+        StartSource::Compact => return Reply::default(),
+    };
+    let switch = SessionSwitchEvent {
         reason,
         previous_session_file: None,
     };
-    match source {
-        StartSource::Startup => {
-            let _ = s.runner.emit(&SessionStartEvent {}).await;
-        }
-        StartSource::Resume => {
-            let _ = s.runner.emit(&switch(SwitchReason::Resume)).await;
-        }
-        StartSource::Clear => {
-            let _ = s.runner.emit(&switch(SwitchReason::New)).await;
-        }
-        StartSource::Fork => {
-            let _ = s.runner.emit(&switch(SwitchReason::Fork)).await;
-        }
-        StartSource::Compact => return Reply::default(),
-    }
+    let _ = s.runner.emit(&switch).await;
     start_reply(s)
 }
 

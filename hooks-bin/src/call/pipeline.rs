@@ -102,42 +102,39 @@ pub fn prepare(
     input: &[u8],
     opts: &AdapterOptions,
 ) -> Result<Prepared, Box<Answered>> {
-    let mode = opts.audit.mode;
-    let Some(event) = protocol.event(event_name) else {
-        let failed = Outcome::failure(protocol, event_name, &unknown_event(protocol, event_name));
-        return Err(Box::new(Answered::failed(
+    let refused = |failed| {
+        let facts = CallFacts::default();
+        Box::new(Answered::failed(
             protocol,
             event_name,
             failed,
-            CallFacts::default(),
-            mode,
-        )));
+            facts,
+            opts.audit.mode,
+        ))
     };
-    let decoded = catch_unwind(AssertUnwindSafe(|| {
+    let Some(event) = protocol.event(event_name) else {
+        let reason = unknown_event(protocol, event_name);
+        return Err(refused(Outcome::failure(protocol, event_name, &reason)));
+    };
+    let decoded = unpanicked(|| {
         let request = protocol
             .decode(event, input)
             .map_err(|e| format!("invalid input: {e}"))?;
         let facts = CallFacts::of(&request, opts.audit.log.is_some());
         let cwd = working_dir(opts, &request)?;
-        Ok::<_, String>(Prepared {
+        Ok(Prepared {
             event,
             request,
             cwd,
             facts,
         })
-    }))
-    .unwrap_or_else(|payload| {
-        let message = hooks_core::HandlerError::from_panic(&*payload);
-        Err(format!("internal error: the adapter panicked: {message}"))
     });
     decoded.map_err(|failure| {
-        let failed = outcome(protocol, event, event_name, Reply::failure(failure));
-        Box::new(Answered::failed(
+        refused(outcome(
             protocol,
+            event,
             event_name,
-            failed,
-            CallFacts::default(),
-            mode,
+            Reply::failure(failure),
         ))
     })
 }
@@ -334,40 +331,36 @@ pub fn answer_call(
             (crate::call::audit::Mode::Enforce, None),
         );
     }
-    let Some(event) = protocol.event(event_name) else {
-        let reason = unknown_event(protocol, event_name);
-        let failed = Outcome::failure(protocol, event_name, &reason);
-        return Answered::new(
-            protocol,
-            event_name,
-            failed,
-            None,
-            CallFacts::default(),
-            (mode, runs),
-        );
-    };
+    // An unknown event, or input the protocol refuses: failed before any hook ran.
     let call = match prepare(protocol, event_name, input, opts) {
         Ok(call) => call,
         Err(refused) => return *refused,
     };
-    let facts = call.facts().clone();
+    let (event, facts) = (call.event(), call.facts().clone());
     // The same steps as a resident host's, on a runner of this call's own, with the hooks the
     // call's event can use; a panic anywhere fails the call.
-    let answered = catch_unwind(AssertUnwindSafe(|| {
+    let answered = unpanicked(|| {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| format!("internal error: cannot start the runtime: {e}"))?;
         let load = Load::ForEvent;
         let (_runner, alone) = open(protocol, &call, opts, load, &Tables::new(), None)?;
-        Ok::<_, String>(runtime.block_on(run_alone(protocol, call, &alone, mode)))
-    }))
-    .unwrap_or_else(|payload| {
-        let message = hooks_core::HandlerError::from_panic(&*payload);
-        Err(format!("internal error: the adapter panicked: {message}"))
+        Ok(runtime.block_on(run_alone(protocol, call, &alone, mode)))
     });
     answered.unwrap_or_else(|failure| {
         let failed = outcome(protocol, event, event_name, Reply::failure(failure));
         Answered::new(protocol, event_name, failed, None, facts, (mode, runs))
     })
+}
+
+/// `f()`, a panic in it the failure `internal error: the adapter panicked: ...`.
+fn unpanicked<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| Err(panicked(&*payload)))
+}
+
+/// The failure of a call whose adapter panicked with `payload`.
+pub(crate) fn panicked(payload: &(dyn std::any::Any + Send)) -> String {
+    let message = hooks_core::HandlerError::from_panic(payload);
+    format!("internal error: the adapter panicked: {message}")
 }

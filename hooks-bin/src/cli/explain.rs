@@ -11,7 +11,6 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 
@@ -69,9 +68,8 @@ pub fn explain(
     options: &AdapterOptions,
 ) -> Explained {
     let protocol = agent.protocol();
-    let runs: Runs = Arc::new(Mutex::new(Vec::new()));
     let mut opts = options.clone();
-    opts.runs = Some(Arc::clone(&runs));
+    opts.runs = Some(Runs::default());
     let answered = crate::call::answer_call(protocol, event_name, input, &opts);
     Explained {
         runs: answered.runs,

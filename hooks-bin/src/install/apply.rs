@@ -155,13 +155,7 @@ impl Install {
                  The server starts on the next session start."
             ))?;
         }
-        if let Some(backup) = &report.backup {
-            o(writeln!(
-                out,
-                "Backup of the previous file: {}",
-                backup.display()
-            ))?;
-        }
+        super::file::say_backup(out, report.backup.as_deref())?;
         Ok(report)
     }
 
@@ -239,18 +233,13 @@ impl Install {
 
 /// Makes `path` (and its backup) readable by its owner only: it holds the secret.
 fn private(path: &std::path::Path) -> io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        let target = std::fs::canonicalize(path)?;
-        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600))?;
-        let mut backup = target.into_os_string();
-        backup.push(".bak");
-        if std::path::Path::new(&backup).exists() {
-            std::fs::set_permissions(&backup, std::fs::Permissions::from_mode(0o600))?;
-        }
+    use std::os::unix::fs::PermissionsExt as _;
+    let target = std::fs::canonicalize(path)?;
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600))?;
+    let mut backup = target.into_os_string();
+    backup.push(".bak");
+    if std::path::Path::new(&backup).exists() {
+        std::fs::set_permissions(&backup, std::fs::Permissions::from_mode(0o600))?;
     }
-    #[cfg(not(unix))]
-    let _ = path;
     Ok(())
 }

@@ -133,13 +133,7 @@ pub(super) fn trust(
         out,
         "Trusted {n} hooks in {config_shown}: Codex runs them without asking."
     ))?;
-    if let Some(backup) = backup {
-        o(writeln!(
-            out,
-            "Backup of the previous file: {}",
-            backup.display()
-        ))?;
-    }
+    super::file::say_backup(out, backup.as_deref())?;
     Ok(trusted)
 }
 

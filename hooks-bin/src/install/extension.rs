@@ -26,9 +26,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use similar::TextDiff;
-
-use super::file::{read_settings, remove_with_backup, write_settings};
+use super::file::{diff, read_settings, remove_with_backup, say_backup, write_settings};
 use super::{InstallError, Scope};
 
 /// The bridge's source, as shipped.
@@ -206,13 +204,7 @@ pub fn install_bridge(
         },
     };
     if dry_run {
-        let name = shown.to_string();
-        let name = name.trim_start_matches('/');
-        let diff = TextDiff::from_lines(old_text.as_deref().unwrap_or(""), &new_text)
-            .unified_diff()
-            .context_radius(3)
-            .header(&format!("a/{name}"), &format!("b/{name}"))
-            .to_string();
+        let diff = diff(old_text.as_deref(), &shown.to_string(), &new_text);
         o(write!(out, "{diff}"))?;
         o(writeln!(out, "Dry run: nothing written."))?;
         return Ok(BridgeInstall::Written { replaced });
@@ -233,13 +225,7 @@ pub fn install_bridge(
              and runs the hooks in it."
         ))?,
     }
-    if let Some(backup) = backup {
-        o(writeln!(
-            out,
-            "Backup of the previous file: {}",
-            backup.display()
-        ))?;
-    }
+    say_backup(out, backup.as_deref())?;
     Ok(BridgeInstall::Written { replaced })
 }
 
@@ -269,22 +255,12 @@ fn bridge_path(
     cwd: &Path,
     home: &Path,
 ) -> Result<(PathBuf, PathBuf), InstallError> {
-    let cwd = cwd
-        .canonicalize()
-        .map_err(|source| InstallError::WorkingDir {
-            path: cwd.to_path_buf(),
-            source,
-        })?;
+    let (cwd, binary) = super::placed(cwd, binary)?;
     let env = std::env::var_os(AGENT_DIR_ENV);
     let dir = extensions_dir(agent, scope, &cwd, home, env.as_deref())?;
     let name = binary.file_name().unwrap_or(OsStr::new("hooks"));
     let mut file = name.to_os_string();
     file.push(".ts");
-    let binary = if binary.is_absolute() {
-        binary.to_path_buf()
-    } else {
-        cwd.join(binary)
-    };
     Ok((dir.join(file), binary))
 }
 

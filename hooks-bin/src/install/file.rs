@@ -116,7 +116,6 @@ fn atomic_write(
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut builder = tempfile::Builder::new();
     builder.prefix(".hooks-install-").suffix(".tmp");
-    #[cfg(unix)]
     if permissions.is_none() {
         use std::os::unix::fs::PermissionsExt;
         // Applied at creation, so the umask narrows it (tempfile's default is 0600).
@@ -181,13 +180,26 @@ impl Opened {
 
     /// The unified diff from the old text to `new_text`, the file named `shown`.
     pub(super) fn diff(&self, shown: &str, new_text: &str) -> String {
-        let old = self.old_text.as_deref().unwrap_or("");
-        // `a/` + the path without its root, as `git diff --no-index` names absolute paths.
-        let name = shown.trim_start_matches('/');
-        TextDiff::from_lines(old, new_text)
-            .unified_diff()
-            .context_radius(3)
-            .header(&format!("a/{name}"), &format!("b/{name}"))
-            .to_string()
+        diff(self.old_text.as_deref(), shown, new_text)
+    }
+}
+
+/// The unified diff from `old_text` (none: an empty file) to `new_text`, the file named `shown`.
+pub(super) fn diff(old_text: Option<&str>, shown: &str, new_text: &str) -> String {
+    // `a/` + the path without its root, as `git diff --no-index` names absolute paths.
+    let name = shown.trim_start_matches('/');
+    TextDiff::from_lines(old_text.unwrap_or(""), new_text)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{name}"), &format!("b/{name}"))
+        .to_string()
+}
+
+/// Says where the previous file's backup went, when one was written.
+pub(super) fn say_backup(out: &mut dyn Write, backup: Option<&Path>) -> Result<(), InstallError> {
+    match backup {
+        Some(backup) => writeln!(out, "Backup of the previous file: {}", backup.display())
+            .map_err(InstallError::Output),
+        None => Ok(()),
     }
 }

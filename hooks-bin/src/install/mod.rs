@@ -133,7 +133,6 @@ use std::ffi::OsStr;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::sync::Arc;
 
 use hooks_core::{HookRunner, JsonlSessionStore};
@@ -181,19 +180,6 @@ impl Scope {
 impl fmt::Display for Scope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Scope {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "project" => Ok(Scope::Project),
-            "user" => Ok(Scope::User),
-            other => Err(format!(
-                "unknown scope `{other}` (expected project or user)"
-            )),
-        }
     }
 }
 
@@ -299,17 +285,8 @@ pub fn uninstall(
     out: &mut dyn Write,
 ) -> Result<(), InstallError> {
     let (dry_run, http) = (options.dry_run, &options.http);
-    let working_dir = |source| InstallError::WorkingDir {
-        path: cwd.to_path_buf(),
-        source,
-    };
-    let cwd = cwd.canonicalize().map_err(working_dir)?;
+    let (cwd, binary) = placed(cwd, binary)?;
     let paths = settings_files(target, scope, &cwd, home)?;
-    let binary = if binary.is_absolute() {
-        binary.to_path_buf()
-    } else {
-        cwd.join(binary)
-    };
     let record = created::record_path();
     for path in paths {
         Uninstall {
@@ -323,6 +300,22 @@ pub fn uninstall(
         .apply(out)?;
     }
     Ok(())
+}
+
+/// `cwd` made canonical (it must exist), and `binary` made absolute against it.
+fn placed(cwd: &Path, binary: &Path) -> Result<(PathBuf, PathBuf), InstallError> {
+    let cwd = cwd
+        .canonicalize()
+        .map_err(|source| InstallError::WorkingDir {
+            path: cwd.to_path_buf(),
+            source,
+        })?;
+    let binary = if binary.is_absolute() {
+        binary.to_path_buf()
+    } else {
+        cwd.join(binary)
+    };
+    Ok((cwd, binary))
 }
 
 /// Every file `install` writes for `target` in `scope`, with and without `--http` (when the
@@ -424,13 +417,13 @@ pub fn run(
     if options.trust && target != Target::Codex {
         return Err(InstallError::NoTrustStep { target });
     }
-    let working_dir = |source| InstallError::WorkingDir {
-        path: cwd.to_path_buf(),
-        source,
-    };
-    let cwd = cwd.canonicalize().map_err(working_dir)?;
+    let given = cwd.to_path_buf();
+    let (cwd, binary) = placed(cwd, binary)?;
     if !cwd.is_dir() {
-        return Err(working_dir(io::Error::from(io::ErrorKind::NotADirectory)));
+        return Err(InstallError::WorkingDir {
+            path: given,
+            source: io::Error::from(io::ErrorKind::NotADirectory),
+        });
     }
     let dir_env_value = dir_env_value(target);
     let path = install_path(target, scope, options.http.is_some(), &cwd, home)?;
@@ -461,11 +454,7 @@ pub fn run(
     let plan = Install {
         target,
         path,
-        binary: if binary.is_absolute() {
-            binary.to_path_buf()
-        } else {
-            cwd.join(binary)
-        },
+        binary,
         dry_run: options.dry_run,
         on_failure_block,
         http: options.http.clone(),

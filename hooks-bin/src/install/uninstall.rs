@@ -166,13 +166,7 @@ impl Uninstall {
             out,
             "Removed {count} {entries} ({events}) from {shown}."
         ))?;
-        if let Some(backup) = &report.backup {
-            o(writeln!(
-                out,
-                "Backup of the previous file: {}",
-                backup.display()
-            ))?;
-        }
+        super::file::say_backup(out, report.backup.as_deref())?;
         Ok(report)
     }
 }

@@ -42,24 +42,14 @@ pub enum AgentVersion {
 
 impl AgentVersion {
     /// The version of `executable` as found on `path_var` (a `PATH` value): the first
-    /// executable file of that name, asked `--version`.
+    /// executable file of that name, asked `--version`, given at most [`VERSION_TIMEOUT`]
+    /// (then it is killed and the version is [`AgentVersion::Unreadable`]).
     #[must_use]
     pub fn detect(executable: &str, path_var: Option<&OsStr>) -> AgentVersion {
-        AgentVersion::detect_within(executable, path_var, VERSION_TIMEOUT)
-    }
-
-    /// [`AgentVersion::detect`], with `--version` given at most `timeout` (then it is killed
-    /// and the version is [`AgentVersion::Unreadable`]).
-    #[must_use]
-    pub fn detect_within(
-        executable: &str,
-        path_var: Option<&OsStr>,
-        timeout: Duration,
-    ) -> AgentVersion {
         let Some(path) = find_on_path(executable, path_var) else {
             return AgentVersion::NotFound;
         };
-        match ask_version(&path, timeout) {
+        match ask_version(&path, VERSION_TIMEOUT) {
             Ok(version) => AgentVersion::Found { path, version },
             Err(why) => AgentVersion::Unreadable { path, why },
         }

@@ -121,18 +121,11 @@ impl Interrupts {
 ///
 /// The handler could not be installed.
 pub fn listen(interrupts: Arc<Interrupts>, out: Arc<Transcript>) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        // Registered now, not at the first poll, so a Ctrl-C right after the start is caught.
-        let mut signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
-        tokio::spawn(
-            async move { while signal.recv().await.is_some() && handle(&interrupts, &out) {} },
-        );
-    }
-    #[cfg(not(unix))]
-    tokio::spawn(async move {
-        while tokio::signal::ctrl_c().await.is_ok() && handle(&interrupts, &out) {}
-    });
+    // Registered now, not at the first poll, so a Ctrl-C right after the start is caught.
+    let mut signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
+    tokio::spawn(
+        async move { while signal.recv().await.is_some() && handle(&interrupts, &out) {} },
+    );
     Ok(())
 }
 

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use hooks_core::ui::{NotifyKind, Theme};
 use hooks_core::{HookUi, NoUi, StatusLine};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::run::transcript::{Transcript, clean};
 
@@ -75,11 +75,7 @@ impl HookUi for HostUi {
         } else {
             NoUi.select(title, options).await
         };
-        self.transcript.prompt(
-            "select",
-            title,
-            &answer.clone().map_or(Value::Null, Value::from),
-        );
+        self.transcript.prompt("select", title, &json!(answer));
         answer
     }
 
@@ -117,11 +113,7 @@ impl HookUi for HostUi {
         } else {
             NoUi.input(title, placeholder).await
         };
-        self.transcript.prompt(
-            "input",
-            title,
-            &answer.clone().map_or(Value::Null, Value::from),
-        );
+        self.transcript.prompt("input", title, &json!(answer));
         answer
     }
 
@@ -140,11 +132,7 @@ impl HookUi for HostUi {
         } else {
             NoUi.editor(title, prefill).await
         };
-        self.transcript.prompt(
-            "editor",
-            title,
-            &answer.clone().map_or(Value::Null, Value::from),
-        );
+        self.transcript.prompt("editor", title, &json!(answer));
         answer
     }
 

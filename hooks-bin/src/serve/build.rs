@@ -53,7 +53,6 @@ impl Build {
         }
     }
 
-    #[cfg(unix)]
     fn of_metadata(meta: &fs::Metadata) -> Build {
         use std::os::unix::fs::MetadataExt as _;
         Build {
@@ -62,22 +61,6 @@ impl Build {
             size: meta.size(),
             mtime_s: meta.mtime(),
             mtime_ns: u32::try_from(meta.mtime_nsec()).unwrap_or(0),
-        }
-    }
-
-    #[cfg(not(unix))]
-    fn of_metadata(meta: &fs::Metadata) -> Build {
-        let since = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .unwrap_or_default();
-        Build {
-            dev: 0,
-            ino: 0,
-            size: meta.len(),
-            mtime_s: i64::try_from(since.as_secs()).unwrap_or(i64::MAX),
-            mtime_ns: since.subsec_nanos(),
         }
     }
 }

@@ -107,15 +107,9 @@ fn mode(headers: &HeaderMap) -> Result<Option<Mode>, String> {
     audit::parse_mode(Some(value)).map_err(|e| format!("invalid configuration: {e}"))
 }
 
-#[cfg(unix)]
 fn path_of(bytes: &[u8]) -> Option<PathBuf> {
     use std::os::unix::ffi::OsStrExt as _;
     Some(PathBuf::from(std::ffi::OsStr::from_bytes(bytes)))
-}
-
-#[cfg(not(unix))]
-fn path_of(bytes: &[u8]) -> Option<PathBuf> {
-    std::str::from_utf8(bytes).ok().map(PathBuf::from)
 }
 
 #[cfg(test)]

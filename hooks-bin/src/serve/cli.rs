@@ -187,18 +187,12 @@ fn stop_server(endpoint: &Endpoint, running: &Running) -> Result<(), String> {
     Err(format!("pid {} did not stop within 30 s", running.pid))
 }
 
-#[cfg(unix)]
 fn terminate(pid: u32) -> std::io::Result<()> {
     let pid = i32::try_from(pid)
         .ok()
         .and_then(rustix::process::Pid::from_raw)
         .ok_or_else(|| std::io::Error::other("not a process id"))?;
     rustix::process::kill_process(pid, rustix::process::Signal::TERM).map_err(Into::into)
-}
-
-#[cfg(not(unix))]
-fn terminate(_pid: u32) -> std::io::Result<()> {
-    Err(std::io::Error::other("--stop needs a unix system"))
 }
 
 /// Starts `hooks serve` (the same options) in its own process group, its output to
@@ -273,7 +267,6 @@ pub fn ensure_running(endpoint: &Endpoint, args: &ServeArgs) -> Result<Running, 
         .stdin(std::process::Stdio::null())
         .stdout(out)
         .stderr(err);
-    #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let mut child = command
         .spawn()
@@ -348,33 +341,28 @@ pub fn running(endpoint: &Endpoint) -> Option<Running> {
 }
 
 fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
-    let secret = match crate::trust::config_dir()
+    match serving(endpoint, args, trust) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e),
+    }
+}
+
+/// [`serve`]: `Ok` once stopped by a signal, else why it cannot serve (or serve on).
+fn serving(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> Result<(), String> {
+    let secret = crate::trust::config_dir()
         .map_err(|e| e.to_string())
         .and_then(|dir| Secret::load_or_create(&dir))
-    {
-        Ok(secret) => secret,
-        Err(e) => return fail(&format!("no secret: {e}")),
-    };
-    let session_dir = match SessionFiles::default_dir() {
-        Ok(dir) => dir,
-        Err(e) => return fail(&format!("no directory for the session files: {e}")),
-    };
-    if let Err(e) = endpoint.dir.make() {
-        return fail(&e);
-    }
+        .map_err(|e| format!("no secret: {e}"))?;
+    let session_dir = SessionFiles::default_dir()
+        .map_err(|e| format!("no directory for the session files: {e}"))?;
+    endpoint.dir.make()?;
     // Taken before anything is bound, written once everything is: see `lock`.
-    let mut lock = match Lock::take(&endpoint.lock) {
-        Ok(lock) => lock,
-        Err(e) => return fail(&e.to_string()),
-    };
+    let mut lock = Lock::take(&endpoint.lock).map_err(|e| e.to_string())?;
     let descriptors = raise_open_file_limit();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-    {
-        Ok(runtime) => runtime,
-        Err(e) => return fail(&format!("cannot start the runtime: {e}")),
-    };
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
     let on_end: OnEnd = Arc::new(|key: &SessionKey, ending| {
         let clean = if ending.clean { "" } else { ", not cleanly" };
         eprintln!(
@@ -382,10 +370,8 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
             ending.reason
         );
     });
-    let audit = match crate::call::audit::Settings::load() {
-        Ok(audit) => audit,
-        Err(e) => return fail(&format!("invalid configuration: {e}")),
-    };
+    let audit =
+        crate::call::audit::Settings::load().map_err(|e| format!("invalid configuration: {e}"))?;
     let options = ServeOptions {
         adapter: AdapterOptions {
             trust,
@@ -404,10 +390,10 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
         binary: Some(endpoint.binary.clone()),
         connections: super::connections::Limits::for_descriptors(descriptors),
     };
-    let code = runtime.block_on(async {
-        let listener = match tokio::net::TcpListener::bind(("127.0.0.1", endpoint.port)).await {
-            Ok(listener) => listener,
-            Err(e) => {
+    let served = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", endpoint.port))
+            .await
+            .map_err(|e| {
                 let taken = if e.kind() == std::io::ErrorKind::AddrInUse {
                     let who = super::verify::listener_uid(endpoint.port)
                         .map_or_else(String::new, |uid| format!(" (uid {uid})"));
@@ -419,29 +405,22 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
                 } else {
                     String::new()
                 };
-                return fail(&format!(
-                    "cannot listen on 127.0.0.1:{}: {e}{taken}",
-                    endpoint.port
-                ));
-            }
-        };
+                format!("cannot listen on 127.0.0.1:{}: {e}{taken}", endpoint.port)
+            })?;
         if let Some(files) = &options.session_files {
             eprintln!("hooks serve: session files in {}", files.dir().display());
         }
         let server = Server::new(options);
         // Caught from here on: a signal sent once the server says it listens ends it cleanly.
         let shutdown = terminated();
-        let served = serve_on(&server, listener, endpoint, &mut lock, shutdown).await;
-        match served {
-            Ok(()) => {
-                eprintln!("hooks serve: stopped");
-                ExitCode::SUCCESS
-            }
-            Err(e) => fail(&format!("the listener failed: {e}")),
-        }
+        serve_on(&server, listener, endpoint, &mut lock, shutdown)
+            .await
+            .map_err(|e| format!("the listener failed: {e}"))?;
+        eprintln!("hooks serve: stopped");
+        Ok(())
     });
     drop(lock);
-    code
+    served
 }
 
 /// Serves `listener` and the unix socket ([`super::socket::bind`], replacing a stale one:
@@ -453,7 +432,6 @@ fn serve(endpoint: &Endpoint, args: &ServeArgs, trust: TrustMode) -> ExitCode {
 ///
 /// # Errors
 /// The lock file cannot be written, or a listener fails.
-#[cfg(unix)]
 async fn serve_on(
     server: &Server,
     listener: tokio::net::TcpListener,
@@ -461,31 +439,28 @@ async fn serve_on(
     lock: &mut Lock,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let (pid, url) = (std::process::id(), endpoint.url());
-    match super::socket::bind(&endpoint.socket) {
-        Ok((socket, file)) => {
-            lock.record(endpoint.port)?;
-            eprintln!(
-                "hooks serve: listening on {url} and {} (pid {pid}, lock {})",
-                file.path().display(),
-                lock.path().display()
-            );
-            let served = server.serve_with_socket(listener, socket, shutdown).await;
-            drop(file);
-            served
-        }
-        Err(e) => {
+    let socket = super::socket::bind(&endpoint.socket)
+        .inspect_err(|e| {
             eprintln!(
                 "hooks serve: cannot listen on {} ({e}); serving HTTP only",
                 endpoint.socket.display()
             );
-            lock.record(endpoint.port)?;
-            eprintln!(
-                "hooks serve: listening on {url} (pid {pid}, lock {})",
-                lock.path().display()
-            );
-            server.serve(listener, shutdown).await
-        }
+        })
+        .ok();
+    lock.record(endpoint.port)?;
+    let also = socket.as_ref().map_or_else(String::new, |(_, file)| {
+        format!(" and {}", file.path().display())
+    });
+    eprintln!(
+        "hooks serve: listening on {}{also} (pid {}, lock {})",
+        endpoint.url(),
+        std::process::id(),
+        lock.path().display()
+    );
+    match socket {
+        // The socket's file goes (dropped) once the server is done with it.
+        Some((socket, _file)) => server.serve_with_socket(listener, socket, shutdown).await,
+        None => server.serve(listener, shutdown).await,
     }
 }
 
@@ -494,79 +469,40 @@ async fn serve_on(
 /// usual soft limit of 1,024. A limit that cannot be raised stays as it is. Returns the limit
 /// in force.
 fn raise_open_file_limit() -> u64 {
-    #[cfg(unix)]
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let limit = getrlimit(Resource::Nofile);
+    if limit.current != limit.maximum
+        && setrlimit(
+            Resource::Nofile,
+            Rlimit {
+                current: limit.maximum,
+                maximum: limit.maximum,
+            },
+        )
+        .is_ok()
     {
-        use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
-        let limit = getrlimit(Resource::Nofile);
-        if limit.current != limit.maximum
-            && setrlimit(
-                Resource::Nofile,
-                Rlimit {
-                    current: limit.maximum,
-                    maximum: limit.maximum,
-                },
-            )
-            .is_ok()
-        {
-            return limit.maximum.unwrap_or(u64::MAX);
-        }
-        limit.current.unwrap_or(u64::MAX)
+        return limit.maximum.unwrap_or(u64::MAX);
     }
-    #[cfg(not(unix))]
-    {
-        u64::MAX
-    }
-}
-
-/// Serves `listener` until `SIGTERM` or `SIGINT` (no unix socket here), the lock recording
-/// the server from the start.
-///
-/// # Errors
-/// The lock file cannot be written, or the listener fails.
-#[cfg(not(unix))]
-async fn serve_on(
-    server: &Server,
-    listener: tokio::net::TcpListener,
-    endpoint: &Endpoint,
-    lock: &mut Lock,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    lock.record(endpoint.port)?;
-    eprintln!(
-        "hooks serve: listening on {} (pid {}, lock {})",
-        endpoint.url(),
-        std::process::id(),
-        lock.path().display()
-    );
-    server.serve(listener, shutdown).await
+    limit.current.unwrap_or(u64::MAX)
 }
 
 /// Resolves on `SIGTERM` or `SIGINT`, which are caught from this call on (it must be made
 /// inside the runtime).
 fn terminated() -> impl Future<Output = ()> + Send + 'static {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let caught = (
-            signal(SignalKind::terminate()),
-            signal(SignalKind::interrupt()),
-        );
-        async move {
-            match caught {
-                (Ok(mut term), Ok(mut int)) => {
-                    tokio::select! {
-                        _ = term.recv() => {}
-                        _ = int.recv() => {}
-                    }
+    use tokio::signal::unix::{SignalKind, signal};
+    let caught = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    );
+    async move {
+        match caught {
+            (Ok(mut term), Ok(mut int)) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
                 }
-                _ => std::future::pending::<()>().await,
             }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        async {
-            let _ = tokio::signal::ctrl_c().await;
+            _ => std::future::pending::<()>().await,
         }
     }
 }

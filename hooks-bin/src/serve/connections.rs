@@ -285,7 +285,6 @@ pub async fn serve_tcp(
 ///
 /// # Errors
 /// Never so far: accept errors are waited out.
-#[cfg(unix)]
 pub async fn serve_unix(
     listener: tokio::net::UnixListener,
     router: Router,

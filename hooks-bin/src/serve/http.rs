@@ -289,26 +289,7 @@ impl Server {
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
-        let port = listener.local_addr()?.port();
-        let stop = CancellationToken::new();
-        let stopping = {
-            let stop = stop.clone();
-            async move {
-                shutdown.await;
-                stop.cancel();
-            }
-        };
-        let limits = self.state.options.connections;
-        let on_tcp = connections::serve_tcp(
-            listener,
-            self.routes(Door::Loopback),
-            self.gate(port),
-            limits,
-            stop,
-        );
-        let (served, ()) = tokio::join!(on_tcp, stopping);
-        self.shut_down().await;
-        served
+        self.serve_on(listener, None, shutdown).await
     }
 
     /// [`Server::serve`] on `listener` and on the unix socket `socket` at once (the same
@@ -316,11 +297,19 @@ impl Server {
     ///
     /// # Errors
     /// A listener fails.
-    #[cfg(unix)]
     pub async fn serve_with_socket(
         &self,
         listener: TcpListener,
         socket: tokio::net::UnixListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        self.serve_on(listener, Some(socket), shutdown).await
+    }
+
+    async fn serve_on(
+        &self,
+        listener: TcpListener,
+        socket: Option<tokio::net::UnixListener>,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
         let port = listener.local_addr()?.port();
@@ -333,8 +322,13 @@ impl Server {
             limits,
             stop.clone(),
         );
-        let on_socket =
-            connections::serve_unix(socket, self.routes(Door::Socket), limits, stop.clone());
+        let (routes, on_stop) = (self.routes(Door::Socket), stop.clone());
+        let on_socket = async move {
+            match socket {
+                Some(socket) => connections::serve_unix(socket, routes, limits, on_stop).await,
+                None => Ok(()),
+            }
+        };
         let stopping = async move {
             shutdown.await;
             stop.cancel();
@@ -513,10 +507,7 @@ impl Server {
         let bound = self.state.options.call_timeout;
         let why = match tokio::time::timeout(bound, run).await {
             Ok(Ok(answered)) => return answered,
-            Ok(Err(payload)) => format!(
-                "internal error: the adapter panicked: {}",
-                hooks_core::HandlerError::from_panic(&*payload)
-            ),
+            Ok(Err(payload)) => pipeline::panicked(&*payload),
             Err(_) => {
                 if let Some(key) = &key {
                     self.state.sessions.abandon(key);

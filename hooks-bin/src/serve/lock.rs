@@ -12,6 +12,7 @@
 
 use std::fs;
 use std::io::{self, Read as _, Seek as _, Write as _};
+use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -176,12 +177,8 @@ pub fn open_own(path: &Path, create: bool) -> io::Result<fs::File> {
     if create {
         options.write(true).create(true).truncate(false);
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.mode(0o600);
-        options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed());
-    }
+    options.mode(0o600);
+    options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed());
     let file = options.open(path).map_err(|e| {
         if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) {
             io::Error::new(
@@ -193,20 +190,16 @@ pub fn open_own(path: &Path, create: bool) -> io::Result<fs::File> {
         }
     })?;
     let meta = file.metadata()?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt as _;
-        let me = super::runtime_dir::uid();
-        if !meta.is_file() || meta.uid() != me {
-            return Err(io::Error::new(
-                io::ErrorKind::PermissionDenied,
-                format!(
-                    "{} is not a regular file of this user's (uid {}, not {me})",
-                    path.display(),
-                    meta.uid()
-                ),
-            ));
-        }
+    let me = super::runtime_dir::uid();
+    if !meta.is_file() || meta.uid() != me {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "{} is not a regular file of this user's (uid {}, not {me})",
+                path.display(),
+                meta.uid()
+            ),
+        ));
     }
     Ok(file)
 }
@@ -219,12 +212,8 @@ pub fn open_own(path: &Path, create: bool) -> io::Result<fs::File> {
 pub fn open_log(path: &Path) -> io::Result<fs::File> {
     let mut options = fs::OpenOptions::new();
     options.create(true).append(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.mode(0o600);
-        options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed());
-    }
+    options.mode(0o600);
+    options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed());
     options.open(path)
 }
 

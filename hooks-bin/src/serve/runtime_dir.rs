@@ -31,14 +31,7 @@ pub struct RuntimeDir {
 /// The user's id.
 #[must_use]
 pub fn uid() -> u32 {
-    #[cfg(unix)]
-    {
-        rustix::process::getuid().as_raw()
-    }
-    #[cfg(not(unix))]
-    {
-        0
-    }
+    rustix::process::getuid().as_raw()
 }
 
 /// The usual runtime directory: `$XDG_RUNTIME_DIR/hooks` if `XDG_RUNTIME_DIR` is absolute,
@@ -118,7 +111,6 @@ impl RuntimeDir {
 pub fn make_private(dir: &Path) -> Result<(), String> {
     let mut builder = fs::DirBuilder::new();
     builder.recursive(true);
-    #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
     match builder.create(dir) {
         Ok(()) => {}
@@ -148,7 +140,6 @@ pub fn problem(dir: &Path) -> io::Result<Option<String>> {
     Ok(judge(dir, &meta, uid()))
 }
 
-#[cfg(unix)]
 fn judge(dir: &Path, meta: &fs::Metadata, me: u32) -> Option<String> {
     use std::os::unix::fs::MetadataExt as _;
     let shown = dir.display();
@@ -173,12 +164,7 @@ fn judge(dir: &Path, meta: &fs::Metadata, me: u32) -> Option<String> {
     None
 }
 
-#[cfg(not(unix))]
-fn judge(dir: &Path, meta: &fs::Metadata, _me: u32) -> Option<String> {
-    (!meta.is_dir()).then(|| format!("{} is not a directory", dir.display()))
-}
-
-#[cfg(all(test, unix))]
+#[cfg(test)]
 mod tests {
     use std::os::unix::fs::PermissionsExt as _;
 

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::fs;
 use std::io::{self, Read as _, Write as _};
+use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 
 /// The secret's file name in the config directory.
@@ -75,9 +76,7 @@ impl Secret {
         fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
         let secret = Secret::generate()?;
         let mut options = fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        options.write(true).create_new(true).mode(0o600);
         match options.open(&path) {
             Ok(mut file) => {
                 file.write_all(secret.0.as_bytes())
@@ -100,16 +99,12 @@ impl Secret {
     /// (`PermissionDenied`), or is not 64 hex digits (`InvalidData`).
     pub fn load(path: &Path) -> io::Result<Secret> {
         let file = fs::File::open(path)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt as _;
-            let mode = file.metadata()?.permissions().mode() & 0o777;
-            if mode & 0o077 != 0 {
-                return Err(io::Error::new(
-                    io::ErrorKind::PermissionDenied,
-                    format!("the secret file has mode {mode:04o}; it must be 0600 (chmod 600 it)"),
-                ));
-            }
+        let mode = file.metadata()?.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!("the secret file has mode {mode:04o}; it must be 0600 (chmod 600 it)"),
+            ));
         }
         let mut text = String::new();
         file.take(128).read_to_string(&mut text)?;

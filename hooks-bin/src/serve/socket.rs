@@ -41,18 +41,13 @@
 //! The hooks run in the server's process: its environment (`HOME`, `PATH`, the variables it
 //! was started with) is theirs, not the agent's.
 
-#[cfg(unix)]
 use std::path::Path;
 use std::path::PathBuf;
 
-#[cfg(unix)]
 use axum::http::HeaderValue;
 
-#[cfg(unix)]
 use super::call_headers::{CWD_HEADER, MODE_HEADER, TRUST_HEADER};
-#[cfg(unix)]
 use super::{lock, verify};
-#[cfg(unix)]
 use crate::agents::Agent;
 use crate::call::{AdapterOptions, Outcome};
 use crate::trust::TrustMode;
@@ -87,7 +82,6 @@ impl Drop for SocketFile {
 ///
 /// # Panics
 /// Outside a tokio runtime.
-#[cfg(unix)]
 pub fn bind(path: &Path) -> std::io::Result<(tokio::net::UnixListener, SocketFile)> {
     use std::os::unix::fs::PermissionsExt as _;
     match std::fs::remove_file(path) {
@@ -107,7 +101,6 @@ pub fn bind(path: &Path) -> std::io::Result<(tokio::net::UnixListener, SocketFil
 /// failure outcome when the server broke off after the connection; `None` when no server
 /// of this build runs, or when it cannot be reached or is not the server the lock file names
 /// (the call runs in this process). See the [module docs](self).
-#[cfg(unix)]
 #[must_use]
 pub fn hand_over(
     agent: Agent,
@@ -153,7 +146,6 @@ pub enum Unanswered {
 ///
 /// # Errors
 /// [`Unanswered`]: nothing was sent, or the server broke off.
-#[cfg(unix)]
 pub fn call(
     endpoint: &super::Endpoint,
     running: &lock::Running,
@@ -230,34 +222,4 @@ pub fn call(
             &super::client::blocked(protocol, event_name, &why),
         )))
     })
-}
-
-/// Without unix sockets there is no socket to call.
-///
-/// # Errors
-/// Always: [`Unanswered::NotConnected`].
-#[cfg(not(unix))]
-pub fn call(
-    _endpoint: &super::Endpoint,
-    _running: &super::lock::Running,
-    _agent: crate::agents::Agent,
-    _event_name: &str,
-    _input: &[u8],
-    _opts: &AdapterOptions,
-) -> Result<Outcome, Unanswered> {
-    Err(Unanswered::NotConnected(
-        "this system has no unix sockets".to_owned(),
-    ))
-}
-
-/// Without unix sockets, every call runs in its own process.
-#[cfg(not(unix))]
-#[must_use]
-pub fn hand_over(
-    _agent: crate::agents::Agent,
-    _event_name: &str,
-    _input: &[u8],
-    _opts: &AdapterOptions,
-) -> Option<Outcome> {
-    None
 }

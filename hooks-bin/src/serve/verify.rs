@@ -40,7 +40,6 @@ pub fn server_process(pid: u32, binary: &Path, lock: &Path) -> Result<(), String
 ///
 /// # Errors
 /// Its credentials cannot be read, or they are another user's or another process's.
-#[cfg(unix)]
 pub fn socket_peer(stream: &tokio::net::UnixStream, pid: Option<u32>) -> Result<(), String> {
     let cred = stream
         .peer_cred()

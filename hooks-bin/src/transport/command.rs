@@ -199,7 +199,6 @@ fn report(outcome: &Outcome, err: &mut dyn Write) -> u8 {
 
 /// Why the process's stdout cannot carry an answer, if it cannot: it is `/dev/null` (or was
 /// closed, which the Rust runtime turned into `/dev/null`), or it cannot even be examined.
-#[cfg(unix)]
 fn stdout_unusable() -> Option<String> {
     use rustix::fs::{FileType, fstat, stat};
     let out = match fstat(io::stdout()) {
@@ -218,10 +217,4 @@ fn stdout_unusable() -> Option<String> {
              adapter with stdout captured"
                 .to_owned()
         })
-}
-
-/// Elsewhere stdout is not examined.
-#[cfg(not(unix))]
-fn stdout_unusable() -> Option<String> {
-    None
 }

@@ -111,13 +111,10 @@ struct FileId {
 impl FileId {
     fn of(path: &Path) -> std::io::Result<FileId> {
         let meta = fs::metadata(path)?;
-        #[cfg(unix)]
         let (dev, ino, changed) = {
             use std::os::unix::fs::MetadataExt as _;
             (meta.dev(), meta.ino(), (meta.ctime(), meta.ctime_nsec()))
         };
-        #[cfg(not(unix))]
-        let (dev, ino, changed) = (0, 0, (0, 0));
         Ok(FileId {
             dev,
             ino,

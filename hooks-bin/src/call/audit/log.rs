@@ -18,6 +18,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -119,12 +120,7 @@ impl DecisionLog {
 /// Opens `path` to append, creating it (mode 0600: the log holds tool inputs).
 fn open(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
-    options.append(true).create(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.mode(0o600);
-    }
+    options.append(true).create(true).mode(0o600);
     options.open(path)
 }
 

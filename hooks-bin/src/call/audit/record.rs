@@ -51,8 +51,9 @@ pub struct Record {
     pub input: Option<Value>,
     /// `enforce` or `audit`.
     pub mode: &'static str,
-    /// Every handler that ran, in order.
-    pub handlers: Vec<HandlerLine>,
+    /// Every handler that ran, in order, as logged: its result summarized
+    /// ([`Schema::Ours`]), its error cut and with credentials redacted ([`excerpt`]).
+    pub handlers: Vec<HandlerRun>,
     /// What the agent got.
     pub answer: AnswerJson,
     /// Whether the agent got what enforce mode gives.
@@ -71,45 +72,6 @@ pub struct EventNames {
     pub agent: String,
     /// Ours (`tool_call`), when the call emits one.
     pub ours: Option<&'static str>,
-}
-
-/// What one handler did, as logged: a [`HandlerRun`] with its result summarized
-/// ([`Schema::Ours`]) and its error cut ([`excerpt`]).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct HandlerLine {
-    /// The hook's path or id, as loaded.
-    pub hook: String,
-    /// The handler's name.
-    pub handler: String,
-    /// Where it was written, `file:line`, when known.
-    pub location: Option<String>,
-    /// The event it handled: `tool_call`.
-    pub event: &'static str,
-    /// `no opinion`, `result`, or `error`.
-    pub outcome: &'static str,
-    /// The summary of the result it returned (`outcome: result`).
-    pub result: Option<Value>,
-    /// The error (`outcome: error`), cut and with credentials redacted.
-    pub error: Option<String>,
-    /// How long it ran, in microseconds.
-    pub micros: u64,
-}
-
-impl HandlerLine {
-    /// `run`, as logged.
-    #[must_use]
-    pub fn of(run: HandlerRun) -> HandlerLine {
-        HandlerLine {
-            hook: run.hook,
-            handler: run.handler,
-            location: run.location,
-            event: run.event,
-            outcome: run.outcome,
-            result: run.result.as_ref().map(|r| summary(r, Schema::Ours)),
-            error: run.error.as_deref().map(excerpt),
-            micros: run.micros,
-        }
-    }
 }
 
 /// An answer: exit code, stdout (summarized), stderr (cut).
@@ -163,9 +125,14 @@ fn stamp(start: SystemTime) -> String {
     humantime::format_rfc3339_micros(start).to_string()
 }
 
-/// `runs`, as logged.
-fn lines(runs: Vec<HandlerRun>) -> Vec<HandlerLine> {
-    runs.into_iter().map(HandlerLine::of).collect()
+/// `runs`, as logged ([`Record::handlers`]).
+fn lines(runs: Vec<HandlerRun>) -> Vec<HandlerRun> {
+    let logged = |run: HandlerRun| HandlerRun {
+        result: run.result.as_ref().map(|r| summary(r, Schema::Ours)),
+        error: run.error.as_deref().map(excerpt),
+        ..run
+    };
+    runs.into_iter().map(logged).collect()
 }
 
 fn micros(took: Duration) -> u64 {

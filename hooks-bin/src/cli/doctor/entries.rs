@@ -124,22 +124,21 @@ fn binaries(
                 ctx.binary.display()
             ))
             .fix(fix.clone()),
-            BinaryState::Missing => Finding::error(
-                format!(
-                    "{shown}: {n} {entries} ({list}) run {p}, which does not exist{}",
-                    consequence(agent, &entries_of, version)
-                ),
-                any_gating(&events),
-            )
-            .fix(fix.clone()),
-            BinaryState::NotExecutable => Finding::error(
-                format!(
-                    "{shown}: {n} {entries} ({list}) run {p}, which is not an executable file{}",
-                    consequence(agent, &entries_of, version)
-                ),
-                any_gating(&events),
-            )
-            .fix(fix.clone()),
+            state => {
+                let which = if state == BinaryState::Missing {
+                    "does not exist"
+                } else {
+                    "is not an executable file"
+                };
+                Finding::error(
+                    format!(
+                        "{shown}: {n} {entries} ({list}) run {p}, which {which}{}",
+                        consequence(agent, &entries_of, version)
+                    ),
+                    any_gating(&events),
+                )
+                .fix(fix.clone())
+            }
         });
     }
 }

@@ -8,8 +8,9 @@ use serde_json::{Value, json};
 
 use crate::agents::Agent;
 
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// How bad a finding is (in JSON: [`Level::as_str`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Level {
     /// As it should be.
     Ok,
@@ -32,7 +33,7 @@ impl Level {
 }
 
 /// One thing `hooks doctor` found: its level, one line, and the command that fixes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Finding {
     /// How bad it is.
     pub level: Level,
@@ -95,16 +96,6 @@ impl Finding {
     pub fn fix(mut self, fix: impl Into<String>) -> Finding {
         self.fix = Some(fix.into());
         self
-    }
-
-    fn json(&self) -> Value {
-        json!({
-            "level": self.level.as_str(),
-            "gating": self.gating,
-            "leaks_secret": self.leaks_secret,
-            "message": self.message,
-            "fix": self.fix,
-        })
     }
 }
 
@@ -251,7 +242,6 @@ impl Report {
     /// fix}`.
     #[must_use]
     pub fn json(&self) -> Value {
-        let findings = |f: &[Finding]| f.iter().map(Finding::json).collect::<Vec<_>>();
         json!({
             "binary": self.binary,
             "project": self.project,
@@ -263,10 +253,10 @@ impl Report {
                 "version": a.version.as_ref().map(ToString::to_string),
                 "version_error": a.version_error,
                 "config_dirs": a.config_dirs,
-                "findings": findings(&a.findings),
+                "findings": a.findings,
             })).collect::<Vec<_>>(),
             "not_found": self.not_found.iter().map(|a| a.as_str()).collect::<Vec<_>>(),
-            "findings": findings(&self.findings),
+            "findings": self.findings,
         })
     }
 }

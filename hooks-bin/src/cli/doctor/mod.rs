@@ -294,28 +294,13 @@ fn project_files(ctx: &Context, out: &mut Vec<Finding>) {
 /// `hooks doctor`.
 #[must_use]
 pub fn run(args: &DoctorArgs) -> ExitCode {
-    let binary = match std::env::current_exe() {
-        Ok(binary) => binary,
-        Err(e) => {
-            eprintln!("hooks doctor: cannot find this binary's path: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let dir = match args.project.clone().map_or_else(std::env::current_dir, Ok) {
-        Ok(dir) => dir,
-        Err(e) => {
-            eprintln!("hooks doctor: no current directory: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let project = match project_dir(&dir) {
-        Ok(project) => project,
+    let ctx = match context(args) {
+        Ok(ctx) => ctx,
         Err(why) => {
             eprintln!("hooks doctor: {why}");
             return ExitCode::from(2);
         }
     };
-    let ctx = Context::new(binary, project, args.project.is_some());
     let report = diagnose(&ctx);
     if args.json {
         println!("{}", report.json());
@@ -323,6 +308,16 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
         print!("{}", report.human());
     }
     ExitCode::from(report.exit_code())
+}
+
+/// The context of this binary for the project `args` name (else the current directory).
+fn context(args: &DoctorArgs) -> Result<Context, String> {
+    let binary =
+        std::env::current_exe().map_err(|e| format!("cannot find this binary's path: {e}"))?;
+    let dir = (args.project.clone().map_or_else(std::env::current_dir, Ok))
+        .map_err(|e| format!("no current directory: {e}"))?;
+    let project = project_dir(&dir)?;
+    Ok(Context::new(binary, project, args.project.is_some()))
 }
 
 /// `dir`, canonical, when it is a directory.

@@ -128,10 +128,8 @@ impl Action {
 )]
 pub struct CompactSpec {
     /// Instructions for the summary (passed to `session_before_compact`).
-    #[serde(default)]
     pub custom_instructions: Option<String>,
     /// The summary the built-in (model-less) compaction writes.
-    #[serde(default)]
     pub summary: Option<String>,
 }
 
@@ -145,7 +143,6 @@ pub struct SwitchSpec {
     /// `new`, `resume` or `fork`.
     pub reason: SwitchReason,
     /// For `resume`: the session file (relative to the session directory, or absolute).
-    #[serde(default)]
     pub session: Option<String>,
 }
 

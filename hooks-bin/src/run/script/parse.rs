@@ -205,7 +205,6 @@ fn parse_line(line: &str, commands: &[String]) -> Result<(usize, Action), LineEr
             #[serde(deny_unknown_fields)]
             struct L {
                 prompt: String,
-                #[serde(default)]
                 reply: Option<String>,
             }
             let l: L = serde_json::from_str(line).map_err(typed)?;
@@ -219,9 +218,7 @@ fn parse_line(line: &str, commands: &[String]) -> Result<(usize, Action), LineEr
             #[serde(deny_unknown_fields)]
             struct L {
                 tool: String,
-                #[serde(default)]
                 input: Option<ToolInput>,
-                #[serde(default)]
                 id: Option<String>,
             }
             let l: L = serde_json::from_str(line).map_err(typed)?;

@@ -89,9 +89,7 @@ const LS_LIMIT: usize = 500;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct LsInput {
-    #[serde(default)]
     path: Option<String>,
-    #[serde(default)]
     limit: Option<usize>,
 }
 

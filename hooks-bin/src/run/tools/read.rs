@@ -25,9 +25,7 @@ const CHUNK: usize = 64 * 1024;
 #[serde(deny_unknown_fields)]
 pub(crate) struct ReadInput {
     path: String,
-    #[serde(default)]
     offset: Option<usize>,
-    #[serde(default)]
     limit: Option<usize>,
 }
 

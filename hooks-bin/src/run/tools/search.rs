@@ -31,9 +31,7 @@ const LINE_CHARS: usize = 500;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct GrepInput {
     pattern: String,
-    #[serde(default)]
     path: Option<String>,
-    #[serde(default)]
     glob: Option<String>,
     #[serde(default)]
     ignore_case: bool,
@@ -41,7 +39,6 @@ pub(crate) struct GrepInput {
     literal: bool,
     #[serde(default)]
     context: usize,
-    #[serde(default)]
     limit: Option<usize>,
 }
 
@@ -72,9 +69,7 @@ impl GrepInput {
 #[serde(deny_unknown_fields)]
 pub(crate) struct FindInput {
     pattern: String,
-    #[serde(default)]
     path: Option<String>,
-    #[serde(default)]
     limit: Option<usize>,
 }
 

@@ -25,6 +25,20 @@ async fn call(ws: &Arc<Workspace>, tool: &str, input: Value) -> Result<String, T
         .map(|o| o.text_content())
 }
 
+/// [`call`] on a runtime of its own, which must succeed: the text.
+fn ok(ws: &Arc<Workspace>, tool: &str, input: Value) -> String {
+    rt().block_on(call(ws, tool, input))
+        .unwrap_or_else(|e| panic!("{tool}: {e}"))
+}
+
+/// [`call`] on a runtime of its own, which must fail: the error's text.
+fn err(ws: &Arc<Workspace>, tool: &str, input: Value) -> String {
+    match rt().block_on(call(ws, tool, input)) {
+        Ok(out) => panic!("{tool} did not fail: {out}"),
+        Err(e) => e.to_string(),
+    }
+}
+
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -35,110 +49,73 @@ fn rt() -> tokio::runtime::Runtime {
 #[test]
 fn write_read_edit_round_trip() {
     let (_dir, ws) = setup();
-    rt().block_on(async {
-        let out = call(
-            &ws,
-            "write",
-            json!({"path": "a/b.txt", "content": "one\ntwo\nthree\n"}),
-        )
-        .await
-        .expect("write");
-        assert_eq!(out, "Wrote 14 bytes to a/b.txt");
-        let out = call(
-            &ws,
-            "read",
-            json!({"path": "a/b.txt", "offset": 2, "limit": 1}),
-        )
-        .await
-        .expect("read");
-        assert_eq!(out, "two\n");
-        call(
-            &ws,
-            "edit",
-            json!({"path": "a/b.txt", "oldText": "two", "newText": "2"}),
-        )
-        .await
-        .expect("edit");
-        let out = call(&ws, "read", json!({"path": "a/b.txt"}))
-            .await
-            .expect("read");
-        assert_eq!(out, "one\n2\nthree\n");
-    });
+    let write = json!({"path": "a/b.txt", "content": "one\ntwo\nthree\n"});
+    assert_eq!(ok(&ws, "write", write), "Wrote 14 bytes to a/b.txt");
+    let read = json!({"path": "a/b.txt", "offset": 2, "limit": 1});
+    assert_eq!(ok(&ws, "read", read), "two\n");
+    ok(
+        &ws,
+        "edit",
+        json!({"path": "a/b.txt", "oldText": "two", "newText": "2"}),
+    );
+    assert_eq!(
+        ok(&ws, "read", json!({"path": "a/b.txt"})),
+        "one\n2\nthree\n"
+    );
 }
 
 #[test]
 fn edit_rejects_missing_and_ambiguous_text() {
     let (_dir, ws) = setup();
-    rt().block_on(async {
-        call(&ws, "write", json!({"path": "f", "content": "x x"}))
-            .await
-            .expect("write");
-        let err = call(
-            &ws,
-            "edit",
-            json!({"path": "f", "oldText": "y", "newText": "z"}),
-        )
-        .await
-        .expect_err("missing");
-        assert!(
-            err.to_string()
-                .starts_with("Could not find the exact text in f"),
-            "{err}"
-        );
-        let err = call(
-            &ws,
-            "edit",
-            json!({"path": "f", "oldText": "x", "newText": "z"}),
-        )
-        .await
-        .expect_err("ambiguous");
-        assert!(err.to_string().starts_with("Found 2 occurrences"), "{err}");
-    });
+    ok(&ws, "write", json!({"path": "f", "content": "x x"}));
+    let missing = err(
+        &ws,
+        "edit",
+        json!({"path": "f", "oldText": "y", "newText": "z"}),
+    );
+    assert!(
+        missing.starts_with("Could not find the exact text in f"),
+        "{missing}"
+    );
+    let ambiguous = err(
+        &ws,
+        "edit",
+        json!({"path": "f", "oldText": "x", "newText": "z"}),
+    );
+    assert!(ambiguous.starts_with("Found 2 occurrences"), "{ambiguous}");
 }
 
 #[test]
 fn paths_outside_the_workspace_are_rejected() {
     let (dir, ws) = setup();
     std::fs::write(dir.path().join("secret"), "s").expect("write secret");
-    #[cfg(unix)]
     std::os::unix::fs::symlink(dir.path().join("secret"), ws.root().join("link")).expect("symlink");
-    #[cfg(unix)]
     std::os::unix::fs::symlink(dir.path().join("nowhere"), ws.root().join("dangling"))
         .expect("symlink");
-    rt().block_on(async {
-        for (tool, input) in [
-            ("read", json!({"path": "../secret"})),
-            ("read", json!({"path": dir.path().join("secret")})),
-            ("write", json!({"path": "../x", "content": ""})),
-            ("write", json!({"path": "a/../../x", "content": ""})),
-            (
-                "edit",
-                json!({"path": "../secret", "oldText": "s", "newText": "t"}),
-            ),
-            ("ls", json!({"path": ".."})),
-            ("grep", json!({"pattern": "s", "path": ".."})),
-            ("find", json!({"pattern": "*", "path": "../"})),
-            #[cfg(unix)]
-            ("read", json!({"path": "link"})),
-        ] {
-            let err = call(&ws, tool, input.clone()).await.expect_err("escapes");
-            assert!(
-                err.to_string().contains("is outside the working directory"),
-                "{tool} {input}: {err}"
-            );
-        }
-        #[cfg(unix)]
-        {
-            let err = call(&ws, "write", json!({"path": "dangling", "content": "x"}))
-                .await
-                .expect_err("dangling link");
-            assert!(err.to_string().contains("symbolic link"), "{err}");
-        }
-        let err = call(&ws, "read", json!({"path": "~/x"}))
-            .await
-            .expect_err("tilde");
-        assert!(err.to_string().contains("starts with `~`"), "{err}");
-    });
+    for (tool, input) in [
+        ("read", json!({"path": "../secret"})),
+        ("read", json!({"path": dir.path().join("secret")})),
+        ("write", json!({"path": "../x", "content": ""})),
+        ("write", json!({"path": "a/../../x", "content": ""})),
+        (
+            "edit",
+            json!({"path": "../secret", "oldText": "s", "newText": "t"}),
+        ),
+        ("ls", json!({"path": ".."})),
+        ("grep", json!({"pattern": "s", "path": ".."})),
+        ("find", json!({"pattern": "*", "path": "../"})),
+        ("read", json!({"path": "link"})),
+    ] {
+        let refused = err(&ws, tool, input.clone());
+        assert!(
+            refused.contains("is outside the working directory"),
+            "{tool} {input}: {refused}"
+        );
+    }
+    let dangling = err(&ws, "write", json!({"path": "dangling", "content": "x"}));
+    assert!(dangling.contains("symbolic link"), "{dangling}");
+    let tilde = err(&ws, "read", json!({"path": "~/x"}));
+    assert!(tilde.contains("starts with `~`"), "{tilde}");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("secret")).expect("read"),
         "s"
@@ -148,80 +125,45 @@ fn paths_outside_the_workspace_are_rejected() {
 #[test]
 fn ls_grep_find() {
     let (_dir, ws) = setup();
-    rt().block_on(async {
-        call(
-            &ws,
-            "write",
-            json!({"path": "src/lib.rs", "content": "fn main() {}\n// TODO one\n"}),
-        )
-        .await
-        .expect("write");
-        call(
-            &ws,
-            "write",
-            json!({"path": "notes.md", "content": "todo two\n"}),
-        )
-        .await
-        .expect("write");
-        assert_eq!(
-            call(&ws, "ls", json!({})).await.expect("ls"),
-            "notes.md\nsrc/"
-        );
-        let out = call(&ws, "grep", json!({"pattern": "todo", "ignoreCase": true}))
-            .await
-            .expect("grep");
-        assert_eq!(out, "notes.md:1: todo two\nsrc/lib.rs:2: // TODO one");
-        let out = call(
-            &ws,
-            "grep",
-            json!({"pattern": "TODO", "glob": "*.rs", "context": 1}),
-        )
-        .await
-        .expect("grep");
-        assert_eq!(out, "src/lib.rs-1- fn main() {}\nsrc/lib.rs:2: // TODO one");
-        assert_eq!(
-            call(&ws, "find", json!({"pattern": "*.rs"}))
-                .await
-                .expect("find"),
-            "src/lib.rs"
-        );
-    });
+    let lib = json!({"path": "src/lib.rs", "content": "fn main() {}\n// TODO one\n"});
+    ok(&ws, "write", lib);
+    ok(
+        &ws,
+        "write",
+        json!({"path": "notes.md", "content": "todo two\n"}),
+    );
+    assert_eq!(ok(&ws, "ls", json!({})), "notes.md\nsrc/");
+    let out = ok(&ws, "grep", json!({"pattern": "todo", "ignoreCase": true}));
+    assert_eq!(out, "notes.md:1: todo two\nsrc/lib.rs:2: // TODO one");
+    let out = ok(
+        &ws,
+        "grep",
+        json!({"pattern": "TODO", "glob": "*.rs", "context": 1}),
+    );
+    assert_eq!(out, "src/lib.rs-1- fn main() {}\nsrc/lib.rs:2: // TODO one");
+    assert_eq!(ok(&ws, "find", json!({"pattern": "*.rs"})), "src/lib.rs");
 }
 
 #[test]
 fn bash_runs_in_the_workspace_and_reports_failures() {
     let (_dir, ws) = setup();
-    rt().block_on(async {
-        let out = call(&ws, "bash", json!({"command": "pwd; echo err >&2"}))
-            .await
-            .expect("bash");
-        assert_eq!(out, format!("{}\nerr\n", ws.root().display()));
-        let err = call(&ws, "bash", json!({"command": "echo out; exit 3"}))
-            .await
-            .expect_err("exit 3");
-        assert_eq!(err.to_string(), "out\n\nCommand exited with code 3");
-    });
+    let out = ok(&ws, "bash", json!({"command": "pwd; echo err >&2"}));
+    assert_eq!(out, format!("{}\nerr\n", ws.root().display()));
+    let exit_3 = err(&ws, "bash", json!({"command": "echo out; exit 3"}));
+    assert_eq!(exit_3, "out\n\nCommand exited with code 3");
 }
 
 #[test]
 fn bash_timeout_kills_the_process_group() {
     let (_dir, ws) = setup();
-    rt().block_on(async {
-        let start = Instant::now();
-        let err = call(
-            &ws,
-            "bash",
-            json!({"command": "sleep 30 & sleep 30; echo done", "timeout": 0.3}),
-        )
-        .await
-        .expect_err("timeout");
-        assert!(
-            err.to_string()
-                .contains("Command timed out after 0.3 seconds"),
-            "{err}"
-        );
-        assert!(start.elapsed() < Duration::from_secs(5));
-    });
+    let start = Instant::now();
+    let command = json!({"command": "sleep 30 & sleep 30; echo done", "timeout": 0.3});
+    let timeout = err(&ws, "bash", command);
+    assert!(
+        timeout.contains("Command timed out after 0.3 seconds"),
+        "{timeout}"
+    );
+    assert!(start.elapsed() < Duration::from_secs(5));
 }
 
 /// Processes a command started in the background, named by the pid files it wrote in the
@@ -353,32 +295,26 @@ fn check_input_names_the_problem() {
 #[test]
 fn outputs_are_capped() {
     let (_dir, ws) = setup();
-    rt().block_on(async {
-        let out = call(&ws, "bash", json!({"command": "seq 1 5000"})).await.expect("bash");
-        assert!(
-            out.starts_with("[output truncated: showing the last 2000 of 5000 lines]\n3001\n"),
-            "{}",
-            &out[..80]
-        );
-        assert!(out.ends_with("\n5000\n"));
-        let content: String = (1..=3000).map(|i| format!("{i}\n")).collect();
-        call(&ws, "write", json!({"path": "big.txt", "content": content}))
-            .await
-            .expect("write");
-        let out = call(&ws, "read", json!({"path": "big.txt"})).await.expect("read");
-        assert!(out.starts_with("1\n2\n"));
-        assert!(
-            out.ends_with(
-                "\n2000\n[output truncated: showing 2000 of 3000 lines; use offset and limit to read more]"
-            ),
-            "{}",
-            &out[out.len() - 120..]
-        );
-        let out = call(&ws, "read", json!({"path": "big.txt", "offset": 2999}))
-            .await
-            .expect("read");
-        assert_eq!(out, "2999\n3000\n");
-    });
+    let out = ok(&ws, "bash", json!({"command": "seq 1 5000"}));
+    assert!(
+        out.starts_with("[output truncated: showing the last 2000 of 5000 lines]\n3001\n"),
+        "{}",
+        &out[..80]
+    );
+    assert!(out.ends_with("\n5000\n"));
+    let content: String = (1..=3000).map(|i| format!("{i}\n")).collect();
+    ok(&ws, "write", json!({"path": "big.txt", "content": content}));
+    let out = ok(&ws, "read", json!({"path": "big.txt"}));
+    assert!(out.starts_with("1\n2\n"));
+    assert!(
+        out.ends_with(
+            "\n2000\n[output truncated: showing 2000 of 3000 lines; use offset and limit to read more]"
+        ),
+        "{}",
+        &out[out.len() - 120..]
+    );
+    let out = ok(&ws, "read", json!({"path": "big.txt", "offset": 2999}));
+    assert_eq!(out, "2999\n3000\n");
 }
 
 #[test]
@@ -424,7 +360,6 @@ fn call_within_10s(
         .unwrap_or_else(|_| panic!("{tool} blocked"))
 }
 
-#[cfg(unix)]
 #[test]
 fn file_tools_refuse_what_is_not_a_regular_file() {
     let (_dir, ws) = setup();
@@ -611,34 +546,27 @@ fn a_first_line_longer_than_the_cap_is_shown_cut_to_its_head() {
     let long = format!("a{}\n", "é".repeat(60_000));
     std::fs::write(ws.root().join("f"), format!("{long}second\n")).expect("write");
     let head = &long[..51_199];
-    rt().block_on(async {
-        let out = call(&ws, "read", json!({"path": "f"})).await.expect("read");
-        assert_eq!(
-            out,
-            format!(
-                "{head}\n[output truncated: line 1 is 120002 bytes, showing its first 51199; \
-                 use offset 2 to read on]"
-            )
-        );
-        let out = call(&ws, "read", json!({"path": "f", "limit": 1}))
-            .await
-            .expect("read");
-        assert_eq!(
-            out,
-            format!("{head}\n[output truncated: line 1 is 120002 bytes, showing its first 51199]")
-        );
-        let out = call(&ws, "read", json!({"path": "f", "offset": 2}))
-            .await
-            .expect("read");
-        assert_eq!(out, "second\n");
-        // A long line after the first shown one ends the answer before it, as before.
-        std::fs::write(ws.root().join("g"), format!("first\n{long}")).expect("write");
-        let out = call(&ws, "read", json!({"path": "g"})).await.expect("read");
-        assert_eq!(
-            out,
-            "first\n[output truncated: showing 1 of 2 lines; use offset and limit to read more]"
-        );
-    });
+    assert_eq!(
+        ok(&ws, "read", json!({"path": "f"})),
+        format!(
+            "{head}\n[output truncated: line 1 is 120002 bytes, showing its first 51199; \
+             use offset 2 to read on]"
+        )
+    );
+    assert_eq!(
+        ok(&ws, "read", json!({"path": "f", "limit": 1})),
+        format!("{head}\n[output truncated: line 1 is 120002 bytes, showing its first 51199]")
+    );
+    assert_eq!(
+        ok(&ws, "read", json!({"path": "f", "offset": 2})),
+        "second\n"
+    );
+    // A long line after the first shown one ends the answer before it, as before.
+    std::fs::write(ws.root().join("g"), format!("first\n{long}")).expect("write");
+    assert_eq!(
+        ok(&ws, "read", json!({"path": "g"})),
+        "first\n[output truncated: showing 1 of 2 lines; use offset and limit to read more]"
+    );
 }
 
 /// The line count, the offset check and the UTF-8 check see the whole file, though the file is
@@ -669,30 +597,21 @@ fn read_counts_and_checks_the_whole_file_while_streaming_it() {
             out.details,
             Some(json!({"path": "f", "lines": 4, "truncated": false}))
         );
-        let err = call(&ws, "read", json!({"path": "f", "offset": 5}))
-            .await
-            .expect_err("beyond");
-        assert_eq!(
-            err.to_string(),
-            "offset 5 is beyond the end of \"f\" (4 lines)"
-        );
-        let err = call(&ws, "read", json!({"path": "bad", "limit": 1}))
-            .await
-            .expect_err("not UTF-8");
-        assert_eq!(err.to_string(), "\"bad\" is not a UTF-8 text file");
-        for (content, answer) in [("", ""), ("a", "a"), ("a\n\nb", "a\n\nb"), ("é", "é")] {
-            std::fs::write(ws.root().join("small"), content).expect("write");
-            let out = call(&ws, "read", json!({"path": "small"}))
-                .await
-                .expect("read");
-            assert_eq!(out, answer);
-        }
-        // Exactly as many lines as the cap is not cut.
-        let lines: String = (1..=2000).map(|i| format!("{i}\n")).collect();
-        std::fs::write(ws.root().join("cap"), &lines).expect("write");
-        let out = call(&ws, "read", json!({"path": "cap"}))
-            .await
-            .expect("read");
-        assert_eq!(out, lines);
     });
+    assert_eq!(
+        err(&ws, "read", json!({"path": "f", "offset": 5})),
+        "offset 5 is beyond the end of \"f\" (4 lines)"
+    );
+    assert_eq!(
+        err(&ws, "read", json!({"path": "bad", "limit": 1})),
+        "\"bad\" is not a UTF-8 text file"
+    );
+    for (content, answer) in [("", ""), ("a", "a"), ("a\n\nb", "a\n\nb"), ("é", "é")] {
+        std::fs::write(ws.root().join("small"), content).expect("write");
+        assert_eq!(ok(&ws, "read", json!({"path": "small"})), answer);
+    }
+    // Exactly as many lines as the cap is not cut.
+    let lines: String = (1..=2000).map(|i| format!("{i}\n")).collect();
+    std::fs::write(ws.root().join("cap"), &lines).expect("write");
+    assert_eq!(ok(&ws, "read", json!({"path": "cap"})), lines);
 }

@@ -116,7 +116,6 @@ impl Workspace {
         resolved: &Path,
         options: &mut OpenOptions,
     ) -> io::Result<std::fs::File> {
-        #[cfg(unix)]
         cap_std::fs::OpenOptionsExt::custom_flags(
             options,
             rustix::fs::OFlags::NONBLOCK.bits().cast_signed(),

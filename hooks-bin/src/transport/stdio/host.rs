@@ -29,28 +29,22 @@ use super::peer::Peer;
 #[serde(rename_all = "camelCase")]
 pub struct ClientContext {
     /// The agent's working directory.
-    #[serde(default)]
     pub cwd: Option<PathBuf>,
     /// The agent's session file (`null` for a session not written to a file).
-    #[serde(default)]
     pub session_file: Option<PathBuf>,
     /// The agent's session id.
-    #[serde(default)]
     pub session_id: Option<String>,
     /// The session's current leaf entry.
-    #[serde(default)]
     pub leaf_id: Option<String>,
     /// Whether the agent has an interactive UI.
     #[serde(default, rename = "hasUI")]
     pub has_ui: bool,
     /// Whether the agent is idle.
-    #[serde(default)]
     pub idle: Option<bool>,
     /// Whether the agent has messages queued.
     #[serde(default)]
     pub pending_messages: bool,
     /// The model in use.
-    #[serde(default)]
     pub model: Option<Model>,
 }
 

@@ -52,24 +52,31 @@ impl Splitter {
         };
         (consumed, Some(line))
     }
+
+    /// Takes one fill of the read buffer, sending the line it ends to `tx`: how many bytes to
+    /// consume (none after an interrupted read), or `None` at the end of the input, on a read
+    /// error, or when no one receives.
+    fn feed(
+        &mut self,
+        filled: std::io::Result<&[u8]>,
+        tx: &mpsc::UnboundedSender<Line>,
+    ) -> Option<usize> {
+        let (consumed, line) = match filled {
+            Ok([]) => return None,
+            Ok(buf) => self.take(buf),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return Some(0),
+            Err(_) => return None,
+        };
+        let gone = line.is_some_and(|line| tx.send(line).is_err());
+        (!gone).then_some(consumed)
+    }
 }
 
 /// Reads `input` line by line into `tx` until the end (or a read error, or no receiver).
 pub(super) fn read_lines(input: &mut dyn BufRead, tx: &mpsc::UnboundedSender<Line>) {
     let mut splitter = Splitter::default();
-    loop {
-        let (consumed, line) = match input.fill_buf() {
-            Ok([]) => return,
-            Ok(buf) => splitter.take(buf),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return,
-        };
+    while let Some(consumed) = splitter.feed(input.fill_buf(), tx) {
         input.consume(consumed);
-        if let Some(line) = line
-            && tx.send(line).is_err()
-        {
-            return;
-        }
     }
 }
 
@@ -79,19 +86,8 @@ pub(super) async fn read_lines_async(
     tx: &mpsc::UnboundedSender<Line>,
 ) {
     let mut splitter = Splitter::default();
-    loop {
-        let (consumed, line) = match input.fill_buf().await {
-            Ok([]) => return,
-            Ok(buf) => splitter.take(buf),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return,
-        };
+    while let Some(consumed) = splitter.feed(input.fill_buf().await, tx) {
         input.consume(consumed);
-        if let Some(line) = line
-            && tx.send(line).is_err()
-        {
-            return;
-        }
     }
 }
 

@@ -109,7 +109,6 @@ struct EmitParams {
     event: String,
     #[serde(default)]
     ctx: ClientContext,
-    #[serde(default)]
     payload: Option<Value>,
 }
 
@@ -136,7 +135,6 @@ struct EndParams {
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct DescribeParams {
-    #[serde(default)]
     cwd: Option<PathBuf>,
 }
 
