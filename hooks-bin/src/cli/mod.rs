@@ -257,7 +257,7 @@ pub fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Command::Serve(args) => serve::cli::run(&args, trust),
+        Command::Serve(args) => serve::control::run(&args, trust),
     }
 }
 

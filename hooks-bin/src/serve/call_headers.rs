@@ -1,6 +1,6 @@
 //! The per-call switches a request brings to `hooks serve`, so that a call is decided in the
 //! mode of the session that made it, never in that of whichever session started the server
-//! (the server starts with a clean environment: [`super::cli::ensure_running`]).
+//! (the server starts with a clean environment: [`super::control::ensure_running`]).
 //!
 //! | header | sent by | value |
 //! | --- | --- | --- |

@@ -14,7 +14,7 @@
 
 use std::io::{self, Write as _};
 
-use super::cli::{ServeArgs, ensure_running};
+use super::control::{ServeArgs, ensure_running};
 use super::socket::{self, Unanswered};
 use crate::agents::Agent;
 use crate::call::{AdapterOptions, Outcome};

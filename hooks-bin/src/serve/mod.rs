@@ -3,9 +3,9 @@
 //! session, and a call costs no process start.
 pub mod build;
 pub mod call_headers;
-pub mod cli;
 mod client;
 pub mod connections;
+pub mod control;
 mod endpoint;
 pub mod forward;
 pub mod http;
@@ -19,7 +19,7 @@ pub mod socket;
 
 pub mod verify;
 
-pub use cli::{SERVE_HELP, ServeArgs};
+pub use control::{SERVE_HELP, ServeArgs};
 pub use endpoint::Endpoint;
 pub use http::{HttpAnswer, ServeOptions, Server};
 pub use secret::Secret;
