@@ -439,25 +439,6 @@ exit 0"#
         format!("'{}' {event}", self.script.display())
     }
 
-    /// Installs the recorder on `events` in the Claude-format settings file `settings`: a
-    /// matcher group per event with one command handler, `handler`'s fields added (the
-    /// agent's own: a `timeout` in its unit, a `name`).
-    pub(crate) fn install_groups(
-        &self,
-        settings: &Path,
-        events: &[&str],
-        handler: impl Fn(&str) -> serde_json::Value,
-    ) {
-        for event in events {
-            let mut entry = serde_json::json!({"type": "command", "command": self.command(event)});
-            if let (Some(entry), Some(extra)) = (entry.as_object_mut(), handler(event).as_object())
-            {
-                entry.extend(extra.clone());
-            }
-            add_group(settings, event, serde_json::json!({ "hooks": [entry] }));
-        }
-    }
-
     /// Answers every call of `event` (without an answer of its own) with `answer`.
     pub(crate) fn answer(&self, event: &str, answer: &Answer) {
         self.write_answer(&self.dir.join("answer").join(event), answer);

@@ -94,10 +94,14 @@ impl Script {
 
     /// A shell call, then `text` once its result arrives.
     pub(crate) fn shell_then(command: &str, text: &str) -> Self {
-        Script::new(vec![
-            Step::Shell(command.to_owned()),
-            Step::Text(text.to_owned()),
-        ])
+        Script::shells_then(&[command], text)
+    }
+
+    /// A shell call for each of `commands`, one after the other, then `text`.
+    pub(crate) fn shells_then(commands: &[&str], text: &str) -> Self {
+        let mut steps: Vec<Step> = commands.iter().map(|c| Step::Shell((*c).into())).collect();
+        steps.push(Step::Text(text.to_owned()));
+        Script::new(steps)
     }
 }
 

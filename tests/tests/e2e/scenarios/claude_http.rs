@@ -2,21 +2,12 @@
 //! started by the session's `SessionStart` command (`--via-server`), and killed mid-session:
 //! the next gating call blocks, saying how to start the server again.
 
-use std::path::Path;
-
 use serde_json::json;
 
-use crate::agent::claude::Claude;
-use crate::agent::{Sandbox, StopServer};
+use crate::agent::claude::{Claude, read};
+use crate::agent::{Agent, Sandbox, StopServer};
 use crate::fixtures::{REDACTED, SECRET, secret_line};
 use crate::model::{ModelServer, Script, Step};
-
-fn read(path: &Path) -> Step {
-    Step::Tool {
-        name: "Read".to_owned(),
-        input: json!({ "file_path": path }),
-    }
-}
 
 #[test]
 fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_killed() {
@@ -56,7 +47,7 @@ fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_ki
         Step::Shell("rm -rf late".into()),
         Step::Text("done".into()),
     ]));
-    let run = claude.run(&sb, &server, "tidy up", &[]);
+    let run = claude.run(&sb, &server, "tidy up");
     let evidence = run.evidence();
     let results = server.tool_results();
     // Gate.
@@ -119,7 +110,7 @@ fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_ki
         Script::new(steps.chain([Step::Text("done".into())]).collect())
     };
     let pre_tool_use_times = |server: &ModelServer| {
-        let run = claude.run(&sb, server, "echo", &[]);
+        let run = claude.run(&sb, server, "echo");
         let http = crate::timing::http_hook_times(&run.debug_log);
         assert!(
             http.count("PreToolUse", |_| true) >= 5,
@@ -194,7 +185,7 @@ fn a_session_started_in_audit_mode_is_audited_and_the_next_session_is_not() {
         Step::Shell("rm -rf gated".into()),
         Step::Text("done".into()),
     ]));
-    let run = claude.run(&sb, &gated, "tidy up", &[]);
+    let run = claude.run(&sb, &gated, "tidy up");
     assert!(
         sb.project.join("gated/keep.txt").exists(),
         "rm -rf ran in a session without audit mode:\n{}",

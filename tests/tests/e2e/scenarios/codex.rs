@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::agent::Sandbox;
+use super::bundle;
 use crate::agent::codex::{Codex, CodexRun, Trust, snake_case, trust_hash};
+use crate::agent::{self, Agent, Sandbox};
 use crate::fixtures::{self, REDACTED, SECRET, secret_line};
 use crate::model::responses::SESSION_ID;
 use crate::model::{ModelServer, Script, Step};
@@ -18,13 +19,9 @@ use crate::process;
 fn setup(name: &str, server: &ModelServer, config: &str) -> Option<(Codex, Sandbox)> {
     let codex = Codex::for_suite()?;
     let sandbox = Sandbox::new(name);
-    Codex::configure(&sandbox, server, config);
-    Codex::install_hooks(&sandbox);
+    Codex::configure_with(&sandbox, server, config);
+    codex.install_hooks(&sandbox);
     Some((codex, sandbox))
-}
-
-fn hooks_json(sandbox: &Sandbox) -> PathBuf {
-    Codex::home(sandbox).join("hooks.json")
 }
 
 /// Adds a recorder of hook inputs on `events`; returns its log.
@@ -33,7 +30,7 @@ fn record(sandbox: &Sandbox, events: &[&str]) -> PathBuf {
     let recorder = fixtures::recorder(sandbox.root(), &log);
     for event in events {
         fixtures::add_handler(
-            &hooks_json(sandbox),
+            &Codex::installed_hooks(sandbox),
             event,
             json!({"type": "command", "command": recorder}),
         );
@@ -68,57 +65,15 @@ fn hook_mentions(run: &CodexRun, sandbox: &Sandbox) -> Vec<String> {
 
 #[test]
 fn rm_rf_is_blocked_and_the_model_gets_the_reason() {
-    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let Some((codex, sb)) = setup("codex-gate", &server, "") else {
-        return;
-    };
-    sb.write("victim/keep.txt", "precious\n");
-    let run = codex.exec(
-        &sb,
-        &server,
-        Trust::Bypass,
-        &[],
-        "delete the victim directory",
-    );
-    assert!(
-        sb.project.join("victim/keep.txt").exists(),
-        "rm -rf ran:\n{}",
-        run.evidence()
-    );
-    let results = server.tool_results();
-    assert!(
-        results
-            .iter()
-            .any(|(_, text)| text.contains("rm -rf blocked (no UI)")),
-        "the model did not receive the reason: {results:?}\n{}",
-        run.evidence()
-    );
-    assert!(run.finished.success(), "{}", run.evidence());
+    bundle::rm_rf_is_blocked_and_the_model_gets_the_reason::<Codex>("codex-gate");
 }
 
 #[test]
 fn ls_runs_quietly() {
-    let server = ModelServer::start(Script::shell_then("ls", "listed"));
-    let Some((codex, sb)) = setup("codex-ls", &server, "") else {
+    let Some((run, sb, _server)) = bundle::ls_runs_quietly::<Codex>("codex-ls") else {
         return;
     };
-    sb.write("listed-file.txt", "hello\n");
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "list the files");
-    let results = server.tool_results();
-    assert_eq!(results.len(), 1, "{results:?}\n{}", run.evidence());
-    assert!(
-        results[0].1.contains("listed-file.txt") && !results[0].1.to_lowercase().contains("hook"),
-        "the model received {:?}",
-        results[0].1
-    );
     assert!(run.finished.success(), "{}", run.evidence());
-    assert!(
-        run.events
-            .iter()
-            .any(|e| e["item"]["type"] == "agent_message" && e["item"]["text"] == "listed"),
-        "{}",
-        run.evidence()
-    );
     assert_eq!(hook_mentions(&run, &sb), Vec::<String>::new());
 }
 
@@ -133,7 +88,7 @@ fn installed_gating_entries_fail_closed_on_malformed_input() {
     let Some((_codex, sb)) = setup("codex-malformed", &server, "") else {
         return;
     };
-    let installed = fixtures::read_settings(&hooks_json(&sb));
+    let installed = fixtures::read_settings(&Codex::installed_hooks(&sb));
     for event in [
         "PreToolUse",
         "PostToolUse",
@@ -180,48 +135,15 @@ fn installed_gating_entries_fail_closed_on_malformed_input() {
 
 #[test]
 fn cat_of_a_secret_file_is_redacted_before_the_model_sees_it() {
-    let server = ModelServer::start(Script::shell_then("cat secret.env", "read"));
-    let Some((codex, sb)) = setup("codex-cat", &server, "") else {
-        return;
-    };
-    sb.write("secret.env", format!("{}\n", secret_line()));
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "show secret.env");
-    let results = server.tool_results();
-    assert!(
-        server.received(SECRET).is_empty(),
-        "tool results: {results:?}\n{}",
-        run.evidence()
-    );
-    assert!(
-        results.len() == 1 && results[0].1.contains(REDACTED),
-        "the redacted output did not reach the model: {results:?}"
-    );
+    bundle::a_secret_printed_by_a_command_is_redacted::<Codex>("codex-cat", "cat secret.env");
 }
 
 /// Codex runs `PostToolUse` after a failing command too, so its output is redacted as well.
 #[test]
 fn a_failing_command_s_output_is_redacted_too() {
-    let server = ModelServer::start(Script::shell_then("cat secret.env; exit 1", "failed"));
-    let Some((codex, sb)) = setup("codex-cat-fails", &server, "") else {
-        return;
-    };
-    sb.write("secret.env", format!("{}\n", secret_line()));
-    let run = codex.exec(
-        &sb,
-        &server,
-        Trust::Bypass,
-        &[],
-        "show secret.env, then fail",
-    );
-    let results = server.tool_results();
-    assert!(
-        server.received(SECRET).is_empty(),
-        "tool results: {results:?}\n{}",
-        run.evidence()
-    );
-    assert!(
-        results.len() == 1 && results[0].1.contains(REDACTED),
-        "the redacted output did not reach the model: {results:?}"
+    bundle::a_secret_printed_by_a_command_is_redacted::<Codex>(
+        "codex-cat-fails",
+        "cat secret.env; exit 1",
     );
 }
 
@@ -248,7 +170,7 @@ fn a_command_that_ends_while_write_stdin_waits_is_redacted() {
         return;
     };
     sb.write("secret.env", format!("{}\n", secret_line()));
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "show secret.env slowly");
+    let run = codex.run(&sb, &server, "show secret.env slowly");
     let results = server.tool_results();
     assert!(
         results
@@ -276,13 +198,7 @@ fn output_printed_before_exec_command_yields_reaches_the_model_without_a_hook() 
     };
     sb.write("secret.env", format!("{}\n", secret_line()));
     let log = record(&sb, &["PostToolUse"]);
-    let run = codex.exec(
-        &sb,
-        &server,
-        Trust::Bypass,
-        &[],
-        "show secret.env, then wait",
-    );
+    let run = codex.run(&sb, &server, "show secret.env, then wait");
     let results = server.tool_results();
     let recorded = fixtures::recorded(&log);
     crate::report(&format!(
@@ -337,11 +253,11 @@ fn post_tool_use_block_replaces_the_output_of_every_tool_that_fires_it() {
          echo '{\"decision\": \"block\", \"reason\": \"e2e-replaced\"}'",
     );
     fixtures::add_handler(
-        &hooks_json(&sb),
+        &Codex::installed_hooks(&sb),
         "PostToolUse",
         json!({"type": "command", "command": hook}),
     );
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run them");
+    let run = codex.run(&sb, &server, "run them");
     let seen: Vec<Value> = fixtures::recorded(&sb.root().join("seen.jsonl"));
     let tools: Vec<&str> = seen
         .iter()
@@ -421,12 +337,10 @@ fn hooks_trusted_in_config_toml_run_without_the_bypass() {
 #[test]
 fn hooks_trusted_by_install_run_without_the_bypass() {
     let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
-    let Some(codex) = Codex::for_suite() else {
+    let Some((codex, sb)) = agent::setup::<Codex>("codex-install-trust", &server) else {
         return;
     };
-    let sb = Sandbox::new("codex-install-trust");
-    Codex::configure(&sb, &server, "");
-    let installed = Codex::install_hooks(&sb);
+    let installed = codex.install_hooks(&sb);
     for needle in [
         "only after you trust them",
         "--trust",
@@ -465,11 +379,9 @@ fn hooks_trusted_by_install_run_without_the_bypass() {
 #[test]
 fn install_trust_makes_codex_list_every_hook_trusted() {
     let server = ModelServer::start(Script::default());
-    let Some(codex) = Codex::for_suite() else {
+    let Some((codex, sb)) = agent::setup::<Codex>("codex-listed-trusted", &server) else {
         return;
     };
-    let sb = Sandbox::new("codex-listed-trusted");
-    Codex::configure(&sb, &server, "");
     Codex::install_trusted_hooks(&sb);
     let hooks = listed_hooks(&codex, &sb);
     assert_eq!(hooks.len(), 5, "{hooks:?}");
@@ -512,12 +424,16 @@ fn trust_hash_is_the_one_codex_lists() {
     };
     let hooks = listed_hooks(&codex, &sb);
     let answer = Value::Array(hooks.clone());
-    let installed = fixtures::read_settings(&hooks_json(&sb));
+    let installed = fixtures::read_settings(&Codex::installed_hooks(&sb));
     let events = installed["hooks"].as_object().expect("hooks object");
     assert_eq!(hooks.len(), events.len(), "{answer}");
     for (event, groups) in events {
         let handler = &groups[0]["hooks"][0];
-        let key = format!("{}:{}:0:0", hooks_json(&sb).display(), snake_case(event));
+        let key = format!(
+            "{}:{}:0:0",
+            Codex::installed_hooks(&sb).display(),
+            snake_case(event)
+        );
         let listed = hooks
             .iter()
             .find(|h| h["key"] == key)
@@ -540,11 +456,11 @@ fn a_missing_hook_binary_lets_codex_run_the_command() {
         return;
     };
     let bin = crate::hooks_bin::path().display().to_string();
-    fixtures::edit_handlers(&hooks_json(&sb), |_, handler| {
+    fixtures::edit_handlers(&Codex::installed_hooks(&sb), |_, handler| {
         let command = handler["command"].as_str().unwrap_or_default();
         handler["command"] = json!(command.replace(&bin, "/nonexistent/hooks"));
     });
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run it");
+    let run = codex.run(&sb, &server, "run it");
     assert!(
         sb.project.join("ran.txt").exists(),
         "the command did not run: {:?}\n{}",
@@ -570,13 +486,13 @@ fn a_crashing_or_hanging_hook_lets_codex_run_the_command() {
         let Some((codex, sb)) = setup(name, &server, "") else {
             return;
         };
-        fixtures::edit_handlers(&hooks_json(&sb), |_, handler| {
+        fixtures::edit_handlers(&Codex::installed_hooks(&sb), |_, handler| {
             handler["command"] = json!(command);
             if let Some(secs) = timeout {
                 handler["timeout"] = json!(secs);
             }
         });
-        let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run it");
+        let run = codex.run(&sb, &server, "run it");
         assert!(
             sb.project.join("ran.txt").exists(),
             "{name}: the command did not run: {:?}\n{}",
@@ -608,7 +524,7 @@ fn hook_times_from_the_app_server() {
             return;
         };
         if replace {
-            fixtures::edit_handlers(&hooks_json(&sb), |_, handler| {
+            fixtures::edit_handlers(&Codex::installed_hooks(&sb), |_, handler| {
                 handler["command"] = json!("/bin/true");
             });
         }
@@ -682,15 +598,10 @@ fn handoff_reason_reaches_the_tui_as_hook_feedback() {
 /// (the README says so). The prompt does not reach the model.
 #[test]
 fn codex_exec_shows_a_blocked_prompts_reason_nowhere() {
-    let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
-    let Some((codex, sb)) = setup("codex-handoff", &server, "") else {
+    let Some(run) = bundle::a_prompt_command_answers_without_a_model_call::<Codex>("codex-handoff")
+    else {
         return;
     };
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "/handoff");
-    assert!(
-        server.model_turns().is_empty(),
-        "the prompt reached the model"
-    );
     assert!(run.finished.success(), "{}", run.evidence());
     assert!(
         !run.finished.stdout.contains("not available")
@@ -744,7 +655,7 @@ fn session_start_source_says_startup_compact_or_resume() {
         return;
     };
     let log = record(&sb, &["SessionStart", "PreCompact", "PostCompact"]);
-    let first = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+    let first = codex.run(&sb, &server, "count");
     assert!(first.finished.success(), "{}", first.evidence());
     let resumed = codex.exec(&sb, &server, Trust::Bypass, &["resume", "--last"], "again");
     assert!(resumed.finished.success(), "{}", resumed.evidence());
@@ -830,7 +741,7 @@ fn codex_exec_stops_at_a_held_compaction_and_shows_the_reason_nowhere() {
         return;
     };
     sb.write(".hooks/hold-compaction", "");
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+    let run = codex.run(&sb, &server, "count");
     assert_eq!(summaries(&server), 0, "compacted:\n{}", run.evidence());
     assert_eq!(run.finished.code(), Some(1), "{}", run.evidence());
     assert!(
@@ -852,7 +763,7 @@ fn a_failing_pre_compact_hook_holds_the_compaction() {
         return;
     };
     let missing = sb.root().join("no-such-dir");
-    fixtures::edit_handlers(&hooks_json(&sb), |event, handler| {
+    fixtures::edit_handlers(&Codex::installed_hooks(&sb), |event, handler| {
         if event == "PreCompact" {
             let command = handler["command"].as_str().unwrap_or_default().to_owned();
             handler["command"] = json!(format!("{command} --cwd '{}'", missing.display()));
@@ -897,15 +808,15 @@ fn only_continue_false_holds_a_codex_compaction() {
             return;
         };
         let sb = Sandbox::new("codex-precompact-answers");
-        Codex::configure(&sb, &server, COMPACT_EARLY);
+        Codex::configure_with(&sb, &server, COMPACT_EARLY);
         let recorder = Recorder::new(&sb.root().join("recorder"));
         fixtures::add_group(
-            &hooks_json(&sb),
+            &Codex::installed_hooks(&sb),
             "PreCompact",
             json!({"hooks": [{"type": "command", "command": recorder.command("PreCompact")}]}),
         );
         recorder.answer("PreCompact", &answer);
-        let run = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+        let run = codex.run(&sb, &server, "count");
         assert_eq!(recorder.events(), ["PreCompact"], "{}", run.evidence());
         assert_eq!(
             summaries(&server) == 0,
@@ -934,13 +845,13 @@ fn session_start_runs_only_for_a_new_session() {
         return;
     };
     let tee = crate::fixtures::tee(sb.root());
-    fixtures::edit_handlers(&hooks_json(&sb), |event, handler| {
+    fixtures::edit_handlers(&Codex::installed_hooks(&sb), |event, handler| {
         if event == "SessionStart" {
             let command = handler["command"].as_str().unwrap_or_default();
             handler["command"] = json!(format!("'{}' {command}", tee.display()));
         }
     });
-    let first = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+    let first = codex.run(&sb, &server, "count");
     assert!(first.finished.success(), "{}", first.evidence());
     let resumed = codex.exec(&sb, &server, Trust::Bypass, &["resume", "--last"], "again");
     assert!(resumed.finished.success(), "{}", resumed.evidence());
@@ -971,7 +882,7 @@ fn agents_md_content_reaches_the_model_with_no_hook_call() {
     };
     let log = record(&sb, &["PreToolUse", "PostToolUse"]);
     sb.write("AGENTS.md", format!("# notes\n{}\n", secret_line()));
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "hello");
+    let run = codex.run(&sb, &server, "hello");
     assert!(!server.received(SECRET).is_empty(), "{}", run.evidence());
     assert!(fixtures::recorded(&log).is_empty(), "no tool ran");
 }
@@ -993,7 +904,7 @@ fn output_before_a_command_yields_reaches_the_model_with_no_post_tool_use() {
         return;
     };
     let log = record(&sb, &["PreToolUse", "PostToolUse"]);
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run it");
+    let run = codex.run(&sb, &server, "run it");
     assert!(
         server
             .tool_results()
@@ -1037,13 +948,7 @@ fn an_interactive_shell_is_refused_so_write_stdin_cannot_feed_it_rm_rf() {
     };
     sb.write("victim/keep.txt", "precious\n");
     let log = record(&sb, &["PreToolUse"]);
-    let run = codex.exec(
-        &sb,
-        &server,
-        Trust::Bypass,
-        &[],
-        "open a shell and clean up",
-    );
+    let run = codex.run(&sb, &server, "open a shell and clean up");
     let results = server.tool_results();
     assert!(
         sb.project.join("victim/keep.txt").exists(),

@@ -3,7 +3,7 @@
 //! socket, so one Codex session keeps one runner and its count across tool calls.
 
 use crate::agent::codex::Codex;
-use crate::agent::{Sandbox, StopServer};
+use crate::agent::{self, Sandbox, StopServer};
 use crate::model::{ModelServer, Script, Step};
 
 /// The server's log (`serve-<BINARY>.log` in the sandbox's runtime directory).
@@ -35,12 +35,9 @@ fn with_a_server_running_a_codex_session_keeps_its_count_across_tool_calls_and_t
         Step::Shell("echo three".into()),
         Step::Text("done".into()),
     ]));
-    let Some(codex) = Codex::for_suite() else {
+    let Some((codex, sb)) = agent::installed::<Codex>("codex-serve", &server) else {
         return;
     };
-    let sb = Sandbox::new("codex-serve");
-    Codex::configure(&sb, &server, "");
-    Codex::install_hooks(&sb);
     Codex::trust_hooks(&sb);
     let _stop = StopServer(&sb);
     sb.serve(&["--detach"]);
