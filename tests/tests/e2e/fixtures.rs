@@ -197,22 +197,29 @@ exit "$code""#,
     )
 }
 
-/// The calls a [`tee`] in `dir` recorded, in order: `(input, output, code)`.
-pub(crate) fn teed(dir: &Path) -> Vec<(Value, String, i64)> {
-    let calls = dir.join("tee");
-    let mut stamps: Vec<String> = fs::read_dir(&calls)
+/// The names, without `suffix`, of the files in `dir` that end with it, in order: the
+/// stamps of the calls a hook script recorded there (each call's files are named by the
+/// time it started).
+fn stamps(dir: &Path, suffix: &str) -> Vec<String> {
+    let mut stamps: Vec<String> = fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .filter_map(|e| {
             e.file_name()
                 .to_str()
-                .and_then(|n| n.strip_suffix(".code"))
+                .and_then(|n| n.strip_suffix(suffix))
                 .map(str::to_owned)
         })
         .collect();
     stamps.sort();
     stamps
+}
+
+/// The calls a [`tee`] in `dir` recorded, in order: `(input, output, code)`.
+pub(crate) fn teed(dir: &Path) -> Vec<(Value, String, i64)> {
+    let calls = dir.join("tee");
+    stamps(&calls, ".code")
         .into_iter()
         .map(|n| {
             let read = |ext: &str| {
@@ -465,19 +472,7 @@ exit 0"#
 
     /// Every call so far, in the order they started.
     pub(crate) fn calls(&self) -> Vec<Call> {
-        let mut stamps: Vec<String> = fs::read_dir(self.dir.join("calls"))
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|e| {
-                e.file_name()
-                    .to_str()
-                    .and_then(|n| n.strip_suffix(".argv"))
-                    .map(str::to_owned)
-            })
-            .collect();
-        stamps.sort();
-        stamps
+        stamps(&self.dir.join("calls"), ".argv")
             .into_iter()
             .map(|stamp| {
                 let calls = self.dir.join("calls");

@@ -12,10 +12,7 @@ use crate::process::Finished;
 
 /// A model turn calling Claude Code's `Read` tool on `path`.
 pub(crate) fn read(path: &Path) -> Step {
-    Step::Tool {
-        name: "Read".to_owned(),
-        input: json!({ "file_path": path }),
-    }
+    Step::tool("Read", json!({ "file_path": path }))
 }
 
 /// An installed Claude Code.

@@ -72,10 +72,7 @@ impl Flavor {
             Flavor::Pi => json!({ "command": command }),
             Flavor::Omp => json!({ "command": command, "i": "e2e" }),
         };
-        Step::Tool {
-            name: self.shell_tool().to_owned(),
-            input,
-        }
+        Step::tool(self.shell_tool(), input)
     }
 }
 

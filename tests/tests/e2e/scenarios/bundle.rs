@@ -34,6 +34,15 @@ const REWRITTEN: &str = "E2E-CONTEXT-REWRITTEN";
 /// The file `ls` must show.
 const LISTED: &str = "listed-file.txt";
 
+/// Asserts that a tool result the model got is the guard's reason.
+pub(super) fn assert_the_model_got_the_guard_s_reason(server: &ModelServer, evidence: &str) {
+    let results = server.tool_results();
+    assert!(
+        results.iter().any(|(_, text)| text.contains(GUARD_REASON)),
+        "the model did not get the guard's reason: {results:?}\n{evidence}"
+    );
+}
+
 /// The model runs `rm -rf victim`: the guard blocks it, the model gets its reason, and the run
 /// ends well.
 pub(super) fn rm_rf_is_blocked_and_the_model_gets_the_reason<A: Agent>(name: &str) {
@@ -44,12 +53,7 @@ pub(super) fn rm_rf_is_blocked_and_the_model_gets_the_reason<A: Agent>(name: &st
     let kept = sb.victims(&["victim"]);
     let run = agent.run(&sb, &server, "delete the victim directory");
     assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
-    let results = server.tool_results();
-    assert!(
-        results.iter().any(|(_, text)| text.contains(GUARD_REASON)),
-        "the model did not receive the reason: {results:?}\n{}",
-        run.evidence()
-    );
+    assert_the_model_got_the_guard_s_reason(&server, &run.evidence());
     assert!(run.finished().success(), "{}", run.evidence());
 }
 
@@ -118,6 +122,28 @@ pub(super) fn a_prompt_command_answers_without_a_model_call<A: Agent>(
     Some(run)
 }
 
+/// Asserts what the installed `SessionStart` command, run through a [`fixtures::tee`] in the
+/// sandbox, was asked and answered: it succeeded every time, the calls' sources were
+/// `sources` in order, and only the `startup` one ran the examples' `session_start` hook (its
+/// `tools run: 0` status line): a resume is a `session_switch`, which no example handles, and
+/// a compaction is no new session.
+pub(super) fn assert_only_startup_starts_a_session(agent: &str, sb: &Sandbox, sources: &[&str]) {
+    let calls: Vec<(String, String)> = fixtures::teed(sb.root())
+        .into_iter()
+        .map(|(input, output, code)| {
+            assert_eq!(code, 0, "{input} -> {output}");
+            (input["source"].as_str().unwrap_or("").to_owned(), output)
+        })
+        .collect();
+    crate::report(&format!("{agent} SessionStart answers: {calls:?}"));
+    let seen: Vec<&str> = calls.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(seen, sources, "{calls:?}");
+    for (source, output) in &calls {
+        let started = output.contains("status: tools run: 0");
+        assert_eq!(started, source == "startup", "{source}: {output:?}");
+    }
+}
+
 /// How an agent's guarded run goes ([`the_guard_blocks_ls_is_quiet_and_a_read_secret_is`]).
 struct Guarded {
     /// The value of `API_KEY` in `secret.env` (one the agent does not mask by itself).
@@ -167,10 +193,7 @@ where
     let server = ModelServer::start(Script::new(vec![
         Step::Shell("rm -rf victim".into()),
         Step::Shell(guarded.ls.into()),
-        Step::Tool {
-            name: tool.into(),
-            input: json!({ key: secret }),
-        },
+        Step::tool(tool, json!({ key: secret })),
         Step::Text("done".into()),
     ]));
     A::configure(&sb, &server);

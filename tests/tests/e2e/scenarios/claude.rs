@@ -64,7 +64,7 @@ fn in_audit_mode_rm_rf_runs_and_the_log_records_the_unenforced_deny() {
     assert_eq!(unenforced["answer"]["stdout"], Value::Null, "{unenforced}");
     let deny = &unenforced["would_have"]["stdout"]["hookSpecificOutput"];
     assert_eq!(deny["permissionDecision"], "deny", "{unenforced}");
-    assert_eq!(deny["permissionDecisionReason"], "rm -rf blocked (no UI)");
+    assert_eq!(deny["permissionDecisionReason"], bundle::GUARD_REASON);
     assert!(
         lines
             .iter()
@@ -158,24 +158,11 @@ fn session_start_runs_only_for_a_new_session() {
         let run = claude.run_with_args(&sb, &server, prompt, args);
         assert!(run.finished.success(), "{}", run.evidence());
     }
-    let calls: Vec<(String, String)> = fixtures::teed(sb.root())
-        .into_iter()
-        .map(|(input, output, code)| {
-            assert_eq!(code, 0, "{input} -> {output}");
-            (input["source"].as_str().unwrap_or("").to_owned(), output)
-        })
-        .collect();
-    crate::report(&format!("claude SessionStart answers: {calls:?}"));
-    let sources: Vec<&str> = calls.iter().map(|(s, _)| s.as_str()).collect();
-    assert_eq!(
-        sources,
-        ["startup", "resume", "compact", "resume"],
-        "{calls:?}"
+    bundle::assert_only_startup_starts_a_session(
+        "claude",
+        &sb,
+        &["startup", "resume", "compact", "resume"],
     );
-    for (source, output) in &calls {
-        let started = output.contains("status: tools run: 0");
-        assert_eq!(started, source == "startup", "{source}: {output:?}");
-    }
 }
 
 /// The `system` / `informational` events of a run: what Claude Code showed the user.
@@ -218,10 +205,10 @@ fn after_a_compaction_a_secret_read_before_it_never_reaches_the_model() {
     let contents = format!("name=demo\n{}\n", secret_line());
     let secret = sb.write("config.txt", &contents);
     let clean = sb.write("notes.txt", "e2e-clean-notes\n");
-    let edit = Step::Tool {
-        name: "Edit".into(),
-        input: json!({"file_path": secret, "old_string": "name=demo", "new_string": "name=e2e"}),
-    };
+    let edit = Step::tool(
+        "Edit",
+        json!({"file_path": secret, "old_string": "name=demo", "new_string": "name=e2e"}),
+    );
     let server = ModelServer::start(Script::new(vec![
         read(&secret),
         read(&clean),
@@ -692,10 +679,10 @@ fn grep_content_is_redacted_before_the_model_sees_it() {
     };
     sb.write("secret.env", format!("name=demo\n{}\n", secret_line()));
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "Grep".into(),
-            input: json!({"pattern": "API_KEY", "output_mode": "content", "path": sb.project}),
-        },
+        Step::tool(
+            "Grep",
+            json!({"pattern": "API_KEY", "output_mode": "content", "path": sb.project}),
+        ),
         Step::Text("found".into()),
     ]));
     // Claude Code 2.1.328 offers Grep only when it is named in --tools or --allowedTools.
@@ -721,10 +708,7 @@ fn read_pdf_pages(name: &str, hook: Option<&str>) -> Option<(ClaudeRun, ModelSer
     fixtures::pdftoppm_stand_in(&bin);
     let pdf = sb.write("demo.pdf", fixtures::pdf());
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "Read".into(),
-            input: json!({"file_path": pdf, "pages": "1"}),
-        },
+        Step::tool("Read", json!({"file_path": pdf, "pages": "1"})),
         Step::Text("read".into()),
     ]));
     let run = claude.run_with_path(&sb, &server, "read page 1", &[], Some(&bin));
@@ -1058,10 +1042,10 @@ fn continue_false_on_post_tool_use_stops_claude_before_the_model_sees_the_output
     // A file with no secret: the example redactor blocks an Edit of one that holds a secret.
     let file = sb.write("settings.env", "LOG_LEVEL=info\n");
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "Edit".into(),
-            input: json!({"file_path": file, "old_string": "LOG_LEVEL", "new_string": "MY_LOG_LEVEL"}),
-        },
+        Step::tool(
+            "Edit",
+            json!({"file_path": file, "old_string": "LOG_LEVEL", "new_string": "MY_LOG_LEVEL"}),
+        ),
         Step::Text("unexpected".into()),
     ]));
     let run = claude.run(&sb, &server, "edit it");
@@ -1096,17 +1080,17 @@ fn monitor_output_never_reaches_the_model_unredacted() {
     };
     sb.write("secret.env", format!("{}\n", secret_line()));
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "ToolSearch".into(),
-            input: json!({"query": "select:Monitor", "max_results": 5}),
-        },
-        Step::Tool {
-            name: "Monitor".into(),
-            input: json!({
+        Step::tool(
+            "ToolSearch",
+            json!({"query": "select:Monitor", "max_results": 5}),
+        ),
+        Step::tool(
+            "Monitor",
+            json!({
                 "command": "cat secret.env", "description": "watch",
                 "timeout_ms": 20000, "persistent": false,
             }),
-        },
+        ),
         Step::Shell("sleep 3; echo waited".into()),
         Step::Text("done".into()),
     ]));
@@ -1164,12 +1148,12 @@ fn a_background_command_s_output_never_reaches_the_model_unredacted() {
     };
     sb.write("secret.env", format!("{}\n", secret_line()));
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "Bash".into(),
-            input: json!({
+        Step::tool(
+            "Bash",
+            json!({
                 "command": "cat secret.env", "description": "bg", "run_in_background": true,
             }),
-        },
+        ),
         Step::Shell(
             "sleep 2; cat $(grep -l API_KEY ../claude-0/*/*/tasks/*.output 2>/dev/null)".into(),
         ),

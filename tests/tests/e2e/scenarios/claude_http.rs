@@ -4,6 +4,7 @@
 
 use serde_json::json;
 
+use super::bundle;
 use crate::agent::claude::{Claude, read};
 use crate::agent::{Agent, Sandbox, StopServer};
 use crate::fixtures::{REDACTED, SECRET, secret_line};
@@ -55,12 +56,7 @@ fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_ki
         sb.project.join("victim/keep.txt").exists(),
         "rm -rf ran:\n{evidence}"
     );
-    assert!(
-        results
-            .iter()
-            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
-        "the model did not get the reason: {results:?}\n{evidence}"
-    );
+    bundle::assert_the_model_got_the_guard_s_reason(&server, &evidence);
     // Redaction: Claude Code's read of a file with a secret is answered by the redactor
     // itself (so the file is not shown again after a compaction), which the HTTP hook can do
     // only knowing it serves Claude Code.
@@ -191,14 +187,7 @@ fn a_session_started_in_audit_mode_is_audited_and_the_next_session_is_not() {
         "rm -rf ran in a session without audit mode:\n{}",
         run.evidence()
     );
-    assert!(
-        gated
-            .tool_results()
-            .iter()
-            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
-        "{}",
-        run.evidence()
-    );
+    bundle::assert_the_model_got_the_guard_s_reason(&gated, &run.evidence());
     assert!(
         sb.serve(&["--status"])
             .starts_with(&format!("running: pid {pid},")),

@@ -151,14 +151,14 @@ fn a_failing_command_s_output_is_redacted_too() {
 /// waiting for the rest of its output (the session id taken from the first result).
 fn exec_then_wait(cmd: &str, yield_ms: u64, text: &str) -> Script {
     Script::new(vec![
-        Step::Tool {
-            name: "exec_command".into(),
-            input: json!({"cmd": cmd, "yield_time_ms": yield_ms}),
-        },
-        Step::Tool {
-            name: "write_stdin".into(),
-            input: json!({"session_id": SESSION_ID, "chars": "", "yield_time_ms": 10_000}),
-        },
+        Step::tool(
+            "exec_command",
+            json!({"cmd": cmd, "yield_time_ms": yield_ms}),
+        ),
+        Step::tool(
+            "write_stdin",
+            json!({"session_id": SESSION_ID, "chars": "", "yield_time_ms": 10_000}),
+        ),
         Step::Text(text.into()),
     ])
 }
@@ -229,18 +229,15 @@ fn output_printed_before_exec_command_yields_reaches_the_model_without_a_hook() 
 fn post_tool_use_block_replaces_the_output_of_every_tool_that_fires_it() {
     let server = ModelServer::start(Script::new(vec![
         Step::Shell("echo plain".into()),
-        Step::Tool {
-            name: "exec_command".into(),
-            input: json!({"cmd": "sleep 2; echo late", "yield_time_ms": 250}),
-        },
-        Step::Tool {
-            name: "write_stdin".into(),
-            input: json!({"session_id": SESSION_ID, "chars": "", "yield_time_ms": 10_000}),
-        },
-        Step::Tool {
-            name: "view_image".into(),
-            input: json!({"path": "demo.png"}),
-        },
+        Step::tool(
+            "exec_command",
+            json!({"cmd": "sleep 2; echo late", "yield_time_ms": 250}),
+        ),
+        Step::tool(
+            "write_stdin",
+            json!({"session_id": SESSION_ID, "chars": "", "yield_time_ms": 10_000}),
+        ),
+        Step::tool("view_image", json!({"path": "demo.png"})),
         Step::Text("done".into()),
     ]));
     let Some((codex, sb)) = setup("codex-block-every-tool", &server, "") else {
@@ -285,6 +282,18 @@ fn post_tool_use_block_replaces_the_output_of_every_tool_that_fires_it() {
 /// it leaves `ran.txt` behind when it runs.
 const GUARDED: &str = "touch ran.txt; eval \"rm -rf victim\"";
 
+/// `codex exec` without the bypass of hook trust runs [`GUARDED`]: the guard blocks it, and
+/// the model gets its reason.
+fn the_guard_runs_without_the_bypass(codex: &Codex, sb: &Sandbox, server: &ModelServer) {
+    let run = codex.exec(sb, server, Trust::Config, &[], "run it");
+    assert!(
+        !sb.project.join("ran.txt").exists(),
+        "the guard did not run:\n{}",
+        run.evidence()
+    );
+    bundle::assert_the_model_got_the_guard_s_reason(server, &run.evidence());
+}
+
 /// Codex 0.169.0 runs no hook that the user has not trusted, and says nothing about it.
 #[test]
 fn untrusted_hooks_are_skipped_without_a_word() {
@@ -315,20 +324,7 @@ fn hooks_trusted_in_config_toml_run_without_the_bypass() {
         return;
     };
     Codex::trust_hooks(&sb);
-    let run = codex.exec(&sb, &server, Trust::Config, &[], "run it");
-    assert!(
-        !sb.project.join("ran.txt").exists(),
-        "the guard did not run:\n{}",
-        run.evidence()
-    );
-    assert!(
-        server
-            .tool_results()
-            .iter()
-            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
-        "{:?}",
-        server.tool_results()
-    );
+    the_guard_runs_without_the_bypass(&codex, &sb, &server);
 }
 
 /// `hooks install codex` ends by saying that Codex runs the hooks only once trusted, and how
@@ -358,20 +354,7 @@ fn hooks_trusted_by_install_run_without_the_bypass() {
         "{}",
         trusted.stdout
     );
-    let run = codex.exec(&sb, &server, Trust::Config, &[], "run it");
-    assert!(
-        !sb.project.join("ran.txt").exists(),
-        "the guard did not run:\n{}",
-        run.evidence()
-    );
-    assert!(
-        server
-            .tool_results()
-            .iter()
-            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
-        "{:?}",
-        server.tool_results()
-    );
+    the_guard_runs_without_the_bypass(&codex, &sb, &server);
 }
 
 /// After `hooks install codex --trust`, Codex's own `hooks/list` lists every installed hook as
@@ -855,20 +838,7 @@ fn session_start_runs_only_for_a_new_session() {
     assert!(first.finished.success(), "{}", first.evidence());
     let resumed = codex.exec(&sb, &server, Trust::Bypass, &["resume", "--last"], "again");
     assert!(resumed.finished.success(), "{}", resumed.evidence());
-    let calls: Vec<(String, String)> = fixtures::teed(sb.root())
-        .into_iter()
-        .map(|(input, output, code)| {
-            assert_eq!(code, 0, "{input} -> {output}");
-            (input["source"].as_str().unwrap_or("").to_owned(), output)
-        })
-        .collect();
-    crate::report(&format!("codex SessionStart answers: {calls:?}"));
-    let sources: Vec<&str> = calls.iter().map(|(s, _)| s.as_str()).collect();
-    assert_eq!(sources, ["startup", "compact", "resume"], "{calls:?}");
-    for (source, output) in &calls {
-        let started = output.contains("status: tools run: 0");
-        assert_eq!(started, source == "startup", "{source}: {output:?}");
-    }
+    bundle::assert_only_startup_starts_a_session("codex", &sb, &["startup", "compact", "resume"]);
 }
 
 // What no hook sees in Codex 0.169.0 (the README's table); see the Claude Code scenarios.
@@ -894,10 +864,10 @@ fn agents_md_content_reaches_the_model_with_no_hook_call() {
 #[test]
 fn output_before_a_command_yields_reaches_the_model_with_no_post_tool_use() {
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "exec_command".into(),
-            input: json!({"cmd": format!("echo {}; sleep 3; echo done", secret_line()), "yield_time_ms": 500}),
-        },
+        Step::tool(
+            "exec_command",
+            json!({"cmd": format!("echo {}; sleep 3; echo done", secret_line()), "yield_time_ms": 500}),
+        ),
         Step::Text("ok".into()),
     ]));
     let Some((codex, sb)) = setup("codex-yield", &server, "") else {
@@ -931,16 +901,16 @@ fn output_before_a_command_yields_reaches_the_model_with_no_post_tool_use() {
 #[test]
 fn an_interactive_shell_is_refused_so_write_stdin_cannot_feed_it_rm_rf() {
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "exec_command".into(),
-            input: json!({"cmd": "bash", "tty": true, "yield_time_ms": 1_000}),
-        },
-        Step::Tool {
-            name: "write_stdin".into(),
-            input: json!({
+        Step::tool(
+            "exec_command",
+            json!({"cmd": "bash", "tty": true, "yield_time_ms": 1_000}),
+        ),
+        Step::tool(
+            "write_stdin",
+            json!({
                 "session_id": SESSION_ID, "chars": "rm -rf victim\n", "yield_time_ms": 2_000,
             }),
-        },
+        ),
         Step::Text("done".into()),
     ]));
     let Some((codex, sb)) = setup("codex-interactive-shell", &server, "") else {

@@ -99,15 +99,11 @@ fn no_failed_hooks(run: &CopilotRun) {
 
 #[test]
 fn a_prompt_run_fires_these_events_with_camel_case_inputs() {
-    let Some(case) = Case::<Copilot>::new("copilot-events", Script::shell_then("ls", "listed"))
+    let Some((case, run)) =
+        protocol::a_listing_run::<Copilot>("copilot-events", "ls", &EVENTS, "copilot")
     else {
         return;
     };
-    case.record(&EVENTS);
-    case.sb.write("listed-file.txt", "hello\n");
-    let run = case.run("list the files");
-    assert_success(&run);
-    assert_eq!(run.message(), Some("listed"), "{}", run.evidence());
     assert_eq!(
         case.rec.events(),
         [
@@ -152,7 +148,6 @@ fn a_prompt_run_fires_these_events_with_camel_case_inputs() {
     let permission = &case.rec.inputs("permissionRequest")[0];
     assert_eq!(permission["hookName"], "permissionRequest");
     assert_eq!(permission["toolInput"], json!({"command": "ls"}));
-    case.assert_inputs_match_fixtures("copilot", &EVENTS);
 }
 
 /// In Claude's format the payloads are snake_case with `hook_event_name` and the shell tool is
@@ -266,10 +261,10 @@ fn pre_tool_use_deny_blocks_and_the_model_gets_the_reason() {
 fn pre_tool_use_denies_on_every_non_zero_exit_and_ignores_garbage() {
     // Exit 2, exit 1, exit 3, garbage.
     let answers = [
-        Answer::exit(2, "e2e: exit 2"),
-        Answer::exit(1, "e2e: exit 1"),
-        Answer::exit(3, "e2e: exit 3"),
-        Answer::text("this is not json {"),
+        protocol::exit(2),
+        protocol::exit(1),
+        protocol::exit(3),
+        protocol::garbage(),
     ];
     let Some((case, run)) = protocol::rm_rf::<Copilot>(
         "copilot-exit-codes",

@@ -10,7 +10,7 @@ use super::protocol::{self, Case, Gate, assert_success};
 use crate::agent::Recorded;
 use crate::agent::droid::{Droid, DroidRun};
 use crate::fixtures::{Answer, REDACTED, SECRET, secret_line};
-use crate::model::{ModelServer, Script, Step};
+use crate::model::{ModelServer, Script};
 
 /// The events of Factory Droid 0.225.2's settings schema.
 const EVENTS: [&str; 9] = [
@@ -55,14 +55,11 @@ fn evidence(run: &DroidRun, server: &ModelServer) -> String {
 
 #[test]
 fn an_exec_run_fires_these_events_and_never_user_prompt_submit() {
-    let Some(case) = Case::<Droid>::new("droid-events", Script::shell_then("ls", "listed")) else {
+    let Some((case, run)) =
+        protocol::a_listing_run::<Droid>("droid-events", "ls", &EVENTS, "droid")
+    else {
         return;
     };
-    case.record(&EVENTS);
-    case.sb.write("listed-file.txt", "hello\n");
-    let run = case.run("list the files");
-    assert_success(&run);
-    assert_eq!(run.result(), Some("listed"), "{}", run.evidence());
     assert_eq!(
         case.rec.events(),
         [
@@ -106,7 +103,6 @@ fn an_exec_run_fires_these_events_and_never_user_prompt_submit() {
             .is_some_and(|r| r.contains("listed-file.txt")),
         "{post}"
     );
-    case.assert_inputs_match_fixtures("droid", &EVENTS);
 }
 
 /// A project's `.factory/settings.json` hooks run with no trust step.
@@ -145,11 +141,7 @@ fn pre_tool_use_deny_blocks_and_the_model_gets_the_reason_as_an_error() {
 #[test]
 fn pre_tool_use_blocks_on_exit_2_and_exit_1_stderr_reaches_the_model() {
     // Exit 2, exit 1, garbage.
-    let answers = [
-        Answer::exit(2, "e2e: exit 2"),
-        Answer::exit(1, "e2e: exit 1"),
-        Answer::text("this is not json {"),
-    ];
+    let answers = [protocol::exit(2), protocol::exit(1), protocol::garbage()];
     let Some((case, _run)) = protocol::rm_rf::<Droid>(
         "droid-exit-codes",
         &["v1", "v2", "v3"],
@@ -337,23 +329,16 @@ fn post_tool_use_context_and_exit_2_feedback_arrive_as_user_messages() {
 /// is, with no prompt event a hook could answer.
 #[test]
 fn session_start_context_is_the_first_user_message_and_a_slash_prompt_reaches_the_model() {
-    let Some(case) =
-        Case::<Droid>::new("droid-context", Script::new(vec![Step::Text("hi".into())]))
-    else {
+    let Some((case, run, body)) = protocol::a_run_with_context::<Droid>(
+        "droid-context",
+        &["SessionStart", "UserPromptSubmit"],
+        &[("SessionStart", "e2e-session-context")],
+        "/handoff",
+    ) else {
         return;
     };
-    case.record(&["SessionStart", "UserPromptSubmit"]);
-    case.rec.answer(
-        "SessionStart",
-        &Answer::json(&json!({"hookSpecificOutput": {
-            "hookEventName": "SessionStart", "additionalContext": "e2e-session-context",
-        }})),
-    );
-    let run = case.run("/handoff");
     assert_eq!(case.rec.events(), ["SessionStart"], "{}", run.evidence());
-    let turns = case.server.model_turns();
-    assert_eq!(turns.len(), 1, "{}", run.evidence());
-    let users: Vec<String> = turns[0].body["messages"]
+    let users: Vec<String> = body["messages"]
         .as_array()
         .into_iter()
         .flatten()

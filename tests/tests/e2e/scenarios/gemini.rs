@@ -12,7 +12,7 @@ use super::protocol::{self, Case, Gate, assert_success};
 use crate::agent::gemini::Gemini;
 use crate::agent::{Folder, HookFailures, Recorded, assert_no_hook_failure};
 use crate::fixtures::{self, Answer, SECRET, secret_line};
-use crate::model::{ModelServer, Script, Step, gemini::function_responses};
+use crate::model::{ModelServer, Script, gemini::function_responses};
 
 /// Every event of Gemini CLI 0.61.0.
 const EVENTS: [&str; 11] = [
@@ -54,14 +54,11 @@ fn blocked(reason: &str) -> Value {
 
 #[test]
 fn a_headless_run_fires_these_events_with_these_inputs() {
-    let Some(case) = listing("gemini-events") else {
+    let Some((case, run)) =
+        protocol::a_listing_run::<Gemini>("gemini-events", "ls", &EVENTS, "gemini")
+    else {
         return;
     };
-    case.record(&EVENTS);
-    case.sb.write("listed-file.txt", "hello\n");
-    let run = case.run("list the files");
-    assert_success(&run);
-    assert_eq!(run.response(), Some("listed"), "{}", run.evidence());
     let mut fired = case.rec.events();
     fired.dedup();
     // PreCompress (trigger "auto") fires before every model turn, compression or not.
@@ -120,7 +117,6 @@ fn a_headless_run_fires_these_events_with_these_inputs() {
             .is_some_and(|c| c.contains("listed-file.txt")),
         "{after_tool}"
     );
-    case.assert_inputs_match_fixtures("gemini", &EVENTS);
 }
 
 #[test]
@@ -201,11 +197,11 @@ fn before_tool_deny_blocks_and_the_model_gets_the_reason_as_an_error() {
 fn before_tool_blocks_on_an_exit_code_above_1_with_a_message_and_nowhere_else() {
     // Exit 2 + stderr, exit 2 silent, exit 1, exit 3, garbage, exit 2 + JSON allow.
     let answers = [
-        Answer::exit(2, "e2e: exit 2"),
+        protocol::exit(2),
         Answer::exit(2, ""),
-        Answer::exit(1, "e2e: exit 1"),
-        Answer::exit(3, "e2e: exit 3"),
-        Answer::text("this is not json {"),
+        protocol::exit(1),
+        protocol::exit(3),
+        protocol::garbage(),
         Answer {
             stdout: json!({"decision": "allow"}).to_string(),
             stderr: "e2e: exit 2 with JSON".into(),
@@ -422,28 +418,17 @@ fn before_agent_deny_answers_a_slash_prompt_without_the_model() {
 
 #[test]
 fn session_start_context_is_prepended_to_the_prompt_and_before_agent_context_follows_it() {
-    let Some(case) =
-        Case::<Gemini>::new("gemini-context", Script::new(vec![Step::Text("hi".into())]))
+    let events = ["SessionStart", "BeforeAgent"];
+    let contexts = [
+        ("SessionStart", "e2e-session-context"),
+        ("BeforeAgent", "e2e-prompt-context"),
+    ];
+    let Some((_case, _run, body)) =
+        protocol::a_run_with_context::<Gemini>("gemini-context", &events, &contexts, "hello")
     else {
         return;
     };
-    case.record(&["SessionStart", "BeforeAgent"]);
-    case.rec.answer(
-        "SessionStart",
-        &Answer::json(&json!({"hookSpecificOutput": {
-            "hookEventName": "SessionStart", "additionalContext": "e2e-session-context",
-        }})),
-    );
-    case.rec.answer(
-        "BeforeAgent",
-        &Answer::json(&json!({"hookSpecificOutput": {
-            "hookEventName": "BeforeAgent", "additionalContext": "e2e-prompt-context",
-        }})),
-    );
-    let run = case.run("hello");
-    let turns = case.server.model_turns();
-    assert_eq!(turns.len(), 1, "{}", run.evidence());
-    let parts: Vec<&str> = turns[0].body["contents"][0]["parts"]
+    let parts: Vec<&str> = body["contents"][0]["parts"]
         .as_array()
         .into_iter()
         .flatten()

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::agent::{AgentRun, Recorded, Sandbox};
 use crate::fixtures::{self, Answer, Recorder};
@@ -153,6 +153,69 @@ pub(super) fn a_blocked_prompt<A: Recorded>(
         run.evidence()
     );
     Some((case, run))
+}
+
+/// `exit CODE` with `e2e: exit CODE` on stderr and nothing on stdout.
+pub(super) fn exit(code: i32) -> Answer {
+    Answer::exit(code, &format!("e2e: exit {code}"))
+}
+
+/// Output that is not JSON, with exit 0.
+pub(super) fn garbage() -> Answer {
+    Answer::text("this is not json {")
+}
+
+/// The model runs `ls` (as `ls`, with `listed-file.txt` in the project), then answers
+/// `listed`, with the recorder on every one of `events`: the run ends well with that answer,
+/// and the first input of each event that fired has the shape of its fixture in `fixture`
+/// ([`Case::assert_inputs_match_fixtures`]). Returns the case and the run, for which events
+/// fired with which inputs.
+pub(super) fn a_listing_run<A: Recorded>(
+    name: &str,
+    ls: &str,
+    events: &[&str],
+    fixture: &str,
+) -> Option<(Case<A>, A::Run)> {
+    let case = Case::<A>::new(name, Script::shell_then(ls, "listed"))?;
+    case.record(events);
+    case.sb.write("listed-file.txt", "hello\n");
+    let run = case.run("list the files");
+    assert_success(&run);
+    assert_eq!(
+        run.answer().as_deref(),
+        Some("listed"),
+        "{}",
+        run.evidence()
+    );
+    case.assert_inputs_match_fixtures(fixture, events);
+    Some((case, run))
+}
+
+/// The prompt `prompt` and one model turn answering `hi`, with the recorder on `events`
+/// answering each `(event, text)` of `contexts` with `text` as its `additionalContext`
+/// (Claude's form): returns the case, the run and the body of the one model turn, for where
+/// the agent put the texts.
+pub(super) fn a_run_with_context<A: Recorded>(
+    name: &str,
+    events: &[&str],
+    contexts: &[(&str, &str)],
+    prompt: &str,
+) -> Option<(Case<A>, A::Run, Value)> {
+    let case = Case::<A>::new(name, Script::new(vec![Step::Text("hi".into())]))?;
+    case.record(events);
+    for (event, text) in contexts {
+        case.rec.answer(
+            event,
+            &Answer::json(&json!({"hookSpecificOutput": {
+                "hookEventName": event, "additionalContext": text,
+            }})),
+        );
+    }
+    let run = case.run(prompt);
+    let turns = case.server.model_turns();
+    assert_eq!(turns.len(), 1, "{}", run.evidence());
+    let body = turns[0].body.clone();
+    Some((case, run, body))
 }
 
 /// Asserts that `run` exited with status 0.

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::protocol::{self, Case, Gate, assert_success};
 use crate::agent::qwen::Qwen;
-use crate::agent::{AgentRun, HookFailures, Recorded, assert_no_hook_failure};
+use crate::agent::{HookFailures, Recorded, assert_no_hook_failure};
 use crate::fixtures::{self, Answer, REDACTED, SECRET, secret_line};
 use crate::model::{Script, Step};
 
@@ -49,21 +49,11 @@ fn ran(command: &str) -> String {
 
 #[test]
 fn a_headless_run_fires_these_events_with_these_inputs() {
-    let Some(case) =
-        Case::<Qwen>::new("qwen-events", Script::shell_then("ls; sleep 0.3", "listed"))
+    let Some((case, run)) =
+        protocol::a_listing_run::<Qwen>("qwen-events", "ls; sleep 0.3", &EVENTS, "qwen")
     else {
         return;
     };
-    case.record(&EVENTS);
-    case.sb.write("listed-file.txt", "hello\n");
-    let run = case.run("list the files");
-    assert_success(&run);
-    assert_eq!(
-        run.answer().as_deref(),
-        Some("listed"),
-        "{}",
-        run.evidence()
-    );
     // No SessionEnd in a `-p` run; UserPromptSubmit again (prompt "") when the tool result is
     // sent.
     assert_eq!(
@@ -124,7 +114,6 @@ fn a_headless_run_fires_these_events_with_these_inputs() {
             .is_some_and(|c| c.contains("listed-file.txt")),
         "{post}"
     );
-    case.assert_inputs_match_fixtures("qwen", &EVENTS);
 }
 
 /// Folder trust is off by default, so a project's `.qwen/settings.json` hooks run with no
@@ -193,10 +182,10 @@ fn pre_tool_use_deny_blocks_and_the_model_gets_the_reason_verbatim() {
 fn pre_tool_use_blocks_on_exit_2_only() {
     // Exit 2, exit 1, exit 3, garbage.
     let answers = [
-        Answer::exit(2, "e2e: exit 2"),
-        Answer::exit(1, "e2e: exit 1"),
-        Answer::exit(3, "e2e: exit 3"),
-        Answer::text("this is not json {"),
+        protocol::exit(2),
+        protocol::exit(1),
+        protocol::exit(3),
+        protocol::garbage(),
     ];
     let Some((case, run)) = protocol::rm_rf::<Qwen>(
         "qwen-exit-codes",
@@ -402,30 +391,17 @@ fn user_prompt_expansion_fires_for_a_prompt_command_and_its_block_is_an_error() 
 
 #[test]
 fn session_start_context_goes_to_the_system_prompt_and_prompt_context_into_a_tagged_part() {
-    let Some(case) = Case::<Qwen>::new("qwen-context", Script::new(vec![Step::Text("hi".into())]))
+    let events = ["SessionStart", "UserPromptSubmit"];
+    let contexts = [
+        ("SessionStart", "e2e-session-context"),
+        ("UserPromptSubmit", "e2e-prompt-context"),
+    ];
+    let Some((_case, _run, body)) =
+        protocol::a_run_with_context::<Qwen>("qwen-context", &events, &contexts, "hello")
     else {
         return;
     };
-    case.record(&["SessionStart", "UserPromptSubmit"]);
-    case.rec.answer(
-        "SessionStart",
-        &Answer::json(&json!({"hookSpecificOutput": {
-            "hookEventName": "SessionStart", "additionalContext": "e2e-session-context",
-        }})),
-    );
-    case.rec.answer(
-        "UserPromptSubmit",
-        &Answer::json(&json!({"hookSpecificOutput": {
-            "hookEventName": "UserPromptSubmit", "additionalContext": "e2e-prompt-context",
-        }})),
-    );
-    let run = case.run("hello");
-    let turns = case.server.model_turns();
-    assert_eq!(turns.len(), 1, "{}", run.evidence());
-    let messages = turns[0].body["messages"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
+    let messages = body["messages"].as_array().cloned().unwrap_or_default();
     let system = messages[0]["content"].as_str().unwrap_or_default();
     assert_eq!(messages[0]["role"], "system");
     assert!(
