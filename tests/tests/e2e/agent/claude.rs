@@ -132,23 +132,6 @@ impl ClaudeRun {
             .filter(|l| l.contains(needle))
             .collect()
     }
-
-    /// A summary for assertion messages: exit, stderr, the last events and hook lines of the
-    /// debug log.
-    pub(crate) fn evidence(&self) -> String {
-        let hook_lines: Vec<&str> = self
-            .debug_log
-            .lines()
-            .filter(|l| l.to_lowercase().contains("hook"))
-            .collect();
-        format!(
-            "{}\nstderr:\n{}\nstream-json:\n{}\ndebug log (hook lines):\n{}",
-            self.finished.summary(),
-            self.finished.stderr,
-            self.finished.stdout,
-            hook_lines.join("\n")
-        )
-    }
 }
 
 impl Agent for Claude {
@@ -197,8 +180,21 @@ impl AgentRun for ClaudeRun {
         self.result().map(str::to_owned)
     }
 
+    /// A summary for assertion messages: exit, stderr, the last events and hook lines of the
+    /// debug log.
     fn evidence(&self) -> String {
-        ClaudeRun::evidence(self)
+        let hook_lines: Vec<&str> = self
+            .debug_log
+            .lines()
+            .filter(|l| l.to_lowercase().contains("hook"))
+            .collect();
+        format!(
+            "{}\nstderr:\n{}\nstream-json:\n{}\ndebug log (hook lines):\n{}",
+            self.finished.summary(),
+            self.finished.stderr,
+            self.finished.stdout,
+            hook_lines.join("\n")
+        )
     }
 }
 

@@ -336,18 +336,6 @@ impl Codex {
     }
 }
 
-impl CodexRun {
-    /// A summary for assertion messages: exit, stderr and the events.
-    pub(crate) fn evidence(&self) -> String {
-        format!(
-            "{}\nstderr:\n{}\nevents:\n{}",
-            self.finished.summary(),
-            self.finished.stderr,
-            self.finished.stdout,
-        )
-    }
-}
-
 impl Agent for Codex {
     const NAME: &'static str = "codex";
     type Run = CodexRun;
@@ -393,7 +381,13 @@ impl AgentRun for CodexRun {
             .map(str::to_owned)
     }
 
+    /// A summary for assertion messages: exit, stderr and the events.
     fn evidence(&self) -> String {
-        CodexRun::evidence(self)
+        format!(
+            "{}\nstderr:\n{}\nevents:\n{}",
+            self.finished.summary(),
+            self.finished.stderr,
+            self.finished.stdout,
+        )
     }
 }

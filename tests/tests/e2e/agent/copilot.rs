@@ -181,24 +181,6 @@ impl CopilotRun {
     pub(crate) fn log_lines(&self, needle: &str) -> Vec<&str> {
         self.log.lines().filter(|l| l.contains(needle)).collect()
     }
-
-    /// A summary for assertion messages: exit, stderr, the hook runs and the log's hook
-    /// warnings and errors.
-    pub(crate) fn evidence(&self) -> String {
-        let log: Vec<&str> = self
-            .log
-            .lines()
-            .filter(|l| l.contains("hook") && (l.contains("[WARNING]") || l.contains("[ERROR]")))
-            .collect();
-        format!(
-            "{}\nstderr:\n{}\nhook runs: {:?}\nfailed hooks: {:#?}\nlog:\n{}",
-            self.finished.summary(),
-            self.finished.stderr,
-            self.hook_runs(),
-            self.failed_hooks(),
-            log.join("\n")
-        )
-    }
 }
 
 impl Agent for Copilot {
@@ -237,6 +219,11 @@ impl Recorded for Copilot {
         Copilot::user_hooks(sandbox, "e2e")
     }
 
+    /// `.github/hooks/e2e.json`.
+    fn project_hooks(sandbox: &Sandbox) -> PathBuf {
+        Copilot::project_hooks(sandbox, "e2e")
+    }
+
     /// In Copilot's own format.
     fn add_hook(path: &Path, event: &str, handler: Value) {
         add_native(path, event, handler);
@@ -263,8 +250,22 @@ impl AgentRun for CopilotRun {
         self.message().map(str::to_owned)
     }
 
+    /// A summary for assertion messages: exit, stderr, the hook runs and the log's hook
+    /// warnings and errors.
     fn evidence(&self) -> String {
-        CopilotRun::evidence(self)
+        let log: Vec<&str> = self
+            .log
+            .lines()
+            .filter(|l| l.contains("hook") && (l.contains("[WARNING]") || l.contains("[ERROR]")))
+            .collect();
+        format!(
+            "{}\nstderr:\n{}\nhook runs: {:?}\nfailed hooks: {:#?}\nlog:\n{}",
+            self.finished.summary(),
+            self.finished.stderr,
+            self.hook_runs(),
+            self.failed_hooks(),
+            log.join("\n")
+        )
     }
 }
 

@@ -42,31 +42,6 @@ impl Droid {
     pub(crate) fn project_settings(sandbox: &Sandbox) -> PathBuf {
         sandbox.project.join(".factory/settings.json")
     }
-
-    /// `droid exec PROMPT` in the sandbox (configured for `server` by [`Agent::configure`]).
-    fn exec(&self, sandbox: &Sandbox, server: &ModelServer, prompt: &str) -> DroidRun {
-        let n = super::next_run();
-        let log_path = sandbox.home.join(".factory/logs/droid-log-single.log");
-        let logged_before = fs::read_to_string(&log_path).map_or(0, |l| l.len());
-        let mut cmd = base_command(&self.binary, sandbox);
-        cmd.env("FACTORY_AIRGAP_ENABLED", "true")
-            .env("FACTORY_DROID_AUTO_UPDATE_ENABLED", "false")
-            .env("FACTORY_DISABLE_DYNAMIC_CONFIG", "true")
-            .env("FACTORY_DISABLE_KEYRING", "true")
-            .args(["exec", "--skip-permissions-unsafe"])
-            .args(["-m", &format!("custom:{MODEL_NAME}-0"), "-o", "json"])
-            .arg(prompt);
-        let finished = super::run_against(cmd, sandbox, server, &format!("droid-{n}"), RUN_LIMIT);
-        let output = serde_json::from_str(finished.stdout.trim()).unwrap_or(Value::Null);
-        let log = fs::read_to_string(&log_path)
-            .map(|l| l.get(logged_before..).unwrap_or_default().to_owned())
-            .unwrap_or_default();
-        DroidRun {
-            finished,
-            output,
-            log,
-        }
-    }
 }
 
 impl DroidRun {
@@ -85,23 +60,6 @@ impl DroidRun {
                 serde_json::from_str::<Value>(context).ok()?["exitCode"].as_i64()
             })
             .collect()
-    }
-
-    /// A summary for assertion messages: exit, stdout, stderr and the log's hook lines.
-    pub(crate) fn evidence(&self) -> String {
-        let hook_lines: Vec<&str> = self
-            .log
-            .lines()
-            .filter(|l| l.contains("[Hooks]"))
-            .map(|l| l.split(",\"tags\"").next().unwrap_or(l))
-            .collect();
-        format!(
-            "{}\nstdout:\n{}\nstderr:\n{}\nlog (hook lines):\n{}",
-            self.finished.summary(),
-            self.finished.stdout,
-            self.finished.stderr,
-            hook_lines.join("\n")
-        )
     }
 }
 
@@ -134,8 +92,29 @@ impl Agent for Droid {
         Droid::project_settings(sandbox)
     }
 
+    /// `droid exec PROMPT` in the sandbox (configured for `server` by [`Agent::configure`]).
     fn run(&self, sandbox: &Sandbox, server: &ModelServer, prompt: &str) -> DroidRun {
-        self.exec(sandbox, server, prompt)
+        let n = super::next_run();
+        let log_path = sandbox.home.join(".factory/logs/droid-log-single.log");
+        let logged_before = fs::read_to_string(&log_path).map_or(0, |l| l.len());
+        let mut cmd = base_command(&self.binary, sandbox);
+        cmd.env("FACTORY_AIRGAP_ENABLED", "true")
+            .env("FACTORY_DROID_AUTO_UPDATE_ENABLED", "false")
+            .env("FACTORY_DISABLE_DYNAMIC_CONFIG", "true")
+            .env("FACTORY_DISABLE_KEYRING", "true")
+            .args(["exec", "--skip-permissions-unsafe"])
+            .args(["-m", &format!("custom:{MODEL_NAME}-0"), "-o", "json"])
+            .arg(prompt);
+        let finished = super::run_against(cmd, sandbox, server, &format!("droid-{n}"), RUN_LIMIT);
+        let output = serde_json::from_str(finished.stdout.trim()).unwrap_or(Value::Null);
+        let log = fs::read_to_string(&log_path)
+            .map(|l| l.get(logged_before..).unwrap_or_default().to_owned())
+            .unwrap_or_default();
+        DroidRun {
+            finished,
+            output,
+            log,
+        }
     }
 }
 
@@ -144,6 +123,10 @@ impl Recorded for Droid {
 
     fn user_hooks(sandbox: &Sandbox) -> PathBuf {
         Droid::user_settings(sandbox)
+    }
+
+    fn project_hooks(sandbox: &Sandbox) -> PathBuf {
+        Droid::project_settings(sandbox)
     }
 
     /// In a group of its own.
@@ -166,8 +149,21 @@ impl AgentRun for DroidRun {
         self.result().map(str::to_owned)
     }
 
+    /// A summary for assertion messages: exit, stdout, stderr and the log's hook lines.
     fn evidence(&self) -> String {
-        DroidRun::evidence(self)
+        let hook_lines: Vec<&str> = self
+            .log
+            .lines()
+            .filter(|l| l.contains("[Hooks]"))
+            .map(|l| l.split(",\"tags\"").next().unwrap_or(l))
+            .collect();
+        format!(
+            "{}\nstdout:\n{}\nstderr:\n{}\nlog (hook lines):\n{}",
+            self.finished.summary(),
+            self.finished.stdout,
+            self.finished.stderr,
+            hook_lines.join("\n")
+        )
     }
 }
 

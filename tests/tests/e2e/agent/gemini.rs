@@ -93,22 +93,6 @@ impl GeminiRun {
             .filter(|l| l.contains(needle))
             .collect()
     }
-
-    /// A summary for assertion messages: exit, the JSON output and the hook lines of stderr.
-    pub(crate) fn evidence(&self) -> String {
-        let hook_lines: Vec<&str> = self
-            .finished
-            .stderr
-            .lines()
-            .filter(|l| l.to_lowercase().contains("hook"))
-            .collect();
-        format!(
-            "{}\nstdout:\n{}\nstderr (hook lines):\n{}",
-            self.finished.summary(),
-            self.finished.stdout,
-            hook_lines.join("\n")
-        )
-    }
 }
 
 impl Agent for Gemini {
@@ -156,6 +140,10 @@ impl Recorded for Gemini {
         Gemini::user_settings(sandbox)
     }
 
+    fn project_hooks(sandbox: &Sandbox) -> PathBuf {
+        Gemini::project_settings(sandbox)
+    }
+
     /// In a group of its own.
     fn add_hook(path: &Path, event: &str, handler: Value) {
         fixtures::add_group(path, event, json!({ "hooks": [handler] }));
@@ -179,8 +167,20 @@ impl AgentRun for GeminiRun {
         self.response().map(str::to_owned)
     }
 
+    /// A summary for assertion messages: exit, the JSON output and the hook lines of stderr.
     fn evidence(&self) -> String {
-        GeminiRun::evidence(self)
+        let hook_lines: Vec<&str> = self
+            .finished
+            .stderr
+            .lines()
+            .filter(|l| l.to_lowercase().contains("hook"))
+            .collect();
+        format!(
+            "{}\nstdout:\n{}\nstderr (hook lines):\n{}",
+            self.finished.summary(),
+            self.finished.stdout,
+            hook_lines.join("\n")
+        )
     }
 }
 

@@ -81,6 +81,9 @@ pub(crate) trait Recorded: Agent {
     /// The user's hook settings file.
     fn user_hooks(sandbox: &Sandbox) -> PathBuf;
 
+    /// The project's hook settings file (the recorder's, beside what `hooks install` writes).
+    fn project_hooks(sandbox: &Sandbox) -> PathBuf;
+
     /// Adds `handler` (in the agent's own form) to `event` in the hook settings file `path`,
     /// creating it when missing.
     fn add_hook(path: &Path, event: &str, handler: Value);

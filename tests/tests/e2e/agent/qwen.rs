@@ -40,39 +40,6 @@ impl Qwen {
     pub(crate) fn project_settings(sandbox: &Sandbox) -> PathBuf {
         sandbox.project.join(".qwen/settings.json")
     }
-
-    /// `qwen -p PROMPT` in the sandbox against `server`.
-    fn exec(&self, sandbox: &Sandbox, server: &ModelServer, prompt: &str) -> QwenRun {
-        let n = super::next_run();
-        let mut cmd = base_command(&self.binary, sandbox);
-        cmd.env("OPENAI_API_KEY", "e2e-dummy-key")
-            .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
-            .env("OPENAI_MODEL", "e2e-model")
-            .env("QWEN_USAGE_STATISTICS_ENABLED", "0")
-            .env("QWEN_TELEMETRY_ENABLED", "0")
-            .env("QWEN_DEBUG_LOG_FILE", "1")
-            .env("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1")
-            .args(["-p", prompt])
-            .args(["--auth-type", "openai", "--approval-mode", "yolo"])
-            .args(["--output-format", "json"]);
-        let debug_dir = sandbox.home.join(".qwen/debug");
-        let before: Vec<PathBuf> = debug_logs(&debug_dir);
-        let finished = super::run_against(cmd, sandbox, server, &format!("qwen-{n}"), RUN_LIMIT);
-        let output = serde_json::from_str::<Value>(finished.stdout.trim())
-            .ok()
-            .and_then(|v| v.as_array().cloned())
-            .unwrap_or_default();
-        let debug_log = debug_logs(&debug_dir)
-            .into_iter()
-            .filter(|p| !before.contains(p))
-            .map(|p| fs::read_to_string(p).unwrap_or_default())
-            .collect();
-        QwenRun {
-            finished,
-            output,
-            debug_log,
-        }
-    }
 }
 
 /// The session debug logs in `dir` (not `latest`, a link to the newest).
@@ -90,23 +57,6 @@ impl QwenRun {
     /// The `result` message.
     pub(crate) fn result(&self) -> Option<&Value> {
         self.output.iter().rev().find(|m| m["type"] == "result")
-    }
-
-    /// A summary for assertion messages: exit, stderr, the result and the debug log's hook
-    /// warnings.
-    pub(crate) fn evidence(&self) -> String {
-        let hook_lines: Vec<&str> = self
-            .debug_log
-            .lines()
-            .filter(|l| l.contains("HOOK") && (l.contains("[WARN]") || l.contains("[ERROR]")))
-            .collect();
-        format!(
-            "{}\nstderr:\n{}\nresult: {}\ndebug log (hook warnings):\n{}",
-            self.finished.summary(),
-            self.finished.stderr,
-            self.result().map(Value::to_string).unwrap_or_default(),
-            hook_lines.join("\n")
-        )
     }
 }
 
@@ -143,8 +93,37 @@ impl Agent for Qwen {
         Qwen::project_settings(sandbox)
     }
 
+    /// `qwen -p PROMPT` in the sandbox against `server`.
     fn run(&self, sandbox: &Sandbox, server: &ModelServer, prompt: &str) -> QwenRun {
-        self.exec(sandbox, server, prompt)
+        let n = super::next_run();
+        let mut cmd = base_command(&self.binary, sandbox);
+        cmd.env("OPENAI_API_KEY", "e2e-dummy-key")
+            .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
+            .env("OPENAI_MODEL", "e2e-model")
+            .env("QWEN_USAGE_STATISTICS_ENABLED", "0")
+            .env("QWEN_TELEMETRY_ENABLED", "0")
+            .env("QWEN_DEBUG_LOG_FILE", "1")
+            .env("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1")
+            .args(["-p", prompt])
+            .args(["--auth-type", "openai", "--approval-mode", "yolo"])
+            .args(["--output-format", "json"]);
+        let debug_dir = sandbox.home.join(".qwen/debug");
+        let before: Vec<PathBuf> = debug_logs(&debug_dir);
+        let finished = super::run_against(cmd, sandbox, server, &format!("qwen-{n}"), RUN_LIMIT);
+        let output = serde_json::from_str::<Value>(finished.stdout.trim())
+            .ok()
+            .and_then(|v| v.as_array().cloned())
+            .unwrap_or_default();
+        let debug_log = debug_logs(&debug_dir)
+            .into_iter()
+            .filter(|p| !before.contains(p))
+            .map(|p| fs::read_to_string(p).unwrap_or_default())
+            .collect();
+        QwenRun {
+            finished,
+            output,
+            debug_log,
+        }
     }
 }
 
@@ -153,6 +132,10 @@ impl Recorded for Qwen {
 
     fn user_hooks(sandbox: &Sandbox) -> PathBuf {
         Qwen::user_settings(sandbox)
+    }
+
+    fn project_hooks(sandbox: &Sandbox) -> PathBuf {
+        Qwen::project_settings(sandbox)
     }
 
     /// In a group of its own.
@@ -181,8 +164,21 @@ impl AgentRun for QwenRun {
             .map(str::to_owned)
     }
 
+    /// A summary for assertion messages: exit, stderr, the result and the debug log's hook
+    /// warnings.
     fn evidence(&self) -> String {
-        QwenRun::evidence(self)
+        let hook_lines: Vec<&str> = self
+            .debug_log
+            .lines()
+            .filter(|l| l.contains("HOOK") && (l.contains("[WARN]") || l.contains("[ERROR]")))
+            .collect();
+        format!(
+            "{}\nstderr:\n{}\nresult: {}\ndebug log (hook warnings):\n{}",
+            self.finished.summary(),
+            self.finished.stderr,
+            self.result().map(Value::to_string).unwrap_or_default(),
+            hook_lines.join("\n")
+        )
     }
 }
 

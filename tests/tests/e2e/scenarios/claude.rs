@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::bundle;
 use crate::agent::claude::{Claude, ClaudeRun, read};
-use crate::agent::{Agent, HookFailures, Sandbox};
+use crate::agent::{Agent, AgentRun, HookFailures, Sandbox};
 use crate::fixtures::{self, REDACTED, Recorder, SECRET, secret_line};
 use crate::model::{ModelServer, Script, Step};
 

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::bundle;
 use crate::agent::claude::{Claude, read};
-use crate::agent::{Agent, Sandbox, StopServer};
+use crate::agent::{Agent, AgentRun, Sandbox, StopServer};
 use crate::fixtures::{REDACTED, SECRET, secret_line};
 use crate::model::{ModelServer, Script, Step};
 

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::bundle;
 use crate::agent::codex::{Codex, CodexRun, Trust, snake_case, trust_hash};
-use crate::agent::{self, Agent, Sandbox};
+use crate::agent::{self, Agent, AgentRun, Sandbox};
 use crate::fixtures::{self, REDACTED, SECRET, secret_line};
 use crate::model::responses::SESSION_ID;
 use crate::model::{ModelServer, Script, Step};

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::protocol::{self, Case, Gate, assert_success};
 use crate::agent::copilot::{Copilot, CopilotRun};
-use crate::agent::{Folder, Recorded};
+use crate::agent::{AgentRun, Folder};
 use crate::fixtures::{self, Answer, REDACTED, SECRET, secret_line};
 use crate::model::{ModelServer, Script, Step};
 
@@ -199,22 +199,10 @@ fn a_claude_format_file_gets_snake_case_inputs_and_the_tool_name_bash_capitalise
 
 #[test]
 fn project_hooks_load_only_in_a_trusted_folder_and_are_skipped_silently_otherwise() {
-    let Some(case) = Case::<Copilot>::new(
-        "copilot-project",
-        Script::new(vec![
-            Step::Shell("ls".into()),
-            Step::Text("done".into()),
-            Step::Shell("ls".into()),
-            Step::Text("done".into()),
-        ]),
-    ) else {
+    let Some(case) = Case::<Copilot>::new("copilot-project", protocol::two_listings()) else {
         return;
     };
-    Copilot::record(
-        &Copilot::project_hooks(&case.sb, "e2e"),
-        &case.rec,
-        &["preToolUse"],
-    );
+    case.record_in_the_project(&["preToolUse"]);
     let untrusted = case.run("list");
     assert_success(&untrusted);
     assert!(case.rec.calls().is_empty(), "{}", untrusted.evidence());
@@ -259,18 +247,9 @@ fn pre_tool_use_deny_blocks_and_the_model_gets_the_reason() {
 /// hook error that denies naming the file; output that is not JSON is ignored.
 #[test]
 fn pre_tool_use_denies_on_every_non_zero_exit_and_ignores_garbage() {
-    // Exit 2, exit 1, exit 3, garbage.
-    let answers = [
-        protocol::exit(2),
-        protocol::exit(1),
-        protocol::exit(3),
-        protocol::garbage(),
-    ];
-    let Some((case, run)) = protocol::rm_rf::<Copilot>(
+    let Some((case, run)) = protocol::exits_2_1_3_and_garbage::<Copilot>(
         "copilot-exit-codes",
-        &["v1", "v2", "v3", "v4"],
-        Gate::Calls(&answers),
-        &[true, true, true, false],
+        [true, true, true, false],
     ) else {
         return;
     };

@@ -7,7 +7,7 @@
 use serde_json::json;
 
 use super::protocol::{self, Case, Gate, assert_success};
-use crate::agent::Recorded;
+use crate::agent::AgentRun;
 use crate::agent::droid::{Droid, DroidRun};
 use crate::fixtures::{Answer, REDACTED, SECRET, secret_line};
 use crate::model::{ModelServer, Script};
@@ -111,11 +111,7 @@ fn project_hooks_run_without_any_trust_step() {
     let Some(case) = Case::<Droid>::new("droid-project", Script::shell_then("ls", "listed")) else {
         return;
     };
-    Droid::record(
-        &Droid::project_settings(&case.sb),
-        &case.rec,
-        &["PreToolUse"],
-    );
+    case.record_in_the_project(&["PreToolUse"]);
     let run = case.run("list the files");
     assert_success(&run);
     assert_eq!(case.rec.events(), ["PreToolUse"], "{}", run.evidence());

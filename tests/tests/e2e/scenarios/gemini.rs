@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::protocol::{self, Case, Gate, assert_success};
 use crate::agent::gemini::Gemini;
-use crate::agent::{Folder, HookFailures, Recorded, assert_no_hook_failure};
+use crate::agent::{AgentRun, Folder, HookFailures, assert_no_hook_failure};
 use crate::fixtures::{self, Answer, SECRET, secret_line};
 use crate::model::{ModelServer, Script, gemini::function_responses};
 
@@ -124,11 +124,7 @@ fn project_hooks_run_in_a_trusted_folder_after_a_warning() {
     let Some(case) = listing("gemini-project") else {
         return;
     };
-    Gemini::record(
-        &Gemini::project_settings(&case.sb),
-        &case.rec,
-        &["BeforeTool"],
-    );
+    case.record_in_the_project(&["BeforeTool"]);
     let run = case.run("list the files");
     assert_success(&run);
     assert_eq!(case.rec.events(), ["BeforeTool"], "{}", run.evidence());
@@ -152,11 +148,7 @@ fn an_untrusted_folder_refuses_a_headless_run() {
     let Some(case) = listing("gemini-untrusted") else {
         return;
     };
-    Gemini::record(
-        &Gemini::project_settings(&case.sb),
-        &case.rec,
-        &["BeforeTool"],
-    );
+    case.record_in_the_project(&["BeforeTool"]);
     let run = case.agent.run_in(
         &case.sb,
         &case.server,

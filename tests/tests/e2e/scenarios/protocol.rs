@@ -53,6 +53,11 @@ impl<A: Recorded> Case<A> {
         A::record(&self.user_hooks(), &self.rec, events);
     }
 
+    /// Installs the recorder on `events` in the project's hook settings.
+    pub(super) fn record_in_the_project(&self, events: &[&str]) {
+        A::record(&A::project_hooks(&self.sb), &self.rec, events);
+    }
+
     /// Adds `handler` (in the agent's own form) to `event` in the user's hook settings.
     pub(super) fn hook(&self, event: &str, handler: Value) {
         A::add_hook(&self.user_hooks(), event, handler);
@@ -134,6 +139,22 @@ pub(super) fn rm_rf<A: Recorded>(
     Some((case, run))
 }
 
+/// [`rm_rf`] of `v1` to `v4`, the recorder on the gate answering exit 2, exit 1 and exit 3
+/// (each with `e2e: exit N` on stderr), then output that is not JSON: `survives` says which
+/// of them the agent let survive.
+pub(super) fn exits_2_1_3_and_garbage<A: Recorded>(
+    name: &str,
+    survives: [bool; 4],
+) -> Option<(Case<A>, A::Run)> {
+    let answers = [exit(2), exit(1), exit(3), garbage()];
+    rm_rf::<A>(
+        name,
+        &["v1", "v2", "v3", "v4"],
+        Gate::Calls(&answers),
+        &survives,
+    )
+}
+
 /// The prompt `/handoff`, with the recorder on the prompt event `event` answering `answer`
 /// (a block): the recorder saw the prompt, and the model is never asked. Returns the case and
 /// the run, for the checks of what the user was shown.
@@ -153,6 +174,16 @@ pub(super) fn a_blocked_prompt<A: Recorded>(
         run.evidence()
     );
     Some((case, run))
+}
+
+/// Two model turns of `ls`, each answered `done`: two runs of a scenario.
+pub(super) fn two_listings() -> Script {
+    Script::new(vec![
+        Step::Shell("ls".into()),
+        Step::Text("done".into()),
+        Step::Shell("ls".into()),
+        Step::Text("done".into()),
+    ])
 }
 
 /// `exit CODE` with `e2e: exit CODE` on stderr and nothing on stdout.

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::protocol::{self, Case, Gate, assert_success};
 use crate::agent::qwen::Qwen;
-use crate::agent::{HookFailures, Recorded, assert_no_hook_failure};
+use crate::agent::{AgentRun, HookFailures, assert_no_hook_failure};
 use crate::fixtures::{self, Answer, REDACTED, SECRET, secret_line};
 use crate::model::{Script, Step};
 
@@ -121,22 +121,10 @@ fn a_headless_run_fires_these_events_with_these_inputs() {
 /// silently (and the approval mode falls back to default, which drops the shell tool).
 #[test]
 fn project_hooks_run_unless_folder_trust_is_enabled_and_the_folder_untrusted() {
-    let Some(case) = Case::<Qwen>::new(
-        "qwen-project",
-        Script::new(vec![
-            Step::Shell("ls".into()),
-            Step::Text("done".into()),
-            Step::Shell("ls".into()),
-            Step::Text("done".into()),
-        ]),
-    ) else {
+    let Some(case) = Case::<Qwen>::new("qwen-project", protocol::two_listings()) else {
         return;
     };
-    Qwen::record(
-        &Qwen::project_settings(&case.sb),
-        &case.rec,
-        &["PreToolUse"],
-    );
+    case.record_in_the_project(&["PreToolUse"]);
     let run = case.run("list");
     assert_eq!(case.rec.events(), ["PreToolUse"], "{}", run.evidence());
     fixtures::set_setting(
@@ -180,19 +168,9 @@ fn pre_tool_use_deny_blocks_and_the_model_gets_the_reason_verbatim() {
 /// exit, and output that is not JSON let the call run.
 #[test]
 fn pre_tool_use_blocks_on_exit_2_only() {
-    // Exit 2, exit 1, exit 3, garbage.
-    let answers = [
-        protocol::exit(2),
-        protocol::exit(1),
-        protocol::exit(3),
-        protocol::garbage(),
-    ];
-    let Some((case, run)) = protocol::rm_rf::<Qwen>(
-        "qwen-exit-codes",
-        &["v1", "v2", "v3", "v4"],
-        Gate::Calls(&answers),
-        &[true, false, false, false],
-    ) else {
+    let Some((case, run)) =
+        protocol::exits_2_1_3_and_garbage::<Qwen>("qwen-exit-codes", [true, false, false, false])
+    else {
         return;
     };
     assert_eq!(
