@@ -7,6 +7,7 @@ mod common;
 
 mod adapter_agents;
 mod adapter_claude;
+mod adapter_claude_codex;
 mod adapter_codex;
 mod adapter_examples;
 mod adapter_stdio;

@@ -197,22 +197,29 @@ exit "$code""#,
     )
 }
 
-/// The calls a [`tee`] in `dir` recorded, in order: `(input, output, code)`.
-pub(crate) fn teed(dir: &Path) -> Vec<(Value, String, i64)> {
-    let calls = dir.join("tee");
-    let mut stamps: Vec<String> = fs::read_dir(&calls)
+/// The names, without `suffix`, of the files in `dir` that end with it, in order: the
+/// stamps of the calls a hook script recorded there (each call's files are named by the
+/// time it started).
+fn stamps(dir: &Path, suffix: &str) -> Vec<String> {
+    let mut stamps: Vec<String> = fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .filter_map(|e| {
             e.file_name()
                 .to_str()
-                .and_then(|n| n.strip_suffix(".code"))
+                .and_then(|n| n.strip_suffix(suffix))
                 .map(str::to_owned)
         })
         .collect();
     stamps.sort();
     stamps
+}
+
+/// The calls a [`tee`] in `dir` recorded, in order: `(input, output, code)`.
+pub(crate) fn teed(dir: &Path) -> Vec<(Value, String, i64)> {
+    let calls = dir.join("tee");
+    stamps(&calls, ".code")
         .into_iter()
         .map(|n| {
             let read = |ext: &str| {
@@ -439,25 +446,6 @@ exit 0"#
         format!("'{}' {event}", self.script.display())
     }
 
-    /// Installs the recorder on `events` in the Claude-format settings file `settings`: a
-    /// matcher group per event with one command handler, `handler`'s fields added (the
-    /// agent's own: a `timeout` in its unit, a `name`).
-    pub(crate) fn install_groups(
-        &self,
-        settings: &Path,
-        events: &[&str],
-        handler: impl Fn(&str) -> serde_json::Value,
-    ) {
-        for event in events {
-            let mut entry = serde_json::json!({"type": "command", "command": self.command(event)});
-            if let (Some(entry), Some(extra)) = (entry.as_object_mut(), handler(event).as_object())
-            {
-                entry.extend(extra.clone());
-            }
-            add_group(settings, event, serde_json::json!({ "hooks": [entry] }));
-        }
-    }
-
     /// Answers every call of `event` (without an answer of its own) with `answer`.
     pub(crate) fn answer(&self, event: &str, answer: &Answer) {
         self.write_answer(&self.dir.join("answer").join(event), answer);
@@ -484,19 +472,7 @@ exit 0"#
 
     /// Every call so far, in the order they started.
     pub(crate) fn calls(&self) -> Vec<Call> {
-        let mut stamps: Vec<String> = fs::read_dir(self.dir.join("calls"))
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|e| {
-                e.file_name()
-                    .to_str()
-                    .and_then(|n| n.strip_suffix(".argv"))
-                    .map(str::to_owned)
-            })
-            .collect();
-        stamps.sort();
-        stamps
+        stamps(&self.dir.join("calls"), ".argv")
             .into_iter()
             .map(|stamp| {
                 let calls = self.dir.join("calls");

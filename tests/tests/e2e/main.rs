@@ -1,7 +1,8 @@
 //! End-to-end: the real agent CLIs against a scripted model server on 127.0.0.1: Claude Code and
 //! Codex with `hooks install` in place; Gemini CLI, Copilot CLI, Qwen Code and Factory Droid with
 //! a recorder hook ([`fixtures::Recorder`]) that pins what each agent's hook protocol does, and
-//! with `hooks install` in place (`scenarios::*_bundle`).
+//! with `hooks install` in place (`scenarios::bundle`). Each agent is a driver behind
+//! [`agent::Agent`]; what several agents share is written once over it.
 //!
 //! Each scenario starts a [`model::ModelServer`] with a script of model turns, a scratch
 //! [`agent::Sandbox`] (home and project), installs the hooks binary ([`hooks_bin`]) into the

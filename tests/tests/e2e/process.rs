@@ -44,6 +44,15 @@ impl Finished {
     pub(crate) fn code(&self) -> Option<i32> {
         self.status.and_then(|s| s.code())
     }
+
+    /// `exit STATUS after N s`, for assertion messages.
+    pub(crate) fn summary(&self) -> String {
+        format!(
+            "exit {:?} after {:.1} s",
+            self.status,
+            self.elapsed.as_secs_f64()
+        )
+    }
 }
 
 /// What a bounded run gets on stdin.

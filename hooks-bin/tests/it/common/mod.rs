@@ -229,6 +229,19 @@ impl Call {
             self.stderr
         );
     }
+
+    /// Asserts that the call of `hooks AGENT EVENT` failed closed: exit 2, no answer, one line
+    /// on stderr naming the adapter.
+    pub fn assert_fail_closed(&self, agent: &str) {
+        assert_eq!(self.code, 2, "{agent}: {self:?}");
+        assert_eq!(self.stdout, "", "{agent}: no answer on a failure");
+        self.assert_one_line_stderr();
+        assert!(
+            self.stderr.starts_with(&format!("hooks {agent} ")),
+            "{}",
+            self.stderr
+        );
+    }
 }
 
 /// Calls an adapter in process.
@@ -261,6 +274,41 @@ pub fn input(event: &str, cwd: &Path, extra: serde_json::Value) -> Vec<u8> {
         obj.extend(extra);
     }
     serde_json::to_vec(&value).unwrap()
+}
+
+/// Claude Code's `PreToolUse` of `Bash` running `command`, with the fields Claude Code sends.
+pub fn claude_bash(cwd: &Path, command: &str) -> Vec<u8> {
+    input(
+        "PreToolUse",
+        cwd,
+        serde_json::json!({
+            "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "x", "timeout": 120000, "run_in_background": false},
+            "tool_use_id": "toolu_01ABC123",
+        }),
+    )
+}
+
+/// A Codex input: the common fields of [`input`] plus Codex's extensions (`turn_id`, `model`,
+/// no transcript).
+pub fn codex_input(event: &str, cwd: &Path, extra: serde_json::Value) -> Vec<u8> {
+    let mut value: serde_json::Value = serde_json::from_slice(&input(event, cwd, extra)).unwrap();
+    value["turn_id"] = serde_json::json!("turn-1");
+    value["model"] = serde_json::json!("gpt-5-codex");
+    value["transcript_path"] = serde_json::Value::Null;
+    serde_json::to_vec(&value).unwrap()
+}
+
+/// A writer that fails every write: an agent that closed its end of the pipe.
+pub struct Broken;
+
+impl std::io::Write for Broken {
+    fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+        Err(std::io::Error::other("pipe closed"))
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The output of one run of the built `hooks` binary.

@@ -1,15 +1,19 @@
 //! Claude Code in print mode (`claude -p`), pointed at the scripted model server.
 
 use std::fs;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use super::{RUN_LIMIT, Sandbox, base_command};
+use super::{Agent, AgentRun, HookFailures, RUN_LIMIT, Sandbox, base_command};
 use crate::install::CLAUDE;
-use crate::model::ModelServer;
-use crate::process::{self, Finished};
+use crate::model::{ModelServer, Step};
+use crate::process::Finished;
+
+/// A model turn calling Claude Code's `Read` tool on `path`.
+pub(crate) fn read(path: &Path) -> Step {
+    Step::tool("Read", json!({ "file_path": path }))
+}
 
 /// An installed Claude Code.
 pub(crate) struct Claude {
@@ -28,41 +32,14 @@ pub(crate) struct ClaudeRun {
 }
 
 impl Claude {
-    /// Claude Code for a suite, or `None` when the suite is skipped (see
-    /// [`crate::install::Package::for_suite`]).
-    pub(crate) fn for_suite() -> Option<Claude> {
-        CLAUDE.for_suite().map(|binary| Claude { binary })
-    }
-
     /// `PATH` with the directory of Claude Code's binary first (for `hooks install`, which asks
     /// it for its version).
-    pub(crate) fn path_with_binary(&self) -> std::path::PathBuf {
-        let dir = self.binary.parent().expect("the binary's directory");
-        std::env::join_paths(
-            std::iter::once(dir.to_path_buf()).chain(std::env::split_paths(
-                &std::env::var_os("PATH").unwrap_or_default(),
-            )),
-        )
-        .map(std::path::PathBuf::from)
-        .expect("PATH")
-    }
-
-    /// `hooks install claude --project` in the sandbox's project, with this Claude Code first
-    /// on `PATH` (install asks it for its version).
-    pub(crate) fn install_hooks(&self, sandbox: &Sandbox) -> Finished {
-        let dir = self.binary.parent().expect("the binary's directory");
-        let path = std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(
-            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-        ))
-        .expect("PATH");
-        sandbox.hooks(
-            &["install", "claude", "--project"],
-            &[("PATH", std::path::Path::new(&path))],
-        )
+    pub(crate) fn path_with_binary(&self) -> PathBuf {
+        super::path_with(&[&self.binary])
     }
 
     /// `claude -p PROMPT` in the sandbox against `server`, with `args` added.
-    pub(crate) fn run(
+    pub(crate) fn run_with_args(
         &self,
         sandbox: &Sandbox,
         server: &ModelServer,
@@ -72,19 +49,19 @@ impl Claude {
         self.run_in(sandbox, server, prompt, args, (None, &[]))
     }
 
-    /// [`Claude::run`] with `dir` in front of `PATH` (stand-ins for programs Claude Code runs).
+    /// [`Claude::run_with_args`] with `dir` in front of `PATH` (stand-ins for programs Claude Code runs).
     pub(crate) fn run_with_path(
         &self,
         sandbox: &Sandbox,
         server: &ModelServer,
         prompt: &str,
         args: &[&str],
-        dir: Option<&std::path::Path>,
+        dir: Option<&Path>,
     ) -> ClaudeRun {
         self.run_in(sandbox, server, prompt, args, (dir, &[]))
     }
 
-    /// [`Claude::run`] with `env` in Claude Code's environment (the agent's, which its hooks
+    /// [`Claude::run_with_args`] with `env` in Claude Code's environment (the agent's, which its hooks
     /// see).
     pub(crate) fn run_with_env(
         &self,
@@ -96,17 +73,16 @@ impl Claude {
         self.run_in(sandbox, server, prompt, &[], (None, env))
     }
 
-    /// [`Claude::run`] with `dir` in front of `PATH` and `env` set.
+    /// [`Claude::run_with_args`] with `dir` in front of `PATH` and `env` set.
     fn run_in(
         &self,
         sandbox: &Sandbox,
         server: &ModelServer,
         prompt: &str,
         args: &[&str],
-        (dir, env): (Option<&std::path::Path>, &[(&str, &str)]),
+        (dir, env): (Option<&Path>, &[(&str, &str)]),
     ) -> ClaudeRun {
-        static RUNS: AtomicU32 = AtomicU32::new(0);
-        let n = RUNS.fetch_add(1, Ordering::Relaxed);
+        let n = super::next_run();
         let debug_file = sandbox.root().join(format!("claude-debug-{n}.log"));
         let mut cmd = base_command(&self.binary, sandbox);
         cmd.env("ANTHROPIC_BASE_URL", server.url())
@@ -129,19 +105,8 @@ impl Claude {
             .arg("--debug-file")
             .arg(&debug_file)
             .args(args);
-        let finished = process::run_bounded(cmd, sandbox.root(), &format!("claude-{n}"), RUN_LIMIT);
-        server.save_log(sandbox.root());
-        if !finished.leftovers.is_empty() {
-            crate::report(&format!(
-                "claude left processes running, killed: {:?}",
-                finished.leftovers
-            ));
-        }
-        let events = finished
-            .stdout
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect();
+        let finished = super::run_against(cmd, sandbox, server, &format!("claude-{n}"), RUN_LIMIT);
+        let events = super::json_lines(&finished.stdout);
         ClaudeRun {
             debug_log: fs::read_to_string(&debug_file).unwrap_or_default(),
             events,
@@ -167,22 +132,95 @@ impl ClaudeRun {
             .filter(|l| l.contains(needle))
             .collect()
     }
+}
+
+impl Agent for Claude {
+    const NAME: &'static str = "claude";
+    type Run = ClaudeRun;
+
+    fn for_suite() -> Option<Claude> {
+        CLAUDE.for_suite().map(|binary| Claude { binary })
+    }
+
+    /// Nothing: each run names the server in its environment.
+    fn configure(_: &Sandbox, _: &ModelServer) {}
+
+    /// `hooks install claude --project`, with this Claude Code first on `PATH`: install asks
+    /// it for its version, and says which one it found.
+    fn install_hooks(&self, sandbox: &Sandbox) -> Finished {
+        let path = self.path_with_binary();
+        let installed = sandbox.hooks(
+            &["install", "claude", "--project"],
+            &[("PATH", path.as_path())],
+        );
+        assert!(
+            installed.stdout.contains("Claude Code 2.1.328 ("),
+            "install did not ask the Claude Code on PATH: {}",
+            installed.stdout
+        );
+        installed
+    }
+
+    /// `.claude/settings.json` of the project.
+    fn installed_hooks(sandbox: &Sandbox) -> PathBuf {
+        sandbox.project.join(".claude/settings.json")
+    }
+
+    fn run(&self, sandbox: &Sandbox, server: &ModelServer, prompt: &str) -> ClaudeRun {
+        self.run_with_args(sandbox, server, prompt, &[])
+    }
+}
+
+impl AgentRun for ClaudeRun {
+    fn finished(&self) -> &Finished {
+        &self.finished
+    }
+
+    fn answer(&self) -> Option<String> {
+        self.result().map(str::to_owned)
+    }
 
     /// A summary for assertion messages: exit, stderr, the last events and hook lines of the
     /// debug log.
-    pub(crate) fn evidence(&self) -> String {
+    fn evidence(&self) -> String {
         let hook_lines: Vec<&str> = self
             .debug_log
             .lines()
             .filter(|l| l.to_lowercase().contains("hook"))
             .collect();
         format!(
-            "exit {:?} after {:.1} s\nstderr:\n{}\nstream-json:\n{}\ndebug log (hook lines):\n{}",
-            self.finished.status,
-            self.finished.elapsed.as_secs_f64(),
+            "{}\nstderr:\n{}\nstream-json:\n{}\ndebug log (hook lines):\n{}",
+            self.finished.summary(),
             self.finished.stderr,
             self.finished.stdout,
             hook_lines.join("\n")
         )
+    }
+}
+
+/// Phrases of Claude Code's complaints about a hook's output.
+const COMPLAINTS: [&str; 6] = [
+    "hook error",
+    "validation failed",
+    "Failed with non-blocking",
+    "non-blocking status code",
+    "does not match",
+    "Hook JSON output",
+];
+
+impl HookFailures for ClaudeRun {
+    /// Debug-log lines in which Claude Code complains about a hook: an error or warning about a
+    /// hook, or one of [`COMPLAINTS`].
+    fn hook_failures(&self) -> Vec<String> {
+        let bin = crate::hooks_bin::path().display().to_string();
+        self.debug_log
+            .lines()
+            .filter(|l| {
+                let about_hooks = l.replace(&bin, "<hooks>").to_lowercase().contains("hook");
+                let bad = l.contains("[ERROR]") || l.contains("[WARN]");
+                about_hooks && (bad || COMPLAINTS.iter().any(|c| l.contains(c)))
+            })
+            .map(str::to_owned)
+            .collect()
     }
 }

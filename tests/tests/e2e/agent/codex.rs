@@ -2,11 +2,10 @@
 
 use std::fs;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use serde_json::{Value, json};
 
-use super::{RUN_LIMIT, Sandbox, base_command};
+use super::{Agent, AgentRun, RUN_LIMIT, Sandbox, base_command};
 use crate::install::CODEX;
 use crate::model::ModelServer;
 use crate::process::{self, Finished};
@@ -36,12 +35,6 @@ pub(crate) enum Trust {
 }
 
 impl Codex {
-    /// Codex for a suite, or `None` when the suite is skipped (see
-    /// [`crate::install::Package::for_suite`]).
-    pub(crate) fn for_suite() -> Option<Codex> {
-        CODEX.for_suite().map(|binary| Codex { binary })
-    }
-
     /// `$CODEX_HOME` of the sandbox.
     pub(crate) fn home(sandbox: &Sandbox) -> PathBuf {
         sandbox.home.join(".codex")
@@ -49,7 +42,7 @@ impl Codex {
 
     /// Writes `config.toml` pointing Codex at `server` (`extra` TOML appended at the top
     /// level, before the tables).
-    pub(crate) fn configure(sandbox: &Sandbox, server: &ModelServer, extra: &str) {
+    pub(crate) fn configure_with(sandbox: &Sandbox, server: &ModelServer, extra: &str) {
         let home = Codex::home(sandbox);
         fs::create_dir_all(&home).expect("CODEX_HOME");
         let config = format!(
@@ -73,7 +66,7 @@ impl Codex {
     /// `trusted_hash` = [`trust_hash`] of it, appended to `config.toml`.
     pub(crate) fn trust_hooks(sandbox: &Sandbox) {
         let home = Codex::home(sandbox);
-        let hooks_json = home.join("hooks.json");
+        let hooks_json = Codex::installed_hooks(sandbox);
         let hooks: Value =
             serde_json::from_str(&fs::read_to_string(&hooks_json).expect("read hooks.json"))
                 .expect("parse hooks.json");
@@ -97,12 +90,6 @@ impl Codex {
         fs::write(&config, text).expect("write config.toml");
     }
 
-    /// `hooks install codex` at user scope, under the sandbox's `CODEX_HOME`.
-    pub(crate) fn install_hooks(sandbox: &Sandbox) -> Finished {
-        let home = Codex::home(sandbox);
-        sandbox.hooks(&["install", "codex", "--user"], &[("CODEX_HOME", &home)])
-    }
-
     /// `hooks install codex --user --trust`: the hooks installed and trusted in the sandbox's
     /// `config.toml`.
     pub(crate) fn install_trusted_hooks(sandbox: &Sandbox) -> Finished {
@@ -115,7 +102,7 @@ impl Codex {
 
     /// `codex exec FLAGS [ARGS] PROMPT` in the sandbox (`ARGS` such as `resume --last` come
     /// after the flags) (configured for `server` by
-    /// [`Codex::configure`]).
+    /// [`Codex::configure_with`]).
     pub(crate) fn exec(
         &self,
         sandbox: &Sandbox,
@@ -124,8 +111,7 @@ impl Codex {
         args: &[&str],
         prompt: &str,
     ) -> CodexRun {
-        static RUNS: AtomicU32 = AtomicU32::new(0);
-        let n = RUNS.fetch_add(1, Ordering::Relaxed);
+        let n = super::next_run();
         let mut cmd = base_command(&self.binary, sandbox);
         cmd.env("CODEX_HOME", Codex::home(sandbox))
             .env("E2E_API_KEY", "e2e-dummy-key")
@@ -136,19 +122,8 @@ impl Codex {
             cmd.arg("--dangerously-bypass-hook-trust");
         }
         cmd.arg("-C").arg(&sandbox.project).args(args).arg(prompt);
-        let finished = process::run_bounded(cmd, sandbox.root(), &format!("codex-{n}"), RUN_LIMIT);
-        server.save_log(sandbox.root());
-        if !finished.leftovers.is_empty() {
-            crate::report(&format!(
-                "codex left processes running, killed: {:?}",
-                finished.leftovers
-            ));
-        }
-        let events = finished
-            .stdout
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect();
+        let finished = super::run_against(cmd, sandbox, server, &format!("codex-{n}"), RUN_LIMIT);
+        let events = super::json_lines(&finished.stdout);
         CodexRun { finished, events }
     }
 }
@@ -299,9 +274,8 @@ impl AppServerTurn {
     /// A summary for assertion messages.
     pub(crate) fn evidence(&self) -> String {
         format!(
-            "exit {:?} after {:.1} s\nstderr:\n{}\nmessages:\n{}",
-            self.finished.status,
-            self.finished.elapsed.as_secs_f64(),
+            "{}\nstderr:\n{}\nmessages:\n{}",
+            self.finished.summary(),
             self.finished.stderr,
             self.finished.stdout,
         )
@@ -310,7 +284,7 @@ impl AppServerTurn {
 
 impl Codex {
     /// One turn with `prompt` in a new thread of `codex app-server` in the sandbox (configured
-    /// for a model server by [`Codex::configure`]; approvals off, no sandbox): `initialize`,
+    /// for a model server by [`Codex::configure_with`]; approvals off, no sandbox): `initialize`,
     /// `thread/start`, `turn/start`, and the end of input once the turn completed. Hooks run
     /// only when trusted (the app server has no bypass).
     pub(crate) fn app_server_turn(&self, sandbox: &Sandbox, prompt: &str) -> AppServerTurn {
@@ -329,10 +303,7 @@ impl Codex {
             "params": {"cwd": sandbox.project}}),
         ));
         let conversation = |stdout: &str| -> Option<Vec<u8>> {
-            let messages: Vec<Value> = stdout
-                .lines()
-                .filter_map(|l| serde_json::from_str(l).ok())
-                .collect();
+            let messages = super::json_lines(stdout);
             if messages
                 .iter()
                 .any(|m| m["method"] == "turn/completed" || m["id"] == 3 && m["error"].is_object())
@@ -360,22 +331,61 @@ impl Codex {
             "app-server-turn",
             RUN_LIMIT,
         );
-        let messages = finished
-            .stdout
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect();
+        let messages = super::json_lines(&finished.stdout);
         AppServerTurn { finished, messages }
     }
 }
 
-impl CodexRun {
+impl Agent for Codex {
+    const NAME: &'static str = "codex";
+    type Run = CodexRun;
+
+    fn for_suite() -> Option<Codex> {
+        CODEX.for_suite().map(|binary| Codex { binary })
+    }
+
+    /// [`Codex::configure_with`] no more configuration.
+    fn configure(sandbox: &Sandbox, server: &ModelServer) {
+        Codex::configure_with(sandbox, server, "");
+    }
+
+    /// `hooks install codex` at user scope, under the sandbox's `CODEX_HOME`.
+    fn install_hooks(&self, sandbox: &Sandbox) -> Finished {
+        let home = Codex::home(sandbox);
+        sandbox.hooks(&["install", "codex", "--user"], &[("CODEX_HOME", &home)])
+    }
+
+    /// `$CODEX_HOME/hooks.json`.
+    fn installed_hooks(sandbox: &Sandbox) -> PathBuf {
+        Codex::home(sandbox).join("hooks.json")
+    }
+
+    /// `codex exec` with the hook trust check bypassed.
+    fn run(&self, sandbox: &Sandbox, server: &ModelServer, prompt: &str) -> CodexRun {
+        self.exec(sandbox, server, Trust::Bypass, &[], prompt)
+    }
+}
+
+impl AgentRun for CodexRun {
+    fn finished(&self) -> &Finished {
+        &self.finished
+    }
+
+    /// The last `agent_message` item's text.
+    fn answer(&self) -> Option<String> {
+        self.events
+            .iter()
+            .rev()
+            .find(|e| e["item"]["type"] == "agent_message")
+            .and_then(|e| e["item"]["text"].as_str())
+            .map(str::to_owned)
+    }
+
     /// A summary for assertion messages: exit, stderr and the events.
-    pub(crate) fn evidence(&self) -> String {
+    fn evidence(&self) -> String {
         format!(
-            "exit {:?} after {:.1} s\nstderr:\n{}\nevents:\n{}",
-            self.finished.status,
-            self.finished.elapsed.as_secs_f64(),
+            "{}\nstderr:\n{}\nevents:\n{}",
+            self.finished.summary(),
             self.finished.stderr,
             self.finished.stdout,
         )

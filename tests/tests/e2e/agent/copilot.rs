@@ -3,14 +3,14 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use super::{RUN_LIMIT, Sandbox, base_command};
+use super::{Agent, AgentRun, Folder, HookFailures, RUN_LIMIT, Recorded, Sandbox, base_command};
+use crate::fixtures::{self, Recorder};
 use crate::install::{COPILOT, cache_dir};
 use crate::model::ModelServer;
-use crate::process::{self, Finished};
+use crate::process::Finished;
 
 /// The model Copilot CLI is told it talks to (a name it knows, for its token limits).
 pub(crate) const MODEL: &str = "gpt-4.1";
@@ -36,24 +36,7 @@ pub(crate) struct CopilotRun {
     pub(crate) log: String,
 }
 
-/// Whether the run trusts the project folder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Folder {
-    /// `--trust-folder`: the project's configuration (`.github/hooks`) loads for this run.
-    Trusted,
-    /// Not trusted, as on a user's first run in a new folder.
-    Untrusted,
-}
-
 impl Copilot {
-    /// Copilot CLI for a suite, or `None` when the suite is skipped (see
-    /// [`crate::install::Package::for_suite`]).
-    pub(crate) fn for_suite() -> Option<Copilot> {
-        let binary = COPILOT.for_suite()?;
-        let runtime = COPILOT.xdg_cache_in(&cache_dir()).join("copilot/pkg");
-        Some(Copilot { binary, runtime })
-    }
-
     /// A user hook file in Copilot's own format, `~/.copilot/hooks/NAME.json`.
     pub(crate) fn user_hooks(sandbox: &Sandbox, name: &str) -> PathBuf {
         sandbox.home.join(format!(".copilot/hooks/{name}.json"))
@@ -64,8 +47,10 @@ impl Copilot {
         sandbox.project.join(format!(".github/hooks/{name}.json"))
     }
 
-    /// `copilot -p PROMPT` in the sandbox against `server`, with `env` and `args` added.
-    pub(crate) fn run(
+    /// `copilot -p PROMPT` in the sandbox against `server`, with `env` added; trusted
+    /// (`--trust-folder`: the project's configuration, `.github/hooks`, loads for this run) or
+    /// not.
+    pub(crate) fn run_in(
         &self,
         sandbox: &Sandbox,
         server: &ModelServer,
@@ -73,8 +58,7 @@ impl Copilot {
         prompt: &str,
         env: &[(&str, &str)],
     ) -> CopilotRun {
-        static RUNS: AtomicU32 = AtomicU32::new(0);
-        let n = RUNS.fetch_add(1, Ordering::Relaxed);
+        let n = super::next_run();
         let xdg_cache = sandbox.root().join("xdg-cache");
         link_runtime(&self.runtime, &xdg_cache);
         let log_dir = sandbox.root().join(format!("copilot-logs-{n}"));
@@ -96,16 +80,8 @@ impl Copilot {
         if folder == Folder::Trusted {
             cmd.arg("--trust-folder");
         }
-        let finished =
-            process::run_bounded(cmd, sandbox.root(), &format!("copilot-{n}"), RUN_LIMIT);
-        server.save_log(sandbox.root());
-        if !finished.leftovers.is_empty() {
-            crate::report(&format!(
-                "copilot left processes running, killed: {:?}",
-                finished.leftovers
-            ));
-        }
-        let events = json_lines(&finished.stdout);
+        let finished = super::run_against(cmd, sandbox, server, &format!("copilot-{n}"), RUN_LIMIT);
+        let events = super::json_lines(&finished.stdout);
         let session_id = events
             .iter()
             .rev()
@@ -120,7 +96,7 @@ impl Copilot {
         let session_events = if session_id.is_empty() {
             Vec::new()
         } else {
-            json_lines(&fs::read_to_string(session_log).unwrap_or_default())
+            super::json_lines(&fs::read_to_string(session_log).unwrap_or_default())
         };
         let mut log = String::new();
         for entry in fs::read_dir(&log_dir).into_iter().flatten().flatten() {
@@ -148,10 +124,15 @@ fn link_runtime(runtime: &Path, xdg_cache: &Path) {
     }
 }
 
-fn json_lines(text: &str) -> Vec<Value> {
-    text.lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
+/// Adds `handler` to `event` in a hook file of Copilot's own format, creating it when missing.
+pub(crate) fn add_native(path: &Path, event: &str, handler: Value) {
+    let mut file = fixtures::read_settings_or_empty(path);
+    file["version"] = json!(1);
+    let mut handlers = file["hooks"][event].as_array().cloned().unwrap_or_default();
+    handlers.push(handler);
+    file["hooks"][event] = Value::Array(handlers);
+    fs::create_dir_all(path.parent().expect("hook file directory")).expect("mkdir");
+    fixtures::write_settings(path, &file);
 }
 
 impl CopilotRun {
@@ -188,7 +169,7 @@ impl CopilotRun {
     }
 
     /// The last `assistant.message` content.
-    pub(crate) fn answer(&self) -> Option<&str> {
+    pub(crate) fn message(&self) -> Option<&str> {
         self.events
             .iter()
             .rev()
@@ -200,23 +181,105 @@ impl CopilotRun {
     pub(crate) fn log_lines(&self, needle: &str) -> Vec<&str> {
         self.log.lines().filter(|l| l.contains(needle)).collect()
     }
+}
+
+impl Agent for Copilot {
+    const NAME: &'static str = "copilot";
+    type Run = CopilotRun;
+
+    fn for_suite() -> Option<Copilot> {
+        let binary = COPILOT.for_suite()?;
+        let runtime = COPILOT.xdg_cache_in(&cache_dir()).join("copilot/pkg");
+        Some(Copilot { binary, runtime })
+    }
+
+    /// Nothing: each run names the server in its environment.
+    fn configure(_: &Sandbox, _: &ModelServer) {}
+
+    fn install_hooks(&self, sandbox: &Sandbox) -> Finished {
+        sandbox.hooks(&["install", "copilot", "--project"], &[])
+    }
+
+    /// `.github/hooks/hooks.json`.
+    fn installed_hooks(sandbox: &Sandbox) -> PathBuf {
+        Copilot::project_hooks(sandbox, "hooks")
+    }
+
+    /// With the folder trusted, so that the project's hooks load.
+    fn run(&self, sandbox: &Sandbox, server: &ModelServer, prompt: &str) -> CopilotRun {
+        self.run_in(sandbox, server, Folder::Trusted, prompt, &[])
+    }
+}
+
+impl Recorded for Copilot {
+    const GATE: &'static str = "preToolUse";
+
+    /// `~/.copilot/hooks/e2e.json`.
+    fn user_hooks(sandbox: &Sandbox) -> PathBuf {
+        Copilot::user_hooks(sandbox, "e2e")
+    }
+
+    /// `.github/hooks/e2e.json`.
+    fn project_hooks(sandbox: &Sandbox) -> PathBuf {
+        Copilot::project_hooks(sandbox, "e2e")
+    }
+
+    /// In Copilot's own format.
+    fn add_hook(path: &Path, event: &str, handler: Value) {
+        add_native(path, event, handler);
+    }
+
+    /// With a 30 s timeout.
+    fn recorder_handler(recorder: &Recorder, event: &str) -> Value {
+        json!({"type": "command", "bash": recorder.command(event), "timeoutSec": 30})
+    }
+
+    /// Untrusted: Copilot CLI runs the user's hooks in any folder.
+    fn run_recorded(&self, sandbox: &Sandbox, server: &ModelServer, prompt: &str) -> CopilotRun {
+        self.run_in(sandbox, server, Folder::Untrusted, prompt, &[])
+    }
+}
+
+impl AgentRun for CopilotRun {
+    fn finished(&self) -> &Finished {
+        &self.finished
+    }
+
+    /// The last `assistant.message`.
+    fn answer(&self) -> Option<String> {
+        self.message().map(str::to_owned)
+    }
 
     /// A summary for assertion messages: exit, stderr, the hook runs and the log's hook
     /// warnings and errors.
-    pub(crate) fn evidence(&self) -> String {
+    fn evidence(&self) -> String {
         let log: Vec<&str> = self
             .log
             .lines()
             .filter(|l| l.contains("hook") && (l.contains("[WARNING]") || l.contains("[ERROR]")))
             .collect();
         format!(
-            "exit {:?} after {:.1} s\nstderr:\n{}\nhook runs: {:?}\nfailed hooks: {:#?}\nlog:\n{}",
-            self.finished.status,
-            self.finished.elapsed.as_secs_f64(),
+            "{}\nstderr:\n{}\nhook runs: {:?}\nfailed hooks: {:#?}\nlog:\n{}",
+            self.finished.summary(),
             self.finished.stderr,
             self.hook_runs(),
             self.failed_hooks(),
             log.join("\n")
         )
+    }
+}
+
+impl HookFailures for CopilotRun {
+    /// The failed `hook.end` records ([`CopilotRun::failed_hooks`]) and the log's warnings and
+    /// errors about a hook command (`[rust:hooks]`).
+    fn hook_failures(&self) -> Vec<String> {
+        let mut failures = self.failed_hooks();
+        failures.extend(
+            self.log_lines("[rust:hooks]")
+                .into_iter()
+                .filter(|l| l.contains("[ERROR]") || l.contains("[WARNING]"))
+                .map(str::to_owned),
+        );
+        failures
     }
 }

@@ -1,15 +1,14 @@
 //! Gemini CLI in headless mode (`gemini -p`), pointed at the scripted model server.
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::{RUN_LIMIT, Sandbox, base_command};
-use crate::fixtures;
+use super::{Agent, AgentRun, Folder, HookFailures, RUN_LIMIT, Recorded, Sandbox, base_command};
+use crate::fixtures::{self, Recorder};
 use crate::install::GEMINI;
 use crate::model::ModelServer;
-use crate::process::{self, Finished};
+use crate::process::Finished;
 
 /// The model named on the command line: an explicit model skips Gemini CLI's model router, a
 /// utility call before each turn.
@@ -31,22 +30,7 @@ pub(crate) struct GeminiRun {
     pub(crate) output: Value,
 }
 
-/// Whether the run trusts the project folder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Folder {
-    /// `GEMINI_CLI_TRUST_WORKSPACE=true`: trusted for this run.
-    Trusted,
-    /// Left to folder trust (on by default), as a user's first run in a new folder.
-    Untrusted,
-}
-
 impl Gemini {
-    /// Gemini CLI for a suite, or `None` when the suite is skipped (see
-    /// [`crate::install::Package::for_suite`]).
-    pub(crate) fn for_suite() -> Option<Gemini> {
-        GEMINI.for_suite().map(|binary| Gemini { binary })
-    }
-
     /// The user settings file, `~/.gemini/settings.json`.
     pub(crate) fn user_settings(sandbox: &Sandbox) -> PathBuf {
         sandbox.home.join(".gemini/settings.json")
@@ -57,45 +41,18 @@ impl Gemini {
         sandbox.project.join(".gemini/settings.json")
     }
 
-    /// Writes the user settings an offline run needs: API-key auth (for
-    /// `GOOGLE_GEMINI_BASE_URL`), and no usage statistics, telemetry or update checks.
-    pub(crate) fn configure(sandbox: &Sandbox) {
-        let settings = Gemini::user_settings(sandbox);
-        for (pointer, value) in [
-            ("/security/auth/selectedType", json!("gemini-api-key")),
-            ("/privacy/usageStatisticsEnabled", json!(false)),
-            ("/telemetry/enabled", json!(false)),
-            ("/general/enableAutoUpdate", json!(false)),
-            ("/general/enableAutoUpdateNotification", json!(false)),
-        ] {
-            fixtures::set_setting(&settings, pointer, value);
-        }
-    }
-
-    /// `gemini -p PROMPT` in the sandbox against `server`, with `args` added.
-    pub(crate) fn run(
+    /// `gemini -p PROMPT` in the sandbox against `server`, the folder trusted
+    /// (`GEMINI_CLI_TRUST_WORKSPACE=true`) or left to folder trust (on by default), killed
+    /// after `limit`.
+    pub(crate) fn run_in(
         &self,
         sandbox: &Sandbox,
         server: &ModelServer,
         folder: Folder,
         prompt: &str,
-        args: &[&str],
-    ) -> GeminiRun {
-        self.run_for(sandbox, server, folder, prompt, args, RUN_LIMIT)
-    }
-
-    /// [`Gemini::run`] killed after `limit`.
-    pub(crate) fn run_for(
-        &self,
-        sandbox: &Sandbox,
-        server: &ModelServer,
-        folder: Folder,
-        prompt: &str,
-        args: &[&str],
         limit: std::time::Duration,
     ) -> GeminiRun {
-        static RUNS: AtomicU32 = AtomicU32::new(0);
-        let n = RUNS.fetch_add(1, Ordering::Relaxed);
+        let n = super::next_run();
         let mut cmd = base_command(&self.binary, sandbox);
         cmd.env("GOOGLE_GEMINI_BASE_URL", server.url())
             .env("GEMINI_API_KEY", "e2e-dummy-key")
@@ -105,16 +62,8 @@ impl Gemini {
         }
         cmd.args(["-p", prompt])
             .args(["--approval-mode", "yolo", "--output-format", "json"])
-            .args(["-m", MODEL, "--debug"])
-            .args(args);
-        let finished = process::run_bounded(cmd, sandbox.root(), &format!("gemini-{n}"), limit);
-        server.save_log(sandbox.root());
-        if !finished.leftovers.is_empty() {
-            crate::report(&format!(
-                "gemini left processes running, killed: {:?}",
-                finished.leftovers
-            ));
-        }
+            .args(["-m", MODEL, "--debug"]);
+        let finished = super::run_against(cmd, sandbox, server, &format!("gemini-{n}"), limit);
         let output = serde_json::from_str(finished.stdout.trim()).unwrap_or(Value::Null);
         GeminiRun { finished, output }
     }
@@ -144,22 +93,82 @@ impl GeminiRun {
             .filter(|l| l.contains(needle))
             .collect()
     }
+}
 
-    /// Stderr lines in which Gemini CLI reports a failed hook (`Hook(s) [NAME] failed for event
-    /// EVENT`, `Hook execution error: ...`).
-    pub(crate) fn hook_failures(&self) -> Vec<&str> {
-        self.finished
-            .stderr
-            .lines()
-            .filter(|l| {
-                (l.contains("Hook(s) [") && l.contains("failed for event"))
-                    || l.contains("Hook execution error")
-            })
-            .collect()
+impl Agent for Gemini {
+    const NAME: &'static str = "gemini";
+    type Run = GeminiRun;
+
+    fn for_suite() -> Option<Gemini> {
+        GEMINI.for_suite().map(|binary| Gemini { binary })
+    }
+
+    /// Writes the user settings an offline run needs: API-key auth (for
+    /// `GOOGLE_GEMINI_BASE_URL`, set by each run), and no usage statistics, telemetry or update
+    /// checks.
+    fn configure(sandbox: &Sandbox, _: &ModelServer) {
+        let settings = Gemini::user_settings(sandbox);
+        for (pointer, value) in [
+            ("/security/auth/selectedType", json!("gemini-api-key")),
+            ("/privacy/usageStatisticsEnabled", json!(false)),
+            ("/telemetry/enabled", json!(false)),
+            ("/general/enableAutoUpdate", json!(false)),
+            ("/general/enableAutoUpdateNotification", json!(false)),
+        ] {
+            fixtures::set_setting(&settings, pointer, value);
+        }
+    }
+
+    fn install_hooks(&self, sandbox: &Sandbox) -> Finished {
+        sandbox.hooks(&["install", "gemini", "--project"], &[])
+    }
+
+    fn installed_hooks(sandbox: &Sandbox) -> PathBuf {
+        Gemini::project_settings(sandbox)
+    }
+
+    /// In a trusted folder.
+    fn run(&self, sandbox: &Sandbox, server: &ModelServer, prompt: &str) -> GeminiRun {
+        self.run_in(sandbox, server, Folder::Trusted, prompt, RUN_LIMIT)
+    }
+}
+
+impl Recorded for Gemini {
+    const GATE: &'static str = "BeforeTool";
+
+    fn user_hooks(sandbox: &Sandbox) -> PathBuf {
+        Gemini::user_settings(sandbox)
+    }
+
+    fn project_hooks(sandbox: &Sandbox) -> PathBuf {
+        Gemini::project_settings(sandbox)
+    }
+
+    /// In a group of its own.
+    fn add_hook(path: &Path, event: &str, handler: Value) {
+        fixtures::add_group(path, event, json!({ "hooks": [handler] }));
+    }
+
+    /// Named `rec-EVENT`, with a 30 s timeout (in ms).
+    fn recorder_handler(recorder: &Recorder, event: &str) -> Value {
+        json!({
+            "type": "command", "command": recorder.command(event),
+            "name": format!("rec-{event}"), "timeout": 30_000,
+        })
+    }
+}
+
+impl AgentRun for GeminiRun {
+    fn finished(&self) -> &Finished {
+        &self.finished
+    }
+
+    fn answer(&self) -> Option<String> {
+        self.response().map(str::to_owned)
     }
 
     /// A summary for assertion messages: exit, the JSON output and the hook lines of stderr.
-    pub(crate) fn evidence(&self) -> String {
+    fn evidence(&self) -> String {
         let hook_lines: Vec<&str> = self
             .finished
             .stderr
@@ -167,11 +176,26 @@ impl GeminiRun {
             .filter(|l| l.to_lowercase().contains("hook"))
             .collect();
         format!(
-            "exit {:?} after {:.1} s\nstdout:\n{}\nstderr (hook lines):\n{}",
-            self.finished.status,
-            self.finished.elapsed.as_secs_f64(),
+            "{}\nstdout:\n{}\nstderr (hook lines):\n{}",
+            self.finished.summary(),
             self.finished.stdout,
             hook_lines.join("\n")
         )
+    }
+}
+
+impl HookFailures for GeminiRun {
+    /// Stderr lines in which Gemini CLI reports a failed hook (`Hook(s) [NAME] failed for event
+    /// EVENT`, `Hook execution error: ...`).
+    fn hook_failures(&self) -> Vec<String> {
+        self.finished
+            .stderr
+            .lines()
+            .filter(|l| {
+                (l.contains("Hook(s) [") && l.contains("failed for event"))
+                    || l.contains("Hook execution error")
+            })
+            .map(str::to_owned)
+            .collect()
     }
 }

@@ -72,10 +72,7 @@ impl Flavor {
             Flavor::Pi => json!({ "command": command }),
             Flavor::Omp => json!({ "command": command, "i": "e2e" }),
         };
-        Step::Tool {
-            name: self.shell_tool().to_owned(),
-            input,
-        }
+        Step::tool(self.shell_tool(), input)
     }
 }
 
@@ -221,9 +218,8 @@ impl PiRun {
     /// A summary for assertion messages.
     pub(crate) fn evidence(&self) -> String {
         format!(
-            "exit {:?} after {:.1} s\nstdout:\n{}\nstderr:\n{}\nleft running: {:?}",
-            self.finished.status,
-            self.finished.elapsed.as_secs_f64(),
+            "{}\nstdout:\n{}\nstderr:\n{}\nleft running: {:?}",
+            self.finished.summary(),
             self.finished.stdout,
             self.finished.stderr,
             self.finished.leftovers,
@@ -282,11 +278,7 @@ impl Probe {
 
     /// Every line it logged so far.
     pub(crate) fn lines(&self) -> Vec<Value> {
-        fs::read_to_string(&self.log)
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect()
+        super::json_lines(&fs::read_to_string(&self.log).unwrap_or_default())
     }
 }
 

@@ -2,16 +2,15 @@
 //! (Chat Completions) provider.
 
 use std::fs;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::{RUN_LIMIT, Sandbox, base_command};
-use crate::fixtures;
+use super::{Agent, AgentRun, HookFailures, RUN_LIMIT, Recorded, Sandbox, base_command};
+use crate::fixtures::{self, Recorder};
 use crate::install::QWEN;
 use crate::model::ModelServer;
-use crate::process::{self, Finished};
+use crate::process::Finished;
 
 /// An installed Qwen Code.
 pub(crate) struct Qwen {
@@ -32,12 +31,6 @@ pub(crate) struct QwenRun {
 }
 
 impl Qwen {
-    /// Qwen Code for a suite, or `None` when the suite is skipped (see
-    /// [`crate::install::Package::for_suite`]).
-    pub(crate) fn for_suite() -> Option<Qwen> {
-        QWEN.for_suite().map(|binary| Qwen { binary })
-    }
-
     /// The user settings file, `~/.qwen/settings.json`.
     pub(crate) fn user_settings(sandbox: &Sandbox) -> PathBuf {
         sandbox.home.join(".qwen/settings.json")
@@ -47,11 +40,38 @@ impl Qwen {
     pub(crate) fn project_settings(sandbox: &Sandbox) -> PathBuf {
         sandbox.project.join(".qwen/settings.json")
     }
+}
+
+/// The session debug logs in `dir` (not `latest`, a link to the newest).
+fn debug_logs(dir: &Path) -> Vec<PathBuf> {
+    fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.path())
+        .collect()
+}
+
+impl QwenRun {
+    /// The `result` message.
+    pub(crate) fn result(&self) -> Option<&Value> {
+        self.output.iter().rev().find(|m| m["type"] == "result")
+    }
+}
+
+impl Agent for Qwen {
+    const NAME: &'static str = "qwen";
+    type Run = QwenRun;
+
+    fn for_suite() -> Option<Qwen> {
+        QWEN.for_suite().map(|binary| Qwen { binary })
+    }
 
     /// Writes the user settings of an offline run: no usage statistics, telemetry or update
     /// checks, and none of the background memory agents (they would ask the model after the
     /// turn).
-    pub(crate) fn configure(sandbox: &Sandbox) {
+    fn configure(sandbox: &Sandbox, _: &ModelServer) {
         let settings = Qwen::user_settings(sandbox);
         for (pointer, value) in [
             ("/privacy/usageStatisticsEnabled", json!(false)),
@@ -65,10 +85,17 @@ impl Qwen {
         }
     }
 
+    fn install_hooks(&self, sandbox: &Sandbox) -> Finished {
+        sandbox.hooks(&["install", "qwen", "--project"], &[])
+    }
+
+    fn installed_hooks(sandbox: &Sandbox) -> PathBuf {
+        Qwen::project_settings(sandbox)
+    }
+
     /// `qwen -p PROMPT` in the sandbox against `server`.
-    pub(crate) fn run(&self, sandbox: &Sandbox, server: &ModelServer, prompt: &str) -> QwenRun {
-        static RUNS: AtomicU32 = AtomicU32::new(0);
-        let n = RUNS.fetch_add(1, Ordering::Relaxed);
+    fn run(&self, sandbox: &Sandbox, server: &ModelServer, prompt: &str) -> QwenRun {
+        let n = super::next_run();
         let mut cmd = base_command(&self.binary, sandbox);
         cmd.env("OPENAI_API_KEY", "e2e-dummy-key")
             .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
@@ -82,14 +109,7 @@ impl Qwen {
             .args(["--output-format", "json"]);
         let debug_dir = sandbox.home.join(".qwen/debug");
         let before: Vec<PathBuf> = debug_logs(&debug_dir);
-        let finished = process::run_bounded(cmd, sandbox.root(), &format!("qwen-{n}"), RUN_LIMIT);
-        server.save_log(sandbox.root());
-        if !finished.leftovers.is_empty() {
-            crate::report(&format!(
-                "qwen left processes running, killed: {:?}",
-                finished.leftovers
-            ));
-        }
+        let finished = super::run_against(cmd, sandbox, server, &format!("qwen-{n}"), RUN_LIMIT);
         let output = serde_json::from_str::<Value>(finished.stdout.trim())
             .ok()
             .and_then(|v| v.as_array().cloned())
@@ -107,50 +127,72 @@ impl Qwen {
     }
 }
 
-/// The session debug logs in `dir` (not `latest`, a link to the newest).
-fn debug_logs(dir: &std::path::Path) -> Vec<PathBuf> {
-    fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .map(|e| e.path())
-        .collect()
-}
+impl Recorded for Qwen {
+    const GATE: &'static str = "PreToolUse";
 
-impl QwenRun {
-    /// The `result` message.
-    pub(crate) fn result(&self) -> Option<&Value> {
-        self.output.iter().rev().find(|m| m["type"] == "result")
+    fn user_hooks(sandbox: &Sandbox) -> PathBuf {
+        Qwen::user_settings(sandbox)
     }
 
-    /// Debug-log lines in which Qwen Code reports a hook failure (`[WARN] [TRUSTED_HOOKS]
-    /// Hook(s) [NAME] failed for event EVENT`, `Hook execution error: ...`).
-    pub(crate) fn hook_failures(&self) -> Vec<&str> {
-        self.debug_log
-            .lines()
-            .filter(|l| {
-                l.contains("[TRUSTED_HOOKS]")
-                    && (l.contains("failed for event") || l.contains("Hook execution error"))
-            })
-            .collect()
+    fn project_hooks(sandbox: &Sandbox) -> PathBuf {
+        Qwen::project_settings(sandbox)
+    }
+
+    /// In a group of its own.
+    fn add_hook(path: &Path, event: &str, handler: Value) {
+        fixtures::add_group(path, event, json!({ "hooks": [handler] }));
+    }
+
+    /// Named `rec-EVENT`, with a 30 s timeout.
+    fn recorder_handler(recorder: &Recorder, event: &str) -> Value {
+        json!({
+            "type": "command", "command": recorder.command(event),
+            "name": format!("rec-{event}"), "timeout": 30,
+        })
+    }
+}
+
+impl AgentRun for QwenRun {
+    fn finished(&self) -> &Finished {
+        &self.finished
+    }
+
+    /// The `result` message's text.
+    fn answer(&self) -> Option<String> {
+        self.result()
+            .and_then(|r| r["result"].as_str())
+            .map(str::to_owned)
     }
 
     /// A summary for assertion messages: exit, stderr, the result and the debug log's hook
     /// warnings.
-    pub(crate) fn evidence(&self) -> String {
+    fn evidence(&self) -> String {
         let hook_lines: Vec<&str> = self
             .debug_log
             .lines()
             .filter(|l| l.contains("HOOK") && (l.contains("[WARN]") || l.contains("[ERROR]")))
             .collect();
         format!(
-            "exit {:?} after {:.1} s\nstderr:\n{}\nresult: {}\ndebug log (hook warnings):\n{}",
-            self.finished.status,
-            self.finished.elapsed.as_secs_f64(),
+            "{}\nstderr:\n{}\nresult: {}\ndebug log (hook warnings):\n{}",
+            self.finished.summary(),
             self.finished.stderr,
             self.result().map(Value::to_string).unwrap_or_default(),
             hook_lines.join("\n")
         )
+    }
+}
+
+impl HookFailures for QwenRun {
+    /// Debug-log lines in which Qwen Code reports a hook failure (`[WARN] [TRUSTED_HOOKS]
+    /// Hook(s) [NAME] failed for event EVENT`, `Hook execution error: ...`).
+    fn hook_failures(&self) -> Vec<String> {
+        self.debug_log
+            .lines()
+            .filter(|l| {
+                l.contains("[TRUSTED_HOOKS]")
+                    && (l.contains("failed for event") || l.contains("Hook execution error"))
+            })
+            .map(str::to_owned)
+            .collect()
     }
 }

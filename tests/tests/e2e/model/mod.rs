@@ -59,6 +59,16 @@ pub(crate) enum Step {
     Text(String),
 }
 
+impl Step {
+    /// A call of the tool `name` with `input`.
+    pub(crate) fn tool(name: &str, input: Value) -> Step {
+        Step::Tool {
+            name: name.to_owned(),
+            input,
+        }
+    }
+}
+
 /// The model turns of a scenario, in order.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Script {
@@ -94,10 +104,14 @@ impl Script {
 
     /// A shell call, then `text` once its result arrives.
     pub(crate) fn shell_then(command: &str, text: &str) -> Self {
-        Script::new(vec![
-            Step::Shell(command.to_owned()),
-            Step::Text(text.to_owned()),
-        ])
+        Script::shells_then(&[command], text)
+    }
+
+    /// A shell call for each of `commands`, one after the other, then `text`.
+    pub(crate) fn shells_then(commands: &[&str], text: &str) -> Self {
+        let mut steps: Vec<Step> = commands.iter().map(|c| Step::Shell((*c).into())).collect();
+        steps.push(Step::Text(text.to_owned()));
+        Script::new(steps)
     }
 }
 
@@ -451,15 +465,7 @@ pub(crate) fn sse_response(events: &[(&str, Value)]) -> Response {
         body.push_str(&data.to_string());
         body.push_str("\n\n");
     }
-    (
-        StatusCode::OK,
-        [
-            (header::CONTENT_TYPE, "text/event-stream"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        body,
-    )
-        .into_response()
+    event_stream(body)
 }
 
 /// A `200 text/event-stream` response of `data:` lines only (Chat Completions and Gemini put
@@ -471,6 +477,11 @@ pub(crate) fn sse_data_response(chunks: &[String]) -> Response {
         body.push_str(chunk);
         body.push_str("\n\n");
     }
+    event_stream(body)
+}
+
+/// A `200 text/event-stream` response of `body`, not cached.
+fn event_stream(body: String) -> Response {
     (
         StatusCode::OK,
         [

@@ -1,84 +1,25 @@
 //! Claude Code 2.1.328, `hooks install claude --project` in place.
 
-use std::path::PathBuf;
-
 use serde_json::{Value, json};
 
-use crate::agent::Sandbox;
-use crate::agent::claude::{Claude, ClaudeRun};
+use super::bundle;
+use crate::agent::claude::{Claude, ClaudeRun, read};
+use crate::agent::{Agent, AgentRun, HookFailures, Sandbox};
 use crate::fixtures::{self, REDACTED, Recorder, SECRET, secret_line};
 use crate::model::{ModelServer, Script, Step};
 
-/// Claude Code with the hooks installed in a fresh sandbox, or `None` (skipped).
+/// Claude Code with the hooks installed in a fresh sandbox, or `None` (skipped); each run
+/// names the model server ([`Agent::configure`] has nothing to write).
 fn setup(name: &str) -> Option<(Claude, Sandbox)> {
     let claude = Claude::for_suite()?;
     let sandbox = Sandbox::new(name);
-    let installed = claude.install_hooks(&sandbox);
-    assert!(
-        installed.stdout.contains("Claude Code 2.1.328 ("),
-        "install did not ask the Claude Code on PATH: {}",
-        installed.stdout
-    );
+    claude.install_hooks(&sandbox);
     Some((claude, sandbox))
-}
-
-fn settings(sandbox: &Sandbox) -> PathBuf {
-    sandbox.project.join(".claude/settings.json")
-}
-
-fn read(path: &std::path::Path) -> Step {
-    Step::Tool {
-        name: "Read".to_owned(),
-        input: json!({ "file_path": path }),
-    }
-}
-
-/// Phrases of Claude Code's complaints about a hook's output.
-const COMPLAINTS: [&str; 6] = [
-    "hook error",
-    "validation failed",
-    "Failed with non-blocking",
-    "non-blocking status code",
-    "does not match",
-    "Hook JSON output",
-];
-
-/// Debug-log lines in which Claude Code complains about a hook: an error or warning about a
-/// hook, or one of [`COMPLAINTS`].
-fn complaints(run: &ClaudeRun) -> Vec<&str> {
-    let bin = crate::hooks_bin::path().display().to_string();
-    run.debug_log
-        .lines()
-        .filter(|l| {
-            let about_hooks = l.replace(&bin, "<hooks>").to_lowercase().contains("hook");
-            let bad = l.contains("[ERROR]") || l.contains("[WARN]");
-            about_hooks && (bad || COMPLAINTS.iter().any(|c| l.contains(c)))
-        })
-        .collect()
 }
 
 #[test]
 fn rm_rf_is_blocked_and_the_model_gets_the_reason() {
-    let Some((claude, sb)) = setup("claude-gate") else {
-        return;
-    };
-    sb.write("victim/keep.txt", "precious\n");
-    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let run = claude.run(&sb, &server, "delete the victim directory", &[]);
-    assert!(
-        sb.project.join("victim/keep.txt").exists(),
-        "rm -rf ran:\n{}",
-        run.evidence()
-    );
-    let results = server.tool_results();
-    assert!(
-        results
-            .iter()
-            .any(|(_, text)| text.contains("rm -rf blocked (no UI)")),
-        "the model did not receive the reason: {results:?}\n{}",
-        run.evidence()
-    );
-    assert!(run.finished.success(), "{}", run.evidence());
+    bundle::rm_rf_is_blocked_and_the_model_gets_the_reason::<Claude>("claude-gate");
 }
 
 #[test]
@@ -89,17 +30,15 @@ fn in_audit_mode_rm_rf_runs_and_the_log_records_the_unenforced_deny() {
     sb.write("victim/keep.txt", "precious\n");
     // The user's config file, where the hooks Claude Code starts find it ($HOME is the
     // sandbox's); the decision log goes to the default place under the state directory.
-    let config = sb.home.join(".config/hooks/config.toml");
-    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-    std::fs::write(&config, "mode = \"audit\"\n").unwrap();
+    bundle::hooks_config(&sb, "mode = \"audit\"\n");
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let run = claude.run(&sb, &server, "delete the victim directory", &[]);
+    let run = claude.run(&sb, &server, "delete the victim directory");
     assert!(
         !sb.project.join("victim").exists(),
         "audit mode enforces nothing, yet the victim survived:\n{}",
         run.evidence()
     );
-    let log = sb.home.join(".local/state/hooks/decisions.jsonl");
+    let log = bundle::decision_log(&sb);
     let text = std::fs::read_to_string(&log)
         .unwrap_or_else(|e| panic!("{}: {e}\n{}", log.display(), run.evidence()));
     let lines: Vec<Value> = text
@@ -125,7 +64,7 @@ fn in_audit_mode_rm_rf_runs_and_the_log_records_the_unenforced_deny() {
     assert_eq!(unenforced["answer"]["stdout"], Value::Null, "{unenforced}");
     let deny = &unenforced["would_have"]["stdout"]["hookSpecificOutput"];
     assert_eq!(deny["permissionDecision"], "deny", "{unenforced}");
-    assert_eq!(deny["permissionDecisionReason"], "rm -rf blocked (no UI)");
+    assert_eq!(deny["permissionDecisionReason"], bundle::GUARD_REASON);
     assert!(
         lines
             .iter()
@@ -137,21 +76,9 @@ fn in_audit_mode_rm_rf_runs_and_the_log_records_the_unenforced_deny() {
 
 #[test]
 fn ls_runs_quietly() {
-    let Some((claude, sb)) = setup("claude-ls") else {
+    let Some((run, _sb, server)) = bundle::ls_runs_quietly::<Claude>("claude-ls") else {
         return;
     };
-    sb.write("listed-file.txt", "hello\n");
-    let server = ModelServer::start(Script::shell_then("ls", "listed"));
-    let run = claude.run(&sb, &server, "list the files", &[]);
-    let results = server.tool_results();
-    assert_eq!(results.len(), 1, "{results:?}\n{}", run.evidence());
-    assert!(
-        results[0].1.contains("listed-file.txt") && !results[0].1.to_lowercase().contains("hook"),
-        "the model received {:?}\n{}",
-        results[0].1,
-        run.evidence()
-    );
-    assert_eq!(run.result(), Some("listed"), "{}", run.evidence());
     // The hooks answer nothing but what the examples show the user (their status line and
     // debug note after the tool, as a systemMessage): no decision, no context, no error.
     let hook_outputs: Vec<&Value> = run
@@ -172,7 +99,7 @@ fn ls_runs_quietly() {
         hook_outputs.is_empty(),
         "hooks said something: {hook_outputs:?}"
     );
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
     assert_eq!(server.received("tools run:"), Vec::<String>::new());
 }
 
@@ -185,7 +112,7 @@ fn status_line_and_displayed_messages_reach_the_user_and_never_the_model() {
         return;
     };
     let server = ModelServer::start(Script::shell_then("echo hi", "done"));
-    let run = claude.run(&sb, &server, "say hi", &[]);
+    let run = claude.run(&sb, &server, "say hi");
     let shown = informational(&run);
     assert!(
         shown
@@ -211,7 +138,7 @@ fn session_start_runs_only_for_a_new_session() {
         return;
     };
     let tee = fixtures::tee(sb.root());
-    fixtures::edit_handlers(&settings(&sb), |event, handler| {
+    fixtures::edit_handlers(&Claude::installed_hooks(&sb), |event, handler| {
         if event == "SessionStart" {
             let mut args = vec![handler["command"].clone()];
             args.extend(handler["args"].as_array().cloned().unwrap_or_default());
@@ -228,27 +155,14 @@ fn session_start_runs_only_for_a_new_session() {
         ("/compact", &["--continue"][..]),
         ("again", &["--continue"][..]),
     ] {
-        let run = claude.run(&sb, &server, prompt, args);
+        let run = claude.run_with_args(&sb, &server, prompt, args);
         assert!(run.finished.success(), "{}", run.evidence());
     }
-    let calls: Vec<(String, String)> = fixtures::teed(sb.root())
-        .into_iter()
-        .map(|(input, output, code)| {
-            assert_eq!(code, 0, "{input} -> {output}");
-            (input["source"].as_str().unwrap_or("").to_owned(), output)
-        })
-        .collect();
-    crate::report(&format!("claude SessionStart answers: {calls:?}"));
-    let sources: Vec<&str> = calls.iter().map(|(s, _)| s.as_str()).collect();
-    assert_eq!(
-        sources,
-        ["startup", "resume", "compact", "resume"],
-        "{calls:?}"
+    bundle::assert_only_startup_starts_a_session(
+        "claude",
+        &sb,
+        &["startup", "resume", "compact", "resume"],
     );
-    for (source, output) in &calls {
-        let started = output.contains("status: tools run: 0");
-        assert_eq!(started, source == "startup", "{source}: {output:?}");
-    }
 }
 
 /// The `system` / `informational` events of a run: what Claude Code showed the user.
@@ -291,10 +205,10 @@ fn after_a_compaction_a_secret_read_before_it_never_reaches_the_model() {
     let contents = format!("name=demo\n{}\n", secret_line());
     let secret = sb.write("config.txt", &contents);
     let clean = sb.write("notes.txt", "e2e-clean-notes\n");
-    let edit = Step::Tool {
-        name: "Edit".into(),
-        input: json!({"file_path": secret, "old_string": "name=demo", "new_string": "name=e2e"}),
-    };
+    let edit = Step::tool(
+        "Edit",
+        json!({"file_path": secret, "old_string": "name=demo", "new_string": "name=e2e"}),
+    );
     let server = ModelServer::start(Script::new(vec![
         read(&secret),
         read(&clean),
@@ -302,7 +216,7 @@ fn after_a_compaction_a_secret_read_before_it_never_reaches_the_model() {
         Step::Text("read".into()),
         Step::Text("after".into()),
     ]));
-    let first = claude.run(&sb, &server, "read config.txt and notes.txt", &[]);
+    let first = claude.run(&sb, &server, "read config.txt and notes.txt");
     let results = server.tool_results();
     assert!(
         results.len() == 3
@@ -312,8 +226,8 @@ fn after_a_compaction_a_secret_read_before_it_never_reaches_the_model() {
         "the model did not get config.txt redacted and notes.txt as Read shows it: {results:?}\n{}",
         first.evidence()
     );
-    let compact = claude.run(&sb, &server, "/compact", &["--continue"]);
-    let after = claude.run(&sb, &server, "go on", &["--continue"]);
+    let compact = claude.run_with_args(&sb, &server, "/compact", &["--continue"]);
+    let after = claude.run_with_args(&sb, &server, "go on", &["--continue"]);
     let turns = server.model_turns();
     assert!(
         turns
@@ -344,7 +258,11 @@ fn after_a_compaction_a_secret_read_before_it_never_reaches_the_model() {
         "the Edit of config.txt ran: {:?}",
         results[2]
     );
-    assert!(complaints(&first).is_empty(), "{:?}", complaints(&first));
+    assert!(
+        first.hook_failures().is_empty(),
+        "{:?}",
+        first.hook_failures()
+    );
 }
 
 /// Claude Code never sends malformed input by itself, so each installed gating entry is run the
@@ -355,7 +273,7 @@ fn installed_gating_entries_fail_closed_on_malformed_input() {
     let Some((_claude, sb)) = setup("claude-malformed") else {
         return;
     };
-    let installed = fixtures::read_settings(&settings(&sb));
+    let installed = fixtures::read_settings(&Claude::installed_hooks(&sb));
     for event in [
         "PreToolUse",
         "PostToolUse",
@@ -406,13 +324,13 @@ fn every_installed_event_runs_cleanly() {
         Step::Shell("exit 3".into()),
         Step::Text("done".into()),
     ]));
-    let first = claude.run(&sb, &server, "look around", &[]);
+    let first = claude.run(&sb, &server, "look around");
     // PreCompact, in the same session.
-    let compact = claude.run(&sb, &server, "/compact", &["--continue"]);
+    let compact = claude.run_with_args(&sb, &server, "/compact", &["--continue"]);
     let mut fired = Vec::new();
     for run in [&first, &compact] {
         assert!(run.finished.success(), "{}", run.evidence());
-        assert!(complaints(run).is_empty(), "{:?}", complaints(run));
+        assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
         // Most events log `finished with status N (Tms)`, PreCompact `completed with status N`.
         for line in run.debug_log.lines() {
             if line.contains("] finished with status") || line.contains("] completed with status") {
@@ -444,9 +362,9 @@ fn pre_compact_holds_a_compaction_while_the_marker_exists() {
     };
     sb.write(".hooks/hold-compaction", "");
     let server = ModelServer::start(Script::new(vec![Step::Text("hello".into())]));
-    let first = claude.run(&sb, &server, "say hello", &[]);
+    let first = claude.run(&sb, &server, "say hello");
     assert!(first.finished.success(), "{}", first.evidence());
-    let compact = claude.run(&sb, &server, "/compact", &["--continue"]);
+    let compact = claude.run_with_args(&sb, &server, "/compact", &["--continue"]);
     let summaries = server
         .requests()
         .iter()
@@ -487,7 +405,7 @@ fn hook_times_from_the_debug_log() {
         "PostToolUse",
     ] {
         fixtures::add_handler(
-            &settings(&sb),
+            &Claude::installed_hooks(&sb),
             event,
             json!({"type": "command", "command": "/bin/true"}),
         );
@@ -495,7 +413,7 @@ fn hook_times_from_the_debug_log() {
     let mut steps: Vec<Step> = (0..10).map(|i| Step::Shell(format!("echo {i}"))).collect();
     steps.push(Step::Text("done".into()));
     let server = ModelServer::start(Script::new(steps));
-    let run = claude.run(&sb, &server, "count to ten", &[]);
+    let run = claude.run(&sb, &server, "count to ten");
     assert!(run.finished.success(), "{}", run.evidence());
     let times = crate::timing::hook_times(&run.debug_log);
     let hooks_bin = crate::hooks_bin::path().display().to_string();
@@ -524,7 +442,7 @@ fn hook_times_from_the_debug_log() {
 /// the output path alone, as a hook that only rewrites tool output has it.
 fn output_path_only(sb: &Sandbox) {
     let bin = crate::hooks_bin::path().display().to_string();
-    fixtures::remove_handlers(&settings(sb), "PreToolUse", |h| {
+    fixtures::remove_handlers(&Claude::installed_hooks(sb), "PreToolUse", |h| {
         h["command"].as_str() == Some(bin.as_str())
     });
 }
@@ -545,13 +463,13 @@ fn read_with_recorder(
     let log = sb.root().join("post-tool-use.jsonl");
     let recorder = fixtures::recorder(sb.root(), &log);
     fixtures::add_handler(
-        &settings(&sb),
+        &Claude::installed_hooks(&sb),
         "PostToolUse",
         json!({"type": "command", "command": recorder}),
     );
     let path = sb.write(file, contents);
     let server = ModelServer::start(Script::new(vec![read(&path), Step::Text("read".into())]));
-    let run = claude.run(&sb, &server, &format!("read {file}"), &[]);
+    let run = claude.run(&sb, &server, &format!("read {file}"));
     let inputs = fixtures::recorded(&log);
     Some((run, server, sb, inputs))
 }
@@ -604,7 +522,7 @@ fn read_of_a_notebook_is_redacted_before_the_model_sees_it() {
         result.contains(REDACTED) && result.contains("<cell id=\"c1\">"),
         "the cells did not reach the model redacted, in their own shape: {evidence}"
     );
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
 }
 
 #[test]
@@ -620,7 +538,7 @@ fn read_of_a_pdf_never_shows_the_model_a_secret() {
         only_result(&server).contains(examples::redact::WITHHELD_DOCUMENT),
         "the model was not told the PDF was withheld: {evidence}"
     );
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
 }
 
 #[test]
@@ -644,25 +562,17 @@ fn read_of_an_image_reaches_the_model_unchanged() {
         "the image did not reach the model as it is: {}",
         redaction_evidence(&run, &server, &inputs)
     );
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
 }
 
 #[test]
 fn cat_of_a_secret_file_is_redacted_before_the_model_sees_it() {
-    let Some((claude, sb)) = setup("claude-cat") else {
+    let Some(run) =
+        bundle::a_secret_printed_by_a_command_is_redacted::<Claude>("claude-cat", "cat secret.env")
+    else {
         return;
     };
-    sb.write("secret.env", format!("{}\n", secret_line()));
-    let server = ModelServer::start(Script::shell_then("cat secret.env", "read"));
-    let run = claude.run(&sb, &server, "show secret.env", &[]);
-    let evidence = format!(
-        "tool results: {:?}\nPostToolUse lines: {:#?}",
-        server.tool_results(),
-        run.debug_lines("PostToolUse")
-    );
-    assert!(server.received(SECRET).is_empty(), "{evidence}");
-    assert!(only_result(&server).contains(REDACTED), "{evidence}");
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
 }
 
 /// A user-level hook file the `hooks` binary runs after every read
@@ -708,7 +618,7 @@ fn a_notebook_image_stays_while_its_text_is_redacted() {
         server.received_verbatim(&png),
         "the notebook's image did not reach the model as it is: {evidence}"
     );
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
 }
 
 #[test]
@@ -720,7 +630,7 @@ fn a_caption_next_to_an_image_read_withholds_it_with_a_notice() {
     read_post_hook(&sb, CAPTION_HOOK);
     let png = sb.write("demo.png", fixtures::png());
     let server = ModelServer::start(Script::new(vec![read(&png), Step::Text("seen".into())]));
-    let run = claude.run(&sb, &server, "look at demo.png", &[]);
+    let run = claude.run(&sb, &server, "look at demo.png");
     let notice = "[tool output withheld: a hook changed it and Claude Code's Read image output \
                   cannot carry the change]";
     let result = only_result(&server);
@@ -731,7 +641,7 @@ fn a_caption_next_to_an_image_read_withholds_it_with_a_notice() {
         "the image reached the model"
     );
     assert!(shown_to_user(&run, notice), "{}", run.evidence());
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
 }
 
 /// The output path alone ([`output_path_only`]): a notebook holding a secret reaches
@@ -748,7 +658,7 @@ fn a_failing_hook_withholds_a_notebook_read() {
     );
     let file = sb.write("demo.ipynb", fixtures::notebook());
     let server = ModelServer::start(Script::new(vec![read(&file), Step::Text("read".into())]));
-    let run = claude.run(&sb, &server, "read demo.ipynb", &[]);
+    let run = claude.run(&sb, &server, "read demo.ipynb");
     let result = only_result(&server);
     assert!(
         server.received(SECRET).is_empty(),
@@ -769,14 +679,14 @@ fn grep_content_is_redacted_before_the_model_sees_it() {
     };
     sb.write("secret.env", format!("name=demo\n{}\n", secret_line()));
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "Grep".into(),
-            input: json!({"pattern": "API_KEY", "output_mode": "content", "path": sb.project}),
-        },
+        Step::tool(
+            "Grep",
+            json!({"pattern": "API_KEY", "output_mode": "content", "path": sb.project}),
+        ),
         Step::Text("found".into()),
     ]));
     // Claude Code 2.1.328 offers Grep only when it is named in --tools or --allowedTools.
-    let run = claude.run(&sb, &server, "find the key", &["--allowedTools", "Grep"]);
+    let run = claude.run_with_args(&sb, &server, "find the key", &["--allowedTools", "Grep"]);
     let result = only_result(&server);
     assert!(
         server.received(SECRET).is_empty(),
@@ -784,7 +694,7 @@ fn grep_content_is_redacted_before_the_model_sees_it() {
         run.evidence()
     );
     assert!(result.contains(REDACTED), "{result:?}\n{}", run.evidence());
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
 }
 
 /// Reads `demo.pdf` with `pages` (Claude Code renders the pages with `pdftoppm`, here
@@ -798,10 +708,7 @@ fn read_pdf_pages(name: &str, hook: Option<&str>) -> Option<(ClaudeRun, ModelSer
     fixtures::pdftoppm_stand_in(&bin);
     let pdf = sb.write("demo.pdf", fixtures::pdf());
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "Read".into(),
-            input: json!({"file_path": pdf, "pages": "1"}),
-        },
+        Step::tool("Read", json!({"file_path": pdf, "pages": "1"})),
         Step::Text("read".into()),
     ]));
     let run = claude.run_with_path(&sb, &server, "read page 1", &[], Some(&bin));
@@ -825,7 +732,7 @@ fn pdf_pages_reach_the_model_as_the_images_they_are() {
         run.evidence()
     );
     assert!(server.received(SECRET).is_empty());
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
 }
 
 #[test]
@@ -843,7 +750,7 @@ fn a_caption_next_to_pdf_pages_withholds_them_with_a_notice() {
         !server.received_verbatim(fixtures::JPEG),
         "the page reached the model"
     );
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
 }
 
 /// How the installed hook entries are broken for a failure scenario.
@@ -860,7 +767,7 @@ enum Broken {
 /// `extra`), then runs `rm -rf victim`; returns whether the victim survived, with evidence.
 fn rm_rf_with_broken_hooks(name: &str, how: &Broken, extra: &Value) -> Option<(bool, String)> {
     let (claude, sb) = setup(name)?;
-    fixtures::edit_handlers(&settings(&sb), |_, handler| {
+    fixtures::edit_handlers(&Claude::installed_hooks(&sb), |_, handler| {
         match how {
             Broken::Missing => handler["command"] = json!("/nonexistent/hooks"),
             Broken::Crashes => {
@@ -879,7 +786,7 @@ fn rm_rf_with_broken_hooks(name: &str, how: &Broken, extra: &Value) -> Option<(b
     });
     sb.write("victim/keep.txt", "precious\n");
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let run = claude.run(&sb, &server, "delete the victim directory", &[]);
+    let run = claude.run(&sb, &server, "delete the victim directory");
     let survived = sb.project.join("victim/keep.txt").exists();
     let evidence = format!(
         "tool results: {:?}\nPreToolUse lines: {:#?}\nexit {:?}",
@@ -899,7 +806,7 @@ fn installed_gating_entries_have_on_failure_block() {
     let Some((_claude, sb)) = setup("claude-on-failure") else {
         return;
     };
-    let installed = fixtures::read_settings(&settings(&sb));
+    let installed = fixtures::read_settings(&Claude::installed_hooks(&sb));
     for (event, groups) in installed["hooks"].as_object().expect("hooks") {
         let handler = &groups[0]["hooks"][0];
         let gating = [
@@ -914,34 +821,27 @@ fn installed_gating_entries_have_on_failure_block() {
     }
 }
 
-#[test]
-fn a_missing_hook_binary_never_lets_rm_rf_run() {
-    let Some((survived, evidence)) =
-        rm_rf_with_broken_hooks("claude-missing", &Broken::Missing, &json!({}))
-    else {
+/// [`rm_rf_with_broken_hooks`] as installed: the victim survives.
+fn installed_entries_never_let_rm_rf_run(name: &str, how: &Broken) {
+    let Some((survived, evidence)) = rm_rf_with_broken_hooks(name, how, &json!({})) else {
         return;
     };
     assert!(survived, "{ON_FAILURE}:\n{evidence}");
+}
+
+#[test]
+fn a_missing_hook_binary_never_lets_rm_rf_run() {
+    installed_entries_never_let_rm_rf_run("claude-missing", &Broken::Missing);
 }
 
 #[test]
 fn a_crashing_hook_never_lets_rm_rf_run() {
-    let Some((survived, evidence)) =
-        rm_rf_with_broken_hooks("claude-crash", &Broken::Crashes, &json!({}))
-    else {
-        return;
-    };
-    assert!(survived, "{ON_FAILURE}:\n{evidence}");
+    installed_entries_never_let_rm_rf_run("claude-crash", &Broken::Crashes);
 }
 
 #[test]
 fn a_hanging_hook_never_lets_rm_rf_run() {
-    let Some((survived, evidence)) =
-        rm_rf_with_broken_hooks("claude-hang", &Broken::Hangs, &json!({}))
-    else {
-        return;
-    };
-    assert!(survived, "{ON_FAILURE}:\n{evidence}");
+    installed_entries_never_let_rm_rf_run("claude-hang", &Broken::Hangs);
 }
 
 /// What the fix relies on: Claude Code 2.1.328 blocks the call when a handler with
@@ -964,17 +864,12 @@ fn on_failure_block_stops_rm_rf_when_the_hook_is_missing_crashes_or_hangs() {
 
 #[test]
 fn handoff_prompt_never_reaches_the_model_and_says_why() {
-    let Some((claude, sb)) = setup("claude-handoff") else {
+    let Some(run) =
+        bundle::a_prompt_command_answers_without_a_model_call::<Claude>("claude-handoff")
+    else {
         return;
     };
-    let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
-    let run = claude.run(&sb, &server, "/handoff", &[]);
     crate::report(&format!("claude /handoff shown: {:?}", informational(&run)));
-    assert!(
-        server.model_turns().is_empty(),
-        "the prompt reached the model:\n{}",
-        run.evidence()
-    );
     let expected = "UserPromptSubmit operation blocked by hook:\n/handoff: starting a new session \
         is not available through the claude hook adapter (the agent owns its sessions); nothing \
         was done.";
@@ -997,12 +892,12 @@ fn system_message_is_shown_to_the_user_and_not_to_the_model() {
         "cat > /dev/null\necho '{\"systemMessage\": \"e2e-visible-to-the-user\"}'",
     );
     fixtures::add_handler(
-        &settings(&sb),
+        &Claude::installed_hooks(&sb),
         "UserPromptSubmit",
         json!({"type": "command", "command": hook}),
     );
     let server = ModelServer::start(Script::new(vec![Step::Text("hi".into())]));
-    let run = claude.run(&sb, &server, "hello", &[]);
+    let run = claude.run(&sb, &server, "hello");
     let shown: Vec<&Value> = run
         .events
         .iter()
@@ -1027,8 +922,8 @@ fn a_notify_from_a_hook_is_shown_to_the_user() {
     };
     sb.write(".hooks/hold-compaction", "");
     let server = ModelServer::start(Script::new(vec![Step::Text("hello".into())]));
-    claude.run(&sb, &server, "say hello", &[]);
-    let compact = claude.run(&sb, &server, "/compact", &["--continue"]);
+    claude.run(&sb, &server, "say hello");
+    let compact = claude.run_with_args(&sb, &server, "/compact", &["--continue"]);
     assert!(
         compact.finished.stdout.contains("compaction held"),
         "{}",
@@ -1046,7 +941,7 @@ fn setup_recorded(name: &str) -> Option<(Claude, Sandbox, Recorder)> {
     let recorder = Recorder::new(&sb.root().join("recorder"));
     for event in ["PreToolUse", "PostToolUse", "UserPromptSubmit"] {
         fixtures::add_handler(
-            &settings(&sb),
+            &Claude::installed_hooks(&sb),
             event,
             json!({"type": "command", "command": recorder.command(event)}),
         );
@@ -1062,7 +957,7 @@ fn memory_file_content_reaches_the_model_with_no_hook_call() {
     };
     sb.write("CLAUDE.md", format!("# notes\n{}\n", secret_line()));
     let server = ModelServer::start(Script::new(vec![Step::Text("ok".into())]));
-    let run = claude.run(&sb, &server, "hello", &[]);
+    let run = claude.run(&sb, &server, "hello");
     assert!(!server.received(SECRET).is_empty(), "{}", run.evidence());
     assert_eq!(recorder.events(), ["UserPromptSubmit"], "no tool ran");
 }
@@ -1076,7 +971,7 @@ fn an_at_mention_attaches_a_file_that_no_tool_hook_sees() {
     };
     sb.write("secret.env", format!("{}\n", secret_line()));
     let server = ModelServer::start(Script::new(vec![Step::Text("ok".into())]));
-    let run = claude.run(&sb, &server, "look at @secret.env", &[]);
+    let run = claude.run(&sb, &server, "look at @secret.env");
     assert!(!server.received(SECRET).is_empty(), "{}", run.evidence());
     assert_eq!(recorder.events(), ["UserPromptSubmit"]);
     assert_eq!(
@@ -1099,7 +994,7 @@ fn after_a_compaction_a_secret_written_into_a_file_read_before_reaches_the_model
         Step::Text("read".into()),
         Step::Text("after".into()),
     ]));
-    let first = claude.run(&sb, &server, "read notes.txt", &[]);
+    let first = claude.run(&sb, &server, "read notes.txt");
     assert_eq!(
         server.received(SECRET),
         Vec::<String>::new(),
@@ -1107,8 +1002,8 @@ fn after_a_compaction_a_secret_written_into_a_file_read_before_reaches_the_model
         first.evidence()
     );
     sb.write("notes.txt", format!("e2e-clean-notes\n{}\n", secret_line()));
-    claude.run(&sb, &server, "/compact", &["--continue"]);
-    let after = claude.run(&sb, &server, "go on", &["--continue"]);
+    claude.run_with_args(&sb, &server, "/compact", &["--continue"]);
+    let after = claude.run_with_args(&sb, &server, "go on", &["--continue"]);
     let received = server.received(SECRET);
     assert!(
         received.len() == 1 && reattached(&server).contains(SECRET),
@@ -1140,27 +1035,27 @@ fn continue_false_on_post_tool_use_stops_claude_before_the_model_sees_the_output
         "cat > /dev/null\necho '{\"continue\": false, \"stopReason\": \"e2e-withheld-notice\"}'",
     );
     fixtures::add_handler(
-        &settings(&sb),
+        &Claude::installed_hooks(&sb),
         "PostToolUse",
         json!({"type": "command", "command": hook}),
     );
     // A file with no secret: the example redactor blocks an Edit of one that holds a secret.
     let file = sb.write("settings.env", "LOG_LEVEL=info\n");
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "Edit".into(),
-            input: json!({"file_path": file, "old_string": "LOG_LEVEL", "new_string": "MY_LOG_LEVEL"}),
-        },
+        Step::tool(
+            "Edit",
+            json!({"file_path": file, "old_string": "LOG_LEVEL", "new_string": "MY_LOG_LEVEL"}),
+        ),
         Step::Text("unexpected".into()),
     ]));
-    let run = claude.run(&sb, &server, "edit it", &[]);
+    let run = claude.run(&sb, &server, "edit it");
     assert_eq!(server.model_turns().len(), 1, "{}", run.evidence());
     assert!(
         server.tool_results().is_empty(),
         "{:?}",
         server.tool_results()
     );
-    let again = claude.run(&sb, &server, "go on", &["--continue"]);
+    let again = claude.run_with_args(&sb, &server, "go on", &["--continue"]);
     let results = server.tool_results();
     crate::report(&format!(
         "claude PostToolUse continue:false, then --continue: the model got {results:?}"
@@ -1185,21 +1080,21 @@ fn monitor_output_never_reaches_the_model_unredacted() {
     };
     sb.write("secret.env", format!("{}\n", secret_line()));
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "ToolSearch".into(),
-            input: json!({"query": "select:Monitor", "max_results": 5}),
-        },
-        Step::Tool {
-            name: "Monitor".into(),
-            input: json!({
+        Step::tool(
+            "ToolSearch",
+            json!({"query": "select:Monitor", "max_results": 5}),
+        ),
+        Step::tool(
+            "Monitor",
+            json!({
                 "command": "cat secret.env", "description": "watch",
                 "timeout_ms": 20000, "persistent": false,
             }),
-        },
+        ),
         Step::Shell("sleep 3; echo waited".into()),
         Step::Text("done".into()),
     ]));
-    let run = claude.run(&sb, &server, "watch secret.env", &[]);
+    let run = claude.run(&sb, &server, "watch secret.env");
     let evidence = format!(
         "tool results: {:?}\n{}",
         server.tool_results(),
@@ -1213,7 +1108,7 @@ fn monitor_output_never_reaches_the_model_unredacted() {
             .any(|(_, t)| t.contains(examples::redact::UNHOOKED_OUTPUT_REASON)),
         "the model did not get the reason: {evidence}"
     );
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
 }
 
 /// A `Bash` command printing an image data URL: Claude Code hands the hook `isImage: true`
@@ -1231,7 +1126,7 @@ fn an_image_printed_by_bash_reaches_the_model_as_the_image_it_is() {
         "printf 'data:image/png;base64,%s' \"$(base64 -w0 demo.png)\"; cat secret.env >&2",
         "seen",
     ));
-    let run = claude.run(&sb, &server, "show demo.png", &[]);
+    let run = claude.run(&sb, &server, "show demo.png");
     let evidence = format!(
         "tool results: {:?}\n{}",
         server.tool_results(),
@@ -1240,7 +1135,7 @@ fn an_image_printed_by_bash_reaches_the_model_as_the_image_it_is() {
     let data = base64::engine::general_purpose::STANDARD.encode(&png);
     assert!(server.received_verbatim(&data), "no image: {evidence}");
     assert_eq!(server.received(SECRET), Vec::<String>::new(), "{evidence}");
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
 }
 
 /// A `Bash` command sent to the background: its `PostToolUse` carries an empty `stdout` and
@@ -1253,18 +1148,18 @@ fn a_background_command_s_output_never_reaches_the_model_unredacted() {
     };
     sb.write("secret.env", format!("{}\n", secret_line()));
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "Bash".into(),
-            input: json!({
+        Step::tool(
+            "Bash",
+            json!({
                 "command": "cat secret.env", "description": "bg", "run_in_background": true,
             }),
-        },
+        ),
         Step::Shell(
             "sleep 2; cat $(grep -l API_KEY ../claude-0/*/*/tasks/*.output 2>/dev/null)".into(),
         ),
         Step::Text("done".into()),
     ]));
-    let run = claude.run(&sb, &server, "show secret.env in the background", &[]);
+    let run = claude.run(&sb, &server, "show secret.env in the background");
     let evidence = format!(
         "tool results: {:?}\n{}",
         server.tool_results(),
@@ -1278,7 +1173,7 @@ fn a_background_command_s_output_never_reaches_the_model_unredacted() {
             .any(|(_, t)| t.contains(REDACTED)),
         "the model never read the output: {evidence}"
     );
-    assert!(complaints(&run).is_empty(), "{:?}", complaints(&run));
+    assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
 }
 
 /// What a hook cannot change in Claude Code 2.1.328: a `Bash` command that exits non-zero
@@ -1293,13 +1188,13 @@ fn a_failing_command_s_output_reaches_the_model_with_no_rewrite() {
     let log = sb.root().join("post-tool-use-failure.jsonl");
     let recorder = fixtures::recorder(sb.root(), &log);
     fixtures::add_handler(
-        &settings(&sb),
+        &Claude::installed_hooks(&sb),
         "PostToolUseFailure",
         json!({"type": "command", "command": recorder}),
     );
     sb.write("secret.env", format!("{}\n", secret_line()));
     let server = ModelServer::start(Script::shell_then("cat secret.env; exit 1", "failed"));
-    let run = claude.run(&sb, &server, "show secret.env, then fail", &[]);
+    let run = claude.run(&sb, &server, "show secret.env, then fail");
     let recorded = fixtures::recorded(&log);
     let evidence = format!(
         "tool results: {:?}\nPostToolUseFailure saw: {recorded:?}\n{}",

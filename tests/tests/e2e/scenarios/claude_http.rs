@@ -2,21 +2,13 @@
 //! started by the session's `SessionStart` command (`--via-server`), and killed mid-session:
 //! the next gating call blocks, saying how to start the server again.
 
-use std::path::Path;
-
 use serde_json::json;
 
-use crate::agent::claude::Claude;
-use crate::agent::{Sandbox, StopServer};
+use super::bundle;
+use crate::agent::claude::{Claude, read};
+use crate::agent::{Agent, AgentRun, Sandbox, StopServer};
 use crate::fixtures::{REDACTED, SECRET, secret_line};
 use crate::model::{ModelServer, Script, Step};
-
-fn read(path: &Path) -> Step {
-    Step::Tool {
-        name: "Read".to_owned(),
-        input: json!({ "file_path": path }),
-    }
-}
 
 #[test]
 fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_killed() {
@@ -56,7 +48,7 @@ fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_ki
         Step::Shell("rm -rf late".into()),
         Step::Text("done".into()),
     ]));
-    let run = claude.run(&sb, &server, "tidy up", &[]);
+    let run = claude.run(&sb, &server, "tidy up");
     let evidence = run.evidence();
     let results = server.tool_results();
     // Gate.
@@ -64,12 +56,7 @@ fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_ki
         sb.project.join("victim/keep.txt").exists(),
         "rm -rf ran:\n{evidence}"
     );
-    assert!(
-        results
-            .iter()
-            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
-        "the model did not get the reason: {results:?}\n{evidence}"
-    );
+    bundle::assert_the_model_got_the_guard_s_reason(&server, &evidence);
     // Redaction: Claude Code's read of a file with a secret is answered by the redactor
     // itself (so the file is not shown again after a compaction), which the HTTP hook can do
     // only knowing it serves Claude Code.
@@ -119,7 +106,7 @@ fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_ki
         Script::new(steps.chain([Step::Text("done".into())]).collect())
     };
     let pre_tool_use_times = |server: &ModelServer| {
-        let run = claude.run(&sb, server, "echo", &[]);
+        let run = claude.run(&sb, server, "echo");
         let http = crate::timing::http_hook_times(&run.debug_log);
         assert!(
             http.count("PreToolUse", |_| true) >= 5,
@@ -194,20 +181,13 @@ fn a_session_started_in_audit_mode_is_audited_and_the_next_session_is_not() {
         Step::Shell("rm -rf gated".into()),
         Step::Text("done".into()),
     ]));
-    let run = claude.run(&sb, &gated, "tidy up", &[]);
+    let run = claude.run(&sb, &gated, "tidy up");
     assert!(
         sb.project.join("gated/keep.txt").exists(),
         "rm -rf ran in a session without audit mode:\n{}",
         run.evidence()
     );
-    assert!(
-        gated
-            .tool_results()
-            .iter()
-            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
-        "{}",
-        run.evidence()
-    );
+    bundle::assert_the_model_got_the_guard_s_reason(&gated, &run.evidence());
     assert!(
         sb.serve(&["--status"])
             .starts_with(&format!("running: pid {pid},")),

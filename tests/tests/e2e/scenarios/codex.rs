@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::agent::Sandbox;
+use super::bundle;
 use crate::agent::codex::{Codex, CodexRun, Trust, snake_case, trust_hash};
+use crate::agent::{self, Agent, AgentRun, Sandbox};
 use crate::fixtures::{self, REDACTED, SECRET, secret_line};
 use crate::model::responses::SESSION_ID;
 use crate::model::{ModelServer, Script, Step};
@@ -18,13 +19,9 @@ use crate::process;
 fn setup(name: &str, server: &ModelServer, config: &str) -> Option<(Codex, Sandbox)> {
     let codex = Codex::for_suite()?;
     let sandbox = Sandbox::new(name);
-    Codex::configure(&sandbox, server, config);
-    Codex::install_hooks(&sandbox);
+    Codex::configure_with(&sandbox, server, config);
+    codex.install_hooks(&sandbox);
     Some((codex, sandbox))
-}
-
-fn hooks_json(sandbox: &Sandbox) -> PathBuf {
-    Codex::home(sandbox).join("hooks.json")
 }
 
 /// Adds a recorder of hook inputs on `events`; returns its log.
@@ -33,7 +30,7 @@ fn record(sandbox: &Sandbox, events: &[&str]) -> PathBuf {
     let recorder = fixtures::recorder(sandbox.root(), &log);
     for event in events {
         fixtures::add_handler(
-            &hooks_json(sandbox),
+            &Codex::installed_hooks(sandbox),
             event,
             json!({"type": "command", "command": recorder}),
         );
@@ -68,57 +65,15 @@ fn hook_mentions(run: &CodexRun, sandbox: &Sandbox) -> Vec<String> {
 
 #[test]
 fn rm_rf_is_blocked_and_the_model_gets_the_reason() {
-    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let Some((codex, sb)) = setup("codex-gate", &server, "") else {
-        return;
-    };
-    sb.write("victim/keep.txt", "precious\n");
-    let run = codex.exec(
-        &sb,
-        &server,
-        Trust::Bypass,
-        &[],
-        "delete the victim directory",
-    );
-    assert!(
-        sb.project.join("victim/keep.txt").exists(),
-        "rm -rf ran:\n{}",
-        run.evidence()
-    );
-    let results = server.tool_results();
-    assert!(
-        results
-            .iter()
-            .any(|(_, text)| text.contains("rm -rf blocked (no UI)")),
-        "the model did not receive the reason: {results:?}\n{}",
-        run.evidence()
-    );
-    assert!(run.finished.success(), "{}", run.evidence());
+    bundle::rm_rf_is_blocked_and_the_model_gets_the_reason::<Codex>("codex-gate");
 }
 
 #[test]
 fn ls_runs_quietly() {
-    let server = ModelServer::start(Script::shell_then("ls", "listed"));
-    let Some((codex, sb)) = setup("codex-ls", &server, "") else {
+    let Some((run, sb, _server)) = bundle::ls_runs_quietly::<Codex>("codex-ls") else {
         return;
     };
-    sb.write("listed-file.txt", "hello\n");
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "list the files");
-    let results = server.tool_results();
-    assert_eq!(results.len(), 1, "{results:?}\n{}", run.evidence());
-    assert!(
-        results[0].1.contains("listed-file.txt") && !results[0].1.to_lowercase().contains("hook"),
-        "the model received {:?}",
-        results[0].1
-    );
     assert!(run.finished.success(), "{}", run.evidence());
-    assert!(
-        run.events
-            .iter()
-            .any(|e| e["item"]["type"] == "agent_message" && e["item"]["text"] == "listed"),
-        "{}",
-        run.evidence()
-    );
     assert_eq!(hook_mentions(&run, &sb), Vec::<String>::new());
 }
 
@@ -133,7 +88,7 @@ fn installed_gating_entries_fail_closed_on_malformed_input() {
     let Some((_codex, sb)) = setup("codex-malformed", &server, "") else {
         return;
     };
-    let installed = fixtures::read_settings(&hooks_json(&sb));
+    let installed = fixtures::read_settings(&Codex::installed_hooks(&sb));
     for event in [
         "PreToolUse",
         "PostToolUse",
@@ -180,48 +135,15 @@ fn installed_gating_entries_fail_closed_on_malformed_input() {
 
 #[test]
 fn cat_of_a_secret_file_is_redacted_before_the_model_sees_it() {
-    let server = ModelServer::start(Script::shell_then("cat secret.env", "read"));
-    let Some((codex, sb)) = setup("codex-cat", &server, "") else {
-        return;
-    };
-    sb.write("secret.env", format!("{}\n", secret_line()));
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "show secret.env");
-    let results = server.tool_results();
-    assert!(
-        server.received(SECRET).is_empty(),
-        "tool results: {results:?}\n{}",
-        run.evidence()
-    );
-    assert!(
-        results.len() == 1 && results[0].1.contains(REDACTED),
-        "the redacted output did not reach the model: {results:?}"
-    );
+    bundle::a_secret_printed_by_a_command_is_redacted::<Codex>("codex-cat", "cat secret.env");
 }
 
 /// Codex runs `PostToolUse` after a failing command too, so its output is redacted as well.
 #[test]
 fn a_failing_command_s_output_is_redacted_too() {
-    let server = ModelServer::start(Script::shell_then("cat secret.env; exit 1", "failed"));
-    let Some((codex, sb)) = setup("codex-cat-fails", &server, "") else {
-        return;
-    };
-    sb.write("secret.env", format!("{}\n", secret_line()));
-    let run = codex.exec(
-        &sb,
-        &server,
-        Trust::Bypass,
-        &[],
-        "show secret.env, then fail",
-    );
-    let results = server.tool_results();
-    assert!(
-        server.received(SECRET).is_empty(),
-        "tool results: {results:?}\n{}",
-        run.evidence()
-    );
-    assert!(
-        results.len() == 1 && results[0].1.contains(REDACTED),
-        "the redacted output did not reach the model: {results:?}"
+    bundle::a_secret_printed_by_a_command_is_redacted::<Codex>(
+        "codex-cat-fails",
+        "cat secret.env; exit 1",
     );
 }
 
@@ -229,14 +151,14 @@ fn a_failing_command_s_output_is_redacted_too() {
 /// waiting for the rest of its output (the session id taken from the first result).
 fn exec_then_wait(cmd: &str, yield_ms: u64, text: &str) -> Script {
     Script::new(vec![
-        Step::Tool {
-            name: "exec_command".into(),
-            input: json!({"cmd": cmd, "yield_time_ms": yield_ms}),
-        },
-        Step::Tool {
-            name: "write_stdin".into(),
-            input: json!({"session_id": SESSION_ID, "chars": "", "yield_time_ms": 10_000}),
-        },
+        Step::tool(
+            "exec_command",
+            json!({"cmd": cmd, "yield_time_ms": yield_ms}),
+        ),
+        Step::tool(
+            "write_stdin",
+            json!({"session_id": SESSION_ID, "chars": "", "yield_time_ms": 10_000}),
+        ),
         Step::Text(text.into()),
     ])
 }
@@ -248,7 +170,7 @@ fn a_command_that_ends_while_write_stdin_waits_is_redacted() {
         return;
     };
     sb.write("secret.env", format!("{}\n", secret_line()));
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "show secret.env slowly");
+    let run = codex.run(&sb, &server, "show secret.env slowly");
     let results = server.tool_results();
     assert!(
         results
@@ -276,13 +198,7 @@ fn output_printed_before_exec_command_yields_reaches_the_model_without_a_hook() 
     };
     sb.write("secret.env", format!("{}\n", secret_line()));
     let log = record(&sb, &["PostToolUse"]);
-    let run = codex.exec(
-        &sb,
-        &server,
-        Trust::Bypass,
-        &[],
-        "show secret.env, then wait",
-    );
+    let run = codex.run(&sb, &server, "show secret.env, then wait");
     let results = server.tool_results();
     let recorded = fixtures::recorded(&log);
     crate::report(&format!(
@@ -313,18 +229,15 @@ fn output_printed_before_exec_command_yields_reaches_the_model_without_a_hook() 
 fn post_tool_use_block_replaces_the_output_of_every_tool_that_fires_it() {
     let server = ModelServer::start(Script::new(vec![
         Step::Shell("echo plain".into()),
-        Step::Tool {
-            name: "exec_command".into(),
-            input: json!({"cmd": "sleep 2; echo late", "yield_time_ms": 250}),
-        },
-        Step::Tool {
-            name: "write_stdin".into(),
-            input: json!({"session_id": SESSION_ID, "chars": "", "yield_time_ms": 10_000}),
-        },
-        Step::Tool {
-            name: "view_image".into(),
-            input: json!({"path": "demo.png"}),
-        },
+        Step::tool(
+            "exec_command",
+            json!({"cmd": "sleep 2; echo late", "yield_time_ms": 250}),
+        ),
+        Step::tool(
+            "write_stdin",
+            json!({"session_id": SESSION_ID, "chars": "", "yield_time_ms": 10_000}),
+        ),
+        Step::tool("view_image", json!({"path": "demo.png"})),
         Step::Text("done".into()),
     ]));
     let Some((codex, sb)) = setup("codex-block-every-tool", &server, "") else {
@@ -337,11 +250,11 @@ fn post_tool_use_block_replaces_the_output_of_every_tool_that_fires_it() {
          echo '{\"decision\": \"block\", \"reason\": \"e2e-replaced\"}'",
     );
     fixtures::add_handler(
-        &hooks_json(&sb),
+        &Codex::installed_hooks(&sb),
         "PostToolUse",
         json!({"type": "command", "command": hook}),
     );
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run them");
+    let run = codex.run(&sb, &server, "run them");
     let seen: Vec<Value> = fixtures::recorded(&sb.root().join("seen.jsonl"));
     let tools: Vec<&str> = seen
         .iter()
@@ -368,6 +281,18 @@ fn post_tool_use_block_replaces_the_output_of_every_tool_that_fires_it() {
 /// `exec_command`, so those cannot show whether the hook ran; it does not look inside `eval`):
 /// it leaves `ran.txt` behind when it runs.
 const GUARDED: &str = "touch ran.txt; eval \"rm -rf victim\"";
+
+/// `codex exec` without the bypass of hook trust runs [`GUARDED`]: the guard blocks it, and
+/// the model gets its reason.
+fn the_guard_runs_without_the_bypass(codex: &Codex, sb: &Sandbox, server: &ModelServer) {
+    let run = codex.exec(sb, server, Trust::Config, &[], "run it");
+    assert!(
+        !sb.project.join("ran.txt").exists(),
+        "the guard did not run:\n{}",
+        run.evidence()
+    );
+    bundle::assert_the_model_got_the_guard_s_reason(server, &run.evidence());
+}
 
 /// Codex 0.169.0 runs no hook that the user has not trusted, and says nothing about it.
 #[test]
@@ -399,20 +324,7 @@ fn hooks_trusted_in_config_toml_run_without_the_bypass() {
         return;
     };
     Codex::trust_hooks(&sb);
-    let run = codex.exec(&sb, &server, Trust::Config, &[], "run it");
-    assert!(
-        !sb.project.join("ran.txt").exists(),
-        "the guard did not run:\n{}",
-        run.evidence()
-    );
-    assert!(
-        server
-            .tool_results()
-            .iter()
-            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
-        "{:?}",
-        server.tool_results()
-    );
+    the_guard_runs_without_the_bypass(&codex, &sb, &server);
 }
 
 /// `hooks install codex` ends by saying that Codex runs the hooks only once trusted, and how
@@ -421,12 +333,10 @@ fn hooks_trusted_in_config_toml_run_without_the_bypass() {
 #[test]
 fn hooks_trusted_by_install_run_without_the_bypass() {
     let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
-    let Some(codex) = Codex::for_suite() else {
+    let Some((codex, sb)) = agent::setup::<Codex>("codex-install-trust", &server) else {
         return;
     };
-    let sb = Sandbox::new("codex-install-trust");
-    Codex::configure(&sb, &server, "");
-    let installed = Codex::install_hooks(&sb);
+    let installed = codex.install_hooks(&sb);
     for needle in [
         "only after you trust them",
         "--trust",
@@ -444,20 +354,7 @@ fn hooks_trusted_by_install_run_without_the_bypass() {
         "{}",
         trusted.stdout
     );
-    let run = codex.exec(&sb, &server, Trust::Config, &[], "run it");
-    assert!(
-        !sb.project.join("ran.txt").exists(),
-        "the guard did not run:\n{}",
-        run.evidence()
-    );
-    assert!(
-        server
-            .tool_results()
-            .iter()
-            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
-        "{:?}",
-        server.tool_results()
-    );
+    the_guard_runs_without_the_bypass(&codex, &sb, &server);
 }
 
 /// After `hooks install codex --trust`, Codex's own `hooks/list` lists every installed hook as
@@ -465,11 +362,9 @@ fn hooks_trusted_by_install_run_without_the_bypass() {
 #[test]
 fn install_trust_makes_codex_list_every_hook_trusted() {
     let server = ModelServer::start(Script::default());
-    let Some(codex) = Codex::for_suite() else {
+    let Some((codex, sb)) = agent::setup::<Codex>("codex-listed-trusted", &server) else {
         return;
     };
-    let sb = Sandbox::new("codex-listed-trusted");
-    Codex::configure(&sb, &server, "");
     Codex::install_trusted_hooks(&sb);
     let hooks = listed_hooks(&codex, &sb);
     assert_eq!(hooks.len(), 5, "{hooks:?}");
@@ -512,12 +407,16 @@ fn trust_hash_is_the_one_codex_lists() {
     };
     let hooks = listed_hooks(&codex, &sb);
     let answer = Value::Array(hooks.clone());
-    let installed = fixtures::read_settings(&hooks_json(&sb));
+    let installed = fixtures::read_settings(&Codex::installed_hooks(&sb));
     let events = installed["hooks"].as_object().expect("hooks object");
     assert_eq!(hooks.len(), events.len(), "{answer}");
     for (event, groups) in events {
         let handler = &groups[0]["hooks"][0];
-        let key = format!("{}:{}:0:0", hooks_json(&sb).display(), snake_case(event));
+        let key = format!(
+            "{}:{}:0:0",
+            Codex::installed_hooks(&sb).display(),
+            snake_case(event)
+        );
         let listed = hooks
             .iter()
             .find(|h| h["key"] == key)
@@ -540,11 +439,11 @@ fn a_missing_hook_binary_lets_codex_run_the_command() {
         return;
     };
     let bin = crate::hooks_bin::path().display().to_string();
-    fixtures::edit_handlers(&hooks_json(&sb), |_, handler| {
+    fixtures::edit_handlers(&Codex::installed_hooks(&sb), |_, handler| {
         let command = handler["command"].as_str().unwrap_or_default();
         handler["command"] = json!(command.replace(&bin, "/nonexistent/hooks"));
     });
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run it");
+    let run = codex.run(&sb, &server, "run it");
     assert!(
         sb.project.join("ran.txt").exists(),
         "the command did not run: {:?}\n{}",
@@ -570,13 +469,13 @@ fn a_crashing_or_hanging_hook_lets_codex_run_the_command() {
         let Some((codex, sb)) = setup(name, &server, "") else {
             return;
         };
-        fixtures::edit_handlers(&hooks_json(&sb), |_, handler| {
+        fixtures::edit_handlers(&Codex::installed_hooks(&sb), |_, handler| {
             handler["command"] = json!(command);
             if let Some(secs) = timeout {
                 handler["timeout"] = json!(secs);
             }
         });
-        let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run it");
+        let run = codex.run(&sb, &server, "run it");
         assert!(
             sb.project.join("ran.txt").exists(),
             "{name}: the command did not run: {:?}\n{}",
@@ -608,7 +507,7 @@ fn hook_times_from_the_app_server() {
             return;
         };
         if replace {
-            fixtures::edit_handlers(&hooks_json(&sb), |_, handler| {
+            fixtures::edit_handlers(&Codex::installed_hooks(&sb), |_, handler| {
                 handler["command"] = json!("/bin/true");
             });
         }
@@ -682,15 +581,10 @@ fn handoff_reason_reaches_the_tui_as_hook_feedback() {
 /// (the README says so). The prompt does not reach the model.
 #[test]
 fn codex_exec_shows_a_blocked_prompts_reason_nowhere() {
-    let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
-    let Some((codex, sb)) = setup("codex-handoff", &server, "") else {
+    let Some(run) = bundle::a_prompt_command_answers_without_a_model_call::<Codex>("codex-handoff")
+    else {
         return;
     };
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "/handoff");
-    assert!(
-        server.model_turns().is_empty(),
-        "the prompt reached the model"
-    );
     assert!(run.finished.success(), "{}", run.evidence());
     assert!(
         !run.finished.stdout.contains("not available")
@@ -744,7 +638,7 @@ fn session_start_source_says_startup_compact_or_resume() {
         return;
     };
     let log = record(&sb, &["SessionStart", "PreCompact", "PostCompact"]);
-    let first = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+    let first = codex.run(&sb, &server, "count");
     assert!(first.finished.success(), "{}", first.evidence());
     let resumed = codex.exec(&sb, &server, Trust::Bypass, &["resume", "--last"], "again");
     assert!(resumed.finished.success(), "{}", resumed.evidence());
@@ -830,7 +724,7 @@ fn codex_exec_stops_at_a_held_compaction_and_shows_the_reason_nowhere() {
         return;
     };
     sb.write(".hooks/hold-compaction", "");
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+    let run = codex.run(&sb, &server, "count");
     assert_eq!(summaries(&server), 0, "compacted:\n{}", run.evidence());
     assert_eq!(run.finished.code(), Some(1), "{}", run.evidence());
     assert!(
@@ -852,7 +746,7 @@ fn a_failing_pre_compact_hook_holds_the_compaction() {
         return;
     };
     let missing = sb.root().join("no-such-dir");
-    fixtures::edit_handlers(&hooks_json(&sb), |event, handler| {
+    fixtures::edit_handlers(&Codex::installed_hooks(&sb), |event, handler| {
         if event == "PreCompact" {
             let command = handler["command"].as_str().unwrap_or_default().to_owned();
             handler["command"] = json!(format!("{command} --cwd '{}'", missing.display()));
@@ -897,15 +791,15 @@ fn only_continue_false_holds_a_codex_compaction() {
             return;
         };
         let sb = Sandbox::new("codex-precompact-answers");
-        Codex::configure(&sb, &server, COMPACT_EARLY);
+        Codex::configure_with(&sb, &server, COMPACT_EARLY);
         let recorder = Recorder::new(&sb.root().join("recorder"));
         fixtures::add_group(
-            &hooks_json(&sb),
+            &Codex::installed_hooks(&sb),
             "PreCompact",
             json!({"hooks": [{"type": "command", "command": recorder.command("PreCompact")}]}),
         );
         recorder.answer("PreCompact", &answer);
-        let run = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+        let run = codex.run(&sb, &server, "count");
         assert_eq!(recorder.events(), ["PreCompact"], "{}", run.evidence());
         assert_eq!(
             summaries(&server) == 0,
@@ -934,30 +828,17 @@ fn session_start_runs_only_for_a_new_session() {
         return;
     };
     let tee = crate::fixtures::tee(sb.root());
-    fixtures::edit_handlers(&hooks_json(&sb), |event, handler| {
+    fixtures::edit_handlers(&Codex::installed_hooks(&sb), |event, handler| {
         if event == "SessionStart" {
             let command = handler["command"].as_str().unwrap_or_default();
             handler["command"] = json!(format!("'{}' {command}", tee.display()));
         }
     });
-    let first = codex.exec(&sb, &server, Trust::Bypass, &[], "count");
+    let first = codex.run(&sb, &server, "count");
     assert!(first.finished.success(), "{}", first.evidence());
     let resumed = codex.exec(&sb, &server, Trust::Bypass, &["resume", "--last"], "again");
     assert!(resumed.finished.success(), "{}", resumed.evidence());
-    let calls: Vec<(String, String)> = fixtures::teed(sb.root())
-        .into_iter()
-        .map(|(input, output, code)| {
-            assert_eq!(code, 0, "{input} -> {output}");
-            (input["source"].as_str().unwrap_or("").to_owned(), output)
-        })
-        .collect();
-    crate::report(&format!("codex SessionStart answers: {calls:?}"));
-    let sources: Vec<&str> = calls.iter().map(|(s, _)| s.as_str()).collect();
-    assert_eq!(sources, ["startup", "compact", "resume"], "{calls:?}");
-    for (source, output) in &calls {
-        let started = output.contains("status: tools run: 0");
-        assert_eq!(started, source == "startup", "{source}: {output:?}");
-    }
+    bundle::assert_only_startup_starts_a_session("codex", &sb, &["startup", "compact", "resume"]);
 }
 
 // What no hook sees in Codex 0.169.0 (the README's table); see the Claude Code scenarios.
@@ -971,7 +852,7 @@ fn agents_md_content_reaches_the_model_with_no_hook_call() {
     };
     let log = record(&sb, &["PreToolUse", "PostToolUse"]);
     sb.write("AGENTS.md", format!("# notes\n{}\n", secret_line()));
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "hello");
+    let run = codex.run(&sb, &server, "hello");
     assert!(!server.received(SECRET).is_empty(), "{}", run.evidence());
     assert!(fixtures::recorded(&log).is_empty(), "no tool ran");
 }
@@ -983,17 +864,17 @@ fn agents_md_content_reaches_the_model_with_no_hook_call() {
 #[test]
 fn output_before_a_command_yields_reaches_the_model_with_no_post_tool_use() {
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "exec_command".into(),
-            input: json!({"cmd": format!("echo {}; sleep 3; echo done", secret_line()), "yield_time_ms": 500}),
-        },
+        Step::tool(
+            "exec_command",
+            json!({"cmd": format!("echo {}; sleep 3; echo done", secret_line()), "yield_time_ms": 500}),
+        ),
         Step::Text("ok".into()),
     ]));
     let Some((codex, sb)) = setup("codex-yield", &server, "") else {
         return;
     };
     let log = record(&sb, &["PreToolUse", "PostToolUse"]);
-    let run = codex.exec(&sb, &server, Trust::Bypass, &[], "run it");
+    let run = codex.run(&sb, &server, "run it");
     assert!(
         server
             .tool_results()
@@ -1020,16 +901,16 @@ fn output_before_a_command_yields_reaches_the_model_with_no_post_tool_use() {
 #[test]
 fn an_interactive_shell_is_refused_so_write_stdin_cannot_feed_it_rm_rf() {
     let server = ModelServer::start(Script::new(vec![
-        Step::Tool {
-            name: "exec_command".into(),
-            input: json!({"cmd": "bash", "tty": true, "yield_time_ms": 1_000}),
-        },
-        Step::Tool {
-            name: "write_stdin".into(),
-            input: json!({
+        Step::tool(
+            "exec_command",
+            json!({"cmd": "bash", "tty": true, "yield_time_ms": 1_000}),
+        ),
+        Step::tool(
+            "write_stdin",
+            json!({
                 "session_id": SESSION_ID, "chars": "rm -rf victim\n", "yield_time_ms": 2_000,
             }),
-        },
+        ),
         Step::Text("done".into()),
     ]));
     let Some((codex, sb)) = setup("codex-interactive-shell", &server, "") else {
@@ -1037,13 +918,7 @@ fn an_interactive_shell_is_refused_so_write_stdin_cannot_feed_it_rm_rf() {
     };
     sb.write("victim/keep.txt", "precious\n");
     let log = record(&sb, &["PreToolUse"]);
-    let run = codex.exec(
-        &sb,
-        &server,
-        Trust::Bypass,
-        &[],
-        "open a shell and clean up",
-    );
+    let run = codex.run(&sb, &server, "open a shell and clean up");
     let results = server.tool_results();
     assert!(
         sb.project.join("victim/keep.txt").exists(),

@@ -2,8 +2,9 @@
 //! installed `hooks codex EVENT` commands hand their calls to the server over its unix
 //! socket, so one Codex session keeps one runner and its count across tool calls.
 
+use super::bundle;
 use crate::agent::codex::Codex;
-use crate::agent::{Sandbox, StopServer};
+use crate::agent::{self, Sandbox, StopServer};
 use crate::model::{ModelServer, Script, Step};
 
 /// The server's log (`serve-<BINARY>.log` in the sandbox's runtime directory).
@@ -35,12 +36,9 @@ fn with_a_server_running_a_codex_session_keeps_its_count_across_tool_calls_and_t
         Step::Shell("echo three".into()),
         Step::Text("done".into()),
     ]));
-    let Some(codex) = Codex::for_suite() else {
+    let Some((codex, sb)) = agent::installed::<Codex>("codex-serve", &server) else {
         return;
     };
-    let sb = Sandbox::new("codex-serve");
-    Codex::configure(&sb, &server, "");
-    Codex::install_hooks(&sb);
     Codex::trust_hooks(&sb);
     let _stop = StopServer(&sb);
     sb.serve(&["--detach"]);
@@ -57,13 +55,7 @@ fn with_a_server_running_a_codex_session_keeps_its_count_across_tool_calls_and_t
         sb.project.join("victim/keep.txt").exists(),
         "rm -rf ran:\n{evidence}"
     );
-    let results = server.tool_results();
-    assert!(
-        results
-            .iter()
-            .any(|(_, t)| t.contains("rm -rf blocked (no UI)")),
-        "the model did not get the reason: {results:?}\n{evidence}"
-    );
+    bundle::assert_the_model_got_the_guard_s_reason(&server, &evidence);
     // One count for the session, kept across the three calls that ran (the blocked one
     // never ran): in a process per call each would say `tools run: 1`.
     let warnings = turn.entries("postToolUse", "warning");

@@ -7,13 +7,12 @@
 //! [{"hooks": [{"type": "command", "command"}]}]}}`, snake_case payloads); each command runs as
 //! `bash -c` with the input JSON on stdin.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::{Value, json};
 
-use crate::agent::Sandbox;
-use crate::agent::copilot::{Copilot, CopilotRun, Folder};
-use crate::fixtures::{self, Answer, REDACTED, Recorder, SECRET, secret_line};
+use super::protocol::{self, Case, Gate, assert_success};
+use crate::agent::copilot::{Copilot, CopilotRun};
+use crate::agent::{AgentRun, Folder};
+use crate::fixtures::{self, Answer, REDACTED, SECRET, secret_line};
 use crate::model::{ModelServer, Script, Step};
 
 /// Every event of Copilot CLI 1.0.102's own format (its settings schema).
@@ -50,39 +49,6 @@ const CLAUDE_EVENTS: [&str; 11] = [
     "PermissionRequest",
 ];
 
-fn setup(name: &str) -> Option<(Copilot, Sandbox, Recorder)> {
-    let copilot = Copilot::for_suite()?;
-    let sandbox = Sandbox::new(name);
-    let recorder = Recorder::new(&sandbox.root().join("recorder"));
-    Some((copilot, sandbox, recorder))
-}
-
-/// Adds `handler` to `event` in a hook file of Copilot's own format, creating it when missing.
-fn add_native(path: &Path, event: &str, handler: Value) {
-    let mut file = fixtures::read_settings_or_empty(path);
-    file["version"] = json!(1);
-    let mut handlers = file["hooks"][event].as_array().cloned().unwrap_or_default();
-    handlers.push(handler);
-    file["hooks"][event] = Value::Array(handlers);
-    std::fs::create_dir_all(path.parent().expect("hook file directory")).expect("mkdir");
-    fixtures::write_settings(path, &file);
-}
-
-/// Installs the recorder on `events` in the hook file `path` (Copilot's format).
-fn record(path: &Path, recorder: &Recorder, events: &[&str]) {
-    for event in events {
-        add_native(
-            path,
-            event,
-            json!({"type": "command", "bash": recorder.command(event), "timeoutSec": 30}),
-        );
-    }
-}
-
-fn user_file(sb: &Sandbox) -> PathBuf {
-    Copilot::user_hooks(sb, "e2e")
-}
-
 /// The text of the user messages of the last model request.
 fn user_messages(server: &ModelServer) -> Vec<String> {
     server
@@ -107,23 +73,39 @@ fn content_text(content: &Value) -> String {
     }
 }
 
+/// What the model gets for a call that a preToolUse hook of the user's hook file denied by
+/// failing.
+fn hook_errored(case: &Case<Copilot>) -> String {
+    format!(
+        "Denied by preToolUse hook from \"{}\" (hook errored)",
+        case.user_hooks().display()
+    )
+}
+
+/// An untrusted run with `COPILOT_HOOK_ALLOW_LOCALHOST=1`.
+fn allowing_localhost(case: &Case<Copilot>, prompt: &str) -> CopilotRun {
+    case.agent.run_in(
+        &case.sb,
+        &case.server,
+        Folder::Untrusted,
+        prompt,
+        &[("COPILOT_HOOK_ALLOW_LOCALHOST", "1")],
+    )
+}
+
 fn no_failed_hooks(run: &CopilotRun) {
     assert!(run.failed_hooks().is_empty(), "{}", run.evidence());
 }
 
 #[test]
 fn a_prompt_run_fires_these_events_with_camel_case_inputs() {
-    let Some((copilot, sb, rec)) = setup("copilot-events") else {
+    let Some((case, run)) =
+        protocol::a_listing_run::<Copilot>("copilot-events", "ls", &EVENTS, "copilot")
+    else {
         return;
     };
-    record(&user_file(&sb), &rec, &EVENTS);
-    sb.write("listed-file.txt", "hello\n");
-    let server = ModelServer::start(Script::shell_then("ls", "listed"));
-    let run = copilot.run(&sb, &server, Folder::Untrusted, "list the files", &[]);
-    assert!(run.finished.success(), "{}", run.evidence());
-    assert_eq!(run.answer(), Some("listed"), "{}", run.evidence());
     assert_eq!(
-        rec.events(),
+        case.rec.events(),
         [
             "sessionStart",
             "userPromptSubmitted",
@@ -138,24 +120,24 @@ fn a_prompt_run_fires_these_events_with_camel_case_inputs() {
         run.evidence()
     );
     no_failed_hooks(&run);
-    for call in rec.calls() {
+    for call in case.rec.calls() {
         assert!(call.input["sessionId"].is_string(), "{}", call.input);
         assert!(call.input["timestamp"].is_number(), "{}", call.input);
-        assert_eq!(call.input["cwd"], json!(sb.project), "{}", call.input);
+        assert_eq!(call.input["cwd"], json!(case.sb.project), "{}", call.input);
         assert!(
             call.input.get("hook_event_name").is_none(),
             "{}",
             call.input
         );
     }
-    let pre = &rec.inputs("preToolUse")[0];
+    let pre = &case.rec.inputs("preToolUse")[0];
     assert_eq!(pre["toolName"], "bash");
     // An object, not a JSON string.
     assert_eq!(
         pre["toolArgs"],
         json!({"command": "ls", "description": "e2e"})
     );
-    let post = &rec.inputs("postToolUse")[0];
+    let post = &case.rec.inputs("postToolUse")[0];
     assert_eq!(post["toolResult"]["resultType"], "success");
     assert!(
         post["toolResult"]["textResultForLlm"]
@@ -163,41 +145,31 @@ fn a_prompt_run_fires_these_events_with_camel_case_inputs() {
             .is_some_and(|t| t.contains("listed-file.txt")),
         "{post}"
     );
-    let permission = &rec.inputs("permissionRequest")[0];
+    let permission = &case.rec.inputs("permissionRequest")[0];
     assert_eq!(permission["hookName"], "permissionRequest");
     assert_eq!(permission["toolInput"], json!({"command": "ls"}));
-    let firsts: Vec<(&str, Value)> = EVENTS
-        .iter()
-        .filter_map(|e| rec.inputs(e).into_iter().next().map(|i| (*e, i)))
-        .collect();
-    let differences = fixtures::check_agent_fixtures(
-        "copilot",
-        sb.root(),
-        &firsts.iter().map(|(e, i)| (*e, i)).collect::<Vec<_>>(),
-    );
-    assert!(differences.is_empty(), "{differences:#?}");
 }
 
 /// In Claude's format the payloads are snake_case with `hook_event_name` and the shell tool is
 /// `Bash`; `PermissionRequest` keeps Copilot's own camelCase payload.
 #[test]
 fn a_claude_format_file_gets_snake_case_inputs_and_the_tool_name_bash_capitalised() {
-    let Some((copilot, sb, rec)) = setup("copilot-claude-events") else {
+    let Some(case) =
+        Case::<Copilot>::new("copilot-claude-events", Script::shell_then("ls", "listed"))
+    else {
         return;
     };
-    let path = user_file(&sb);
     for event in CLAUDE_EVENTS {
         fixtures::add_group(
-            &path,
+            &case.user_hooks(),
             event,
-            json!({"hooks": [{"type": "command", "command": rec.command(event), "timeout": 30}]}),
+            json!({"hooks": [{"type": "command", "command": case.rec.command(event), "timeout": 30}]}),
         );
     }
-    let server = ModelServer::start(Script::shell_then("ls", "listed"));
-    let run = copilot.run(&sb, &server, Folder::Untrusted, "list the files", &[]);
-    assert!(run.finished.success(), "{}", run.evidence());
+    let run = case.run("list the files");
+    assert_success(&run);
     assert_eq!(
-        rec.events(),
+        case.rec.events(),
         [
             "SessionStart",
             "UserPromptSubmit",
@@ -210,7 +182,7 @@ fn a_claude_format_file_gets_snake_case_inputs_and_the_tool_name_bash_capitalise
         "{}",
         run.evidence()
     );
-    let pre = &rec.inputs("PreToolUse")[0];
+    let pre = &case.rec.inputs("PreToolUse")[0];
     assert_eq!(pre["hook_event_name"], "PreToolUse");
     assert_eq!(pre["tool_name"], "Bash");
     assert_eq!(
@@ -218,43 +190,30 @@ fn a_claude_format_file_gets_snake_case_inputs_and_the_tool_name_bash_capitalise
         json!({"command": "ls", "description": "e2e"})
     );
     assert!(pre["timestamp"].is_string(), "{pre}");
-    let post = &rec.inputs("PostToolUse")[0];
+    let post = &case.rec.inputs("PostToolUse")[0];
     assert_eq!(post["tool_result"]["result_type"], "success", "{post}");
-    let permission = &rec.inputs("PermissionRequest")[0];
+    let permission = &case.rec.inputs("PermissionRequest")[0];
     assert_eq!(permission["toolName"], "bash", "{permission}");
-    let firsts: Vec<(&str, Value)> = CLAUDE_EVENTS
-        .iter()
-        .filter_map(|e| rec.inputs(e).into_iter().next().map(|i| (*e, i)))
-        .collect();
-    let differences = fixtures::check_agent_fixtures(
-        "copilot-claude",
-        sb.root(),
-        &firsts.iter().map(|(e, i)| (*e, i)).collect::<Vec<_>>(),
-    );
-    assert!(differences.is_empty(), "{differences:#?}");
+    case.assert_inputs_match_fixtures("copilot-claude", &CLAUDE_EVENTS);
 }
 
 #[test]
 fn project_hooks_load_only_in_a_trusted_folder_and_are_skipped_silently_otherwise() {
-    let Some((copilot, sb, rec)) = setup("copilot-project") else {
+    let Some(case) = Case::<Copilot>::new("copilot-project", protocol::two_listings()) else {
         return;
     };
-    record(&Copilot::project_hooks(&sb, "e2e"), &rec, &["preToolUse"]);
-    let server = ModelServer::start(Script::new(vec![
-        Step::Shell("ls".into()),
-        Step::Text("done".into()),
-        Step::Shell("ls".into()),
-        Step::Text("done".into()),
-    ]));
-    let untrusted = copilot.run(&sb, &server, Folder::Untrusted, "list", &[]);
-    assert!(untrusted.finished.success(), "{}", untrusted.evidence());
-    assert!(rec.calls().is_empty(), "{}", untrusted.evidence());
+    case.record_in_the_project(&["preToolUse"]);
+    let untrusted = case.run("list");
+    assert_success(&untrusted);
+    assert!(case.rec.calls().is_empty(), "{}", untrusted.evidence());
     assert!(
         !untrusted.log.contains(".github/hooks"),
         "the log mentions the skipped file"
     );
-    let trusted = copilot.run(&sb, &server, Folder::Trusted, "list", &[]);
-    assert_eq!(rec.events(), ["preToolUse"], "{}", trusted.evidence());
+    let trusted = case
+        .agent
+        .run_in(&case.sb, &case.server, Folder::Trusted, "list", &[]);
+    assert_eq!(case.rec.events(), ["preToolUse"], "{}", trusted.evidence());
     assert_eq!(
         trusted
             .log_lines("Loading repo hooks in prompt mode (folder is trusted or opt-in set)")
@@ -267,25 +226,19 @@ fn project_hooks_load_only_in_a_trusted_folder_and_are_skipped_silently_otherwis
 
 #[test]
 fn pre_tool_use_deny_blocks_and_the_model_gets_the_reason() {
-    let Some((copilot, sb, rec)) = setup("copilot-deny") else {
+    let deny = Answer::json(&json!({
+        "permissionDecision": "deny", "permissionDecisionReason": "e2e: no rm -rf",
+    }));
+    let Some((case, run)) =
+        protocol::rm_rf::<Copilot>("copilot-deny", &["victim"], Gate::Answer(deny), &[true])
+    else {
         return;
     };
-    record(&user_file(&sb), &rec, &["preToolUse"]);
-    rec.answer(
-        "preToolUse",
-        &Answer::json(&json!({
-            "permissionDecision": "deny", "permissionDecisionReason": "e2e: no rm -rf",
-        })),
-    );
-    let kept = sb.victims(&["victim"]);
-    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let run = copilot.run(&sb, &server, Folder::Untrusted, "delete the victim", &[]);
-    assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
     assert_eq!(
-        server.tool_texts(),
+        case.server.tool_texts(),
         ["Denied by preToolUse hook: e2e: no rm -rf"]
     );
-    assert!(run.finished.success(), "{}", run.evidence());
+    assert_success(&run);
     no_failed_hooks(&run);
 }
 
@@ -294,43 +247,14 @@ fn pre_tool_use_deny_blocks_and_the_model_gets_the_reason() {
 /// hook error that denies naming the file; output that is not JSON is ignored.
 #[test]
 fn pre_tool_use_denies_on_every_non_zero_exit_and_ignores_garbage() {
-    let Some((copilot, sb, rec)) = setup("copilot-exit-codes") else {
+    let Some((case, run)) = protocol::exits_2_1_3_and_garbage::<Copilot>(
+        "copilot-exit-codes",
+        [true, true, true, false],
+    ) else {
         return;
     };
-    let file = user_file(&sb);
-    record(&file, &rec, &["preToolUse"]);
-    for (i, answer) in [
-        Answer::exit(2, "e2e: exit 2"),
-        Answer::exit(1, "e2e: exit 1"),
-        Answer::exit(3, "e2e: exit 3"),
-        Answer::text("this is not json {"),
-    ]
-    .iter()
-    .enumerate()
-    {
-        rec.answer_call("preToolUse", i + 1, answer);
-    }
-    let names = ["v1", "v2", "v3", "v4"];
-    let kept = sb.victims(&names);
-    let mut steps: Vec<Step> = names
-        .iter()
-        .map(|n| Step::Shell(format!("rm -rf {n}")))
-        .collect();
-    steps.push(Step::Text("done".into()));
-    let server = ModelServer::start(Script::new(steps));
-    let run = copilot.run(&sb, &server, Folder::Untrusted, "delete them", &[]);
-    let survived: Vec<bool> = kept.iter().map(|k| k.exists()).collect();
-    assert_eq!(
-        survived,
-        [true, true, true, false],
-        "exit 2, exit 1, exit 3, garbage\n{}",
-        run.evidence()
-    );
-    let errored = format!(
-        "Denied by preToolUse hook from \"{}\" (hook errored)",
-        file.display()
-    );
-    let results = server.tool_texts();
+    let errored = hook_errored(&case);
+    let results = case.server.tool_texts();
     assert_eq!(
         results[..3],
         [
@@ -354,26 +278,16 @@ fn pre_tool_use_denies_on_every_non_zero_exit_and_ignores_garbage() {
 
 #[test]
 fn a_missing_hook_binary_denies_the_call() {
-    let Some((copilot, sb, _rec)) = setup("copilot-missing") else {
+    let missing = json!({"type": "command", "bash": "/nonexistent/hooks copilot preToolUse", "timeoutSec": 30});
+    let Some((case, run)) = protocol::rm_rf::<Copilot>(
+        "copilot-missing",
+        &["victim"],
+        Gate::Handler(missing),
+        &[true],
+    ) else {
         return;
     };
-    let file = user_file(&sb);
-    add_native(
-        &file,
-        "preToolUse",
-        json!({"type": "command", "bash": "/nonexistent/hooks copilot preToolUse", "timeoutSec": 30}),
-    );
-    let kept = sb.victims(&["victim"]);
-    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let run = copilot.run(&sb, &server, Folder::Untrusted, "delete the victim", &[]);
-    assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
-    assert_eq!(
-        server.tool_texts(),
-        [format!(
-            "Denied by preToolUse hook from \"{}\" (hook errored)",
-            file.display()
-        )]
-    );
+    assert_eq!(case.server.tool_texts(), [hook_errored(&case)]);
     assert!(
         run.failed_hooks()
             .iter()
@@ -385,18 +299,12 @@ fn a_missing_hook_binary_denies_the_call() {
 
 #[test]
 fn a_hanging_hook_lets_the_call_proceed_after_its_timeout() {
-    let Some((copilot, sb, _rec)) = setup("copilot-hang") else {
+    let hang = json!({"type": "command", "bash": "/bin/sleep 30", "timeoutSec": 2});
+    let Some((_case, run)) =
+        protocol::rm_rf::<Copilot>("copilot-hang", &["victim"], Gate::Handler(hang), &[false])
+    else {
         return;
     };
-    add_native(
-        &user_file(&sb),
-        "preToolUse",
-        json!({"type": "command", "bash": "/bin/sleep 30", "timeoutSec": 2}),
-    );
-    let kept = sb.victims(&["victim"]);
-    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let run = copilot.run(&sb, &server, Folder::Untrusted, "delete the victim", &[]);
-    assert!(!kept[0].exists(), "rm -rf did not run:\n{}", run.evidence());
     assert_eq!(
         run.log_lines("timed out; allowing the tool call to proceed: HookTimeoutError: Hook command timed out after 2 seconds")
             .len(),
@@ -408,37 +316,41 @@ fn a_hanging_hook_lets_the_call_proceed_after_its_timeout() {
 
 #[test]
 fn post_tool_use_modified_result_is_what_the_model_gets() {
-    let Some((copilot, sb, rec)) = setup("copilot-modified-result") else {
+    let Some(case) = Case::<Copilot>::new(
+        "copilot-modified-result",
+        Script::shell_then("cat secret.env", "read"),
+    ) else {
         return;
     };
-    record(&user_file(&sb), &rec, &["postToolUse"]);
-    rec.answer(
+    case.record(&["postToolUse"]);
+    case.rec.answer(
         "postToolUse",
         &Answer::json(
             &json!({"modifiedResult": {"resultType": "success", "textResultForLlm": REDACTED}}),
         ),
     );
-    sb.write("secret.env", format!("{}\n", secret_line()));
-    let server = ModelServer::start(Script::shell_then("cat secret.env", "read"));
-    let run = copilot.run(&sb, &server, Folder::Untrusted, "show secret.env", &[]);
-    assert_eq!(server.tool_texts(), [REDACTED], "{}", run.evidence());
-    assert_eq!(server.received(SECRET), Vec::<String>::new());
+    case.sb.write("secret.env", format!("{}\n", secret_line()));
+    let run = case.run("show secret.env");
+    assert_eq!(case.server.tool_texts(), [REDACTED], "{}", run.evidence());
+    assert_eq!(case.server.received(SECRET), Vec::<String>::new());
     no_failed_hooks(&run);
 }
 
 #[test]
 fn post_tool_use_additional_context_is_appended_as_guidance() {
-    let Some((copilot, sb, rec)) = setup("copilot-post-context") else {
+    let Some(case) = Case::<Copilot>::new(
+        "copilot-post-context",
+        Script::shell_then("echo hi", "done"),
+    ) else {
         return;
     };
-    record(&user_file(&sb), &rec, &["postToolUse"]);
-    rec.answer(
+    case.record(&["postToolUse"]);
+    case.rec.answer(
         "postToolUse",
         &Answer::json(&json!({"additionalContext": "e2e-guidance"})),
     );
-    let server = ModelServer::start(Script::shell_then("echo hi", "done"));
-    let run = copilot.run(&sb, &server, Folder::Untrusted, "say hi", &[]);
-    let results = server.tool_texts();
+    let run = case.run("say hi");
+    let results = case.server.tool_texts();
     assert!(
         results[0].ends_with(
             "\n\nTool \"bash\" succeeded. Additional guidance from postToolUse hooks:\ne2e-guidance"
@@ -454,14 +366,17 @@ fn post_tool_use_additional_context_is_appended_as_guidance() {
 #[test]
 fn in_claude_format_a_post_tool_use_block_withholds_the_result_and_updated_tool_output_is_ignored()
 {
-    let Some((copilot, sb, rec)) = setup("copilot-claude-post") else {
+    let cat = "cat secret.env";
+    let Some(case) = Case::<Copilot>::new(
+        "copilot-claude-post",
+        Script::shells_then(&[cat, cat, cat], "read"),
+    ) else {
         return;
     };
-    let path = user_file(&sb);
     fixtures::add_group(
-        &path,
+        &case.user_hooks(),
         "PostToolUse",
-        json!({"hooks": [{"type": "command", "command": rec.command("PostToolUse")}]}),
+        json!({"hooks": [{"type": "command", "command": case.rec.command("PostToolUse")}]}),
     );
     for (i, answer) in [
         json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": REDACTED}}),
@@ -471,17 +386,12 @@ fn in_claude_format_a_post_tool_use_block_withholds_the_result_and_updated_tool_
     .iter()
     .enumerate()
     {
-        rec.answer_call("PostToolUse", i + 1, &Answer::json(answer));
+        case.rec
+            .answer_call("PostToolUse", i + 1, &Answer::json(answer));
     }
-    sb.write("secret.env", format!("{}\n", secret_line()));
-    let server = ModelServer::start(Script::new(vec![
-        Step::Shell("cat secret.env".into()),
-        Step::Shell("cat secret.env".into()),
-        Step::Shell("cat secret.env".into()),
-        Step::Text("read".into()),
-    ]));
-    let run = copilot.run(&sb, &server, Folder::Untrusted, "show secret.env", &[]);
-    let results = server.tool_texts();
+    case.sb.write("secret.env", format!("{}\n", secret_line()));
+    let run = case.run("show secret.env");
+    let results = case.server.tool_texts();
     assert_eq!(results.len(), 3, "{}", run.evidence());
     assert!(results[0].contains(SECRET), "{results:?}");
     assert_eq!(results[1], format!("Tool result blocked: {REDACTED}"));
@@ -490,18 +400,14 @@ fn in_claude_format_a_post_tool_use_block_withholds_the_result_and_updated_tool_
 
 #[test]
 fn user_prompt_submitted_block_keeps_the_prompt_from_the_model_and_warns() {
-    let Some((copilot, sb, rec)) = setup("copilot-prompt-block") else {
+    let block = Answer::json(&json!({"decision": "block", "reason": "e2e: /handoff answered"}));
+    let Some((_case, run)) = protocol::a_blocked_prompt::<Copilot>(
+        "copilot-prompt-block",
+        "userPromptSubmitted",
+        &block,
+    ) else {
         return;
     };
-    record(&user_file(&sb), &rec, &["userPromptSubmitted"]);
-    rec.answer(
-        "userPromptSubmitted",
-        &Answer::json(&json!({"decision": "block", "reason": "e2e: /handoff answered"})),
-    );
-    let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
-    let run = copilot.run(&sb, &server, Folder::Untrusted, "/handoff", &[]);
-    assert_eq!(rec.inputs("userPromptSubmitted")[0]["prompt"], "/handoff");
-    assert!(server.model_turns().is_empty(), "{}", run.evidence());
     assert_eq!(run.finished.code(), Some(1), "{}", run.evidence());
     assert_eq!(run.result_exit_code(), Some(1));
     let warning = run
@@ -519,27 +425,25 @@ fn user_prompt_submitted_block_keeps_the_prompt_from_the_model_and_warns() {
 
 #[test]
 fn user_prompt_submitted_rewrites_the_prompt_and_adds_a_system_reminder() {
-    let Some((copilot, sb, rec)) = setup("copilot-prompt-rewrite") else {
+    let Some(case) = Case::<Copilot>::new(
+        "copilot-prompt-rewrite",
+        Script::new(vec![Step::Text("hi".into())]),
+    ) else {
         return;
     };
-    record(
-        &user_file(&sb),
-        &rec,
-        &["userPromptSubmitted", "sessionStart"],
-    );
-    rec.answer(
+    case.record(&["userPromptSubmitted", "sessionStart"]);
+    case.rec.answer(
         "userPromptSubmitted",
         &Answer::json(
             &json!({"modifiedPrompt": "e2e-modified", "additionalContext": "e2e-prompt-context"}),
         ),
     );
-    rec.answer(
+    case.rec.answer(
         "sessionStart",
         &Answer::json(&json!({"additionalContext": "e2e-session-context"})),
     );
-    let server = ModelServer::start(Script::new(vec![Step::Text("hi".into())]));
-    let run = copilot.run(&sb, &server, Folder::Untrusted, "hello", &[]);
-    let users = user_messages(&server);
+    let run = case.run("hello");
+    let users = user_messages(&case.server);
     assert_eq!(users.len(), 2, "{users:?}\n{}", run.evidence());
     assert_eq!(users[0], "e2e-session-context");
     assert!(
@@ -556,9 +460,6 @@ fn user_prompt_submitted_rewrites_the_prompt_and_adds_a_system_reminder() {
 /// command hook's input and the answer decides; a URL that refuses the connection denies.
 #[test]
 fn http_pre_tool_use_hooks_need_allow_localhost_and_fail_closed() {
-    let Some((copilot, sb, _rec)) = setup("copilot-http") else {
-        return;
-    };
     let mut script = Script::new(vec![
         Step::Shell("rm -rf v1".into()),
         Step::Text("done".into()),
@@ -569,17 +470,17 @@ fn http_pre_tool_use_hooks_need_allow_localhost_and_fail_closed() {
         "preToolUse".into(),
         json!({"permissionDecision": "deny", "permissionDecisionReason": "e2e: http deny"}),
     )];
-    let server = ModelServer::start(script);
-    let file = user_file(&sb);
-    add_native(
-        &file,
+    let Some(case) = Case::<Copilot>::new("copilot-http", script) else {
+        return;
+    };
+    case.hook(
         "preToolUse",
-        json!({"type": "http", "url": format!("{}/hook/preToolUse", server.url()), "timeoutSec": 10}),
+        json!({"type": "http", "url": format!("{}/hook/preToolUse", case.server.url()), "timeoutSec": 10}),
     );
-    let kept = sb.victims(&["v1", "v2"]);
-    let plain = copilot.run(&sb, &server, Folder::Untrusted, "delete v1", &[]);
+    let kept = case.sb.victims(&["v1", "v2"]);
+    let plain = case.run("delete v1");
     assert!(!kept[0].exists(), "v1 survived:\n{}", plain.evidence());
-    assert!(server.hook_calls("preToolUse").is_empty());
+    assert!(case.server.hook_calls("preToolUse").is_empty());
     assert!(
         plain
             .log_lines("must use https:// to protect response integrity (set COPILOT_HOOK_ALLOW_HTTP_AUTH_HOOKS=1 to override, or use localhost with COPILOT_HOOK_ALLOW_LOCALHOST=1) — hook will be skipped")
@@ -588,20 +489,14 @@ fn http_pre_tool_use_hooks_need_allow_localhost_and_fail_closed() {
         "{}",
         plain.evidence()
     );
-    let allowed = copilot.run(
-        &sb,
-        &server,
-        Folder::Untrusted,
-        "delete v2",
-        &[("COPILOT_HOOK_ALLOW_LOCALHOST", "1")],
-    );
+    let allowed = allowing_localhost(&case, "delete v2");
     assert!(kept[1].exists(), "v2 was deleted:\n{}", allowed.evidence());
-    let calls = server.hook_calls("preToolUse");
+    let calls = case.server.hook_calls("preToolUse");
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0]["toolName"], "bash");
     assert_eq!(calls[0]["toolArgs"]["command"], "rm -rf v2");
     assert!(
-        server
+        case.server
             .tool_texts()
             .iter()
             .any(|r| r == "Denied by preToolUse hook: e2e: http deny")
@@ -610,25 +505,19 @@ fn http_pre_tool_use_hooks_need_allow_localhost_and_fail_closed() {
 
 #[test]
 fn an_unreachable_http_hook_denies_the_call() {
-    let Some((copilot, sb, _rec)) = setup("copilot-http-down") else {
+    let Some(case) = Case::<Copilot>::new(
+        "copilot-http-down",
+        Script::shell_then("rm -rf victim", "done"),
+    ) else {
         return;
     };
-    let file = user_file(&sb);
     // Port 9 (discard) on loopback: nothing listens, the connection is refused.
-    add_native(
-        &file,
+    case.hook(
         "preToolUse",
         json!({"type": "http", "url": "http://127.0.0.1:9/hook/preToolUse", "timeoutSec": 5}),
     );
-    let kept = sb.victims(&["victim"]);
-    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let run = copilot.run(
-        &sb,
-        &server,
-        Folder::Untrusted,
-        "delete the victim",
-        &[("COPILOT_HOOK_ALLOW_LOCALHOST", "1")],
-    );
+    let kept = case.sb.victims(&["victim"]);
+    let run = allowing_localhost(&case, "delete the victim");
     assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
     assert!(
         run.log_lines("(fail-closed): Error: HTTP hook fetch failed: POST http://127.0.0.1:9/hook/preToolUse (code=ECONNREFUSED)")
@@ -641,23 +530,20 @@ fn an_unreachable_http_hook_denies_the_call() {
 
 #[test]
 fn pre_tool_use_modified_args_replace_the_arguments() {
-    let Some((copilot, sb, rec)) = setup("copilot-modified-args") else {
+    let rewrite = Answer::json(&json!({
+        "permissionDecision": "allow",
+        "modifiedArgs": {"command": "echo e2e-rewritten", "description": "e2e"},
+    }));
+    let Some((case, _run)) = protocol::rm_rf::<Copilot>(
+        "copilot-modified-args",
+        &["victim"],
+        Gate::Answer(rewrite),
+        &[true],
+    ) else {
         return;
     };
-    record(&user_file(&sb), &rec, &["preToolUse"]);
-    rec.answer(
-        "preToolUse",
-        &Answer::json(&json!({
-            "permissionDecision": "allow",
-            "modifiedArgs": {"command": "echo e2e-rewritten", "description": "e2e"},
-        })),
-    );
-    let kept = sb.victims(&["victim"]);
-    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let run = copilot.run(&sb, &server, Folder::Untrusted, "delete the victim", &[]);
-    assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
     assert_eq!(
-        server.tool_texts(),
+        case.server.tool_texts(),
         ["e2e-rewritten\n<shellId: 0 completed with exit code 0>"]
     );
 }

@@ -2,23 +2,13 @@
 //! `hooks install claude --project` and `hooks install codex --user --trust`.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
-use crate::agent::Sandbox;
 use crate::agent::codex::Codex;
+use crate::agent::{Sandbox, path_with};
 use crate::install::{CLAUDE, CODEX};
-
-/// `PATH` with the directories of `binaries` first.
-fn path_with(binaries: &[&Path]) -> PathBuf {
-    let dirs = binaries
-        .iter()
-        .map(|b| b.parent().expect("the binary's directory").to_path_buf());
-    let rest =
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()).collect::<Vec<_>>();
-    PathBuf::from(std::env::join_paths(dirs.chain(rest)).expect("PATH"))
-}
 
 #[test]
 fn doctor_is_clean_after_install_and_reads_the_real_agents_versions() {

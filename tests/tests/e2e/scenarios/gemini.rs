@@ -4,15 +4,15 @@
 //! `{"hooks": {EVENT: [{"matcher"?, "hooks": [{"type": "command", "command", "name"?,
 //! "timeout" (ms)}]}]}}`, each run as `bash -c COMMAND` with the input JSON on stdin.
 
-use std::path::Path;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::agent::Sandbox;
-use crate::agent::gemini::{Folder, Gemini};
-use crate::fixtures::{self, Answer, Recorder, SECRET, secret_line};
-use crate::model::{ModelServer, Script, Step, gemini::function_responses};
+use super::protocol::{self, Case, Gate, assert_success};
+use crate::agent::gemini::Gemini;
+use crate::agent::{AgentRun, Folder, HookFailures, assert_no_hook_failure};
+use crate::fixtures::{self, Answer, SECRET, secret_line};
+use crate::model::{ModelServer, Script, gemini::function_responses};
 
 /// Every event of Gemini CLI 0.61.0.
 const EVENTS: [&str; 11] = [
@@ -29,32 +29,9 @@ const EVENTS: [&str; 11] = [
     "Notification",
 ];
 
-/// Gemini CLI configured for an offline run in a fresh sandbox, with a recorder, or `None`
-/// (skipped).
-fn setup(name: &str) -> Option<(Gemini, Sandbox, Recorder)> {
-    let gemini = Gemini::for_suite()?;
-    let sandbox = Sandbox::new(name);
-    Gemini::configure(&sandbox);
-    let recorder = Recorder::new(&sandbox.root().join("recorder"));
-    Some((gemini, sandbox, recorder))
-}
-
-/// Installs the recorder on `events` in the settings file `settings`, named `rec-EVENT`.
-fn record(settings: &Path, recorder: &Recorder, events: &[&str]) {
-    recorder.install_groups(
-        settings,
-        events,
-        |event| json!({"name": format!("rec-{event}"), "timeout": 30_000}),
-    );
-}
-
-/// Installs one handler of `command` (with `extra` fields) on `event` in the user settings.
-fn hook(sb: &Sandbox, event: &str, handler: Value) {
-    fixtures::add_group(
-        &Gemini::user_settings(sb),
-        event,
-        json!({ "hooks": [handler] }),
-    );
+/// A recorder scenario of Gemini CLI whose model runs `ls`, then says `listed`.
+fn listing(name: &str) -> Option<Case<Gemini>> {
+    Case::new(name, Script::shell_then("ls", "listed"))
 }
 
 /// What the model received from each tool call: the `functionResponse.response` objects, in
@@ -77,16 +54,12 @@ fn blocked(reason: &str) -> Value {
 
 #[test]
 fn a_headless_run_fires_these_events_with_these_inputs() {
-    let Some((gemini, sb, rec)) = setup("gemini-events") else {
+    let Some((case, run)) =
+        protocol::a_listing_run::<Gemini>("gemini-events", "ls", &EVENTS, "gemini")
+    else {
         return;
     };
-    record(&Gemini::user_settings(&sb), &rec, &EVENTS);
-    sb.write("listed-file.txt", "hello\n");
-    let server = ModelServer::start(Script::shell_then("ls", "listed"));
-    let run = gemini.run(&sb, &server, Folder::Trusted, "list the files", &[]);
-    assert!(run.finished.success(), "{}", run.evidence());
-    assert_eq!(run.response(), Some("listed"), "{}", run.evidence());
-    let mut fired = rec.events();
+    let mut fired = case.rec.events();
     fired.dedup();
     // PreCompress (trigger "auto") fires before every model turn, compression or not.
     assert_eq!(
@@ -110,7 +83,7 @@ fn a_headless_run_fires_these_events_with_these_inputs() {
         "{}",
         run.evidence()
     );
-    let calls = rec.calls();
+    let calls = case.rec.calls();
     assert!(
         calls.iter().all(|c| c.argv.len() == 1),
         "the recorder got more than its event: {:?}",
@@ -132,40 +105,29 @@ fn a_headless_run_fires_these_events_with_these_inputs() {
             );
         }
         assert_eq!(input["hook_event_name"], call.event());
-        assert_eq!(input["cwd"], json!(sb.project), "{input}");
+        assert_eq!(input["cwd"], json!(case.sb.project), "{input}");
     }
-    let before_tool = &rec.inputs("BeforeTool")[0];
+    let before_tool = &case.rec.inputs("BeforeTool")[0];
     assert_eq!(before_tool["tool_name"], "run_shell_command");
     assert_eq!(before_tool["tool_input"], json!({"command": "ls"}));
-    let after_tool = &rec.inputs("AfterTool")[0];
+    let after_tool = &case.rec.inputs("AfterTool")[0];
     assert!(
         after_tool["tool_response"]["llmContent"]
             .as_str()
             .is_some_and(|c| c.contains("listed-file.txt")),
         "{after_tool}"
     );
-    let firsts: Vec<(&str, Value)> = EVENTS
-        .iter()
-        .filter_map(|e| rec.inputs(e).into_iter().next().map(|i| (*e, i)))
-        .collect();
-    let differences = fixtures::check_agent_fixtures(
-        "gemini",
-        sb.root(),
-        &firsts.iter().map(|(e, i)| (*e, i)).collect::<Vec<_>>(),
-    );
-    assert!(differences.is_empty(), "{differences:#?}");
 }
 
 #[test]
 fn project_hooks_run_in_a_trusted_folder_after_a_warning() {
-    let Some((gemini, sb, rec)) = setup("gemini-project") else {
+    let Some(case) = listing("gemini-project") else {
         return;
     };
-    record(&Gemini::project_settings(&sb), &rec, &["BeforeTool"]);
-    let server = ModelServer::start(Script::shell_then("ls", "listed"));
-    let run = gemini.run(&sb, &server, Folder::Trusted, "list the files", &[]);
-    assert!(run.finished.success(), "{}", run.evidence());
-    assert_eq!(rec.events(), ["BeforeTool"], "{}", run.evidence());
+    case.record_in_the_project(&["BeforeTool"]);
+    let run = case.run("list the files");
+    assert_success(&run);
+    assert_eq!(case.rec.events(), ["BeforeTool"], "{}", run.evidence());
     assert!(
         run.finished.stderr.contains(
             "WARNING: The following project-level hooks have been detected in this workspace:\n  - rec-BeforeTool"
@@ -173,22 +135,27 @@ fn project_hooks_run_in_a_trusted_folder_after_a_warning() {
         "{}",
         run.finished.stderr
     );
-    let trusted = fixtures::read_settings(&sb.home.join(".gemini/trusted_hooks.json"));
+    let trusted = fixtures::read_settings(&case.sb.home.join(".gemini/trusted_hooks.json"));
     assert_eq!(
-        trusted[sb.project.display().to_string()],
-        json!([format!("rec-BeforeTool:{}", rec.command("BeforeTool"))]),
+        trusted[case.sb.project.display().to_string()],
+        json!([format!("rec-BeforeTool:{}", case.rec.command("BeforeTool"))]),
         "{trusted}"
     );
 }
 
 #[test]
 fn an_untrusted_folder_refuses_a_headless_run() {
-    let Some((gemini, sb, rec)) = setup("gemini-untrusted") else {
+    let Some(case) = listing("gemini-untrusted") else {
         return;
     };
-    record(&Gemini::project_settings(&sb), &rec, &["BeforeTool"]);
-    let server = ModelServer::start(Script::shell_then("ls", "listed"));
-    let run = gemini.run(&sb, &server, Folder::Untrusted, "list the files", &[]);
+    case.record_in_the_project(&["BeforeTool"]);
+    let run = case.agent.run_in(
+        &case.sb,
+        &case.server,
+        Folder::Untrusted,
+        "list the files",
+        crate::agent::RUN_LIMIT,
+    );
     assert_eq!(run.finished.code(), Some(55), "{}", run.evidence());
     assert!(
         run.finished
@@ -197,27 +164,21 @@ fn an_untrusted_folder_refuses_a_headless_run() {
         "{}",
         run.finished.stderr
     );
-    assert!(server.model_turns().is_empty());
-    assert!(rec.calls().is_empty());
+    assert!(case.server.model_turns().is_empty());
+    assert!(case.rec.calls().is_empty());
 }
 
 #[test]
 fn before_tool_deny_blocks_and_the_model_gets_the_reason_as_an_error() {
-    let Some((gemini, sb, rec)) = setup("gemini-deny") else {
+    let deny = Answer::json(&json!({"decision": "deny", "reason": "e2e: no rm -rf"}));
+    let Some((case, run)) =
+        protocol::rm_rf::<Gemini>("gemini-deny", &["victim"], Gate::Answer(deny), &[true])
+    else {
         return;
     };
-    record(&Gemini::user_settings(&sb), &rec, &["BeforeTool"]);
-    rec.answer(
-        "BeforeTool",
-        &Answer::json(&json!({"decision": "deny", "reason": "e2e: no rm -rf"})),
-    );
-    let kept = sb.victims(&["victim"]);
-    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let run = gemini.run(&sb, &server, Folder::Trusted, "delete the victim", &[]);
-    assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
-    assert_eq!(responses(&server), [blocked("e2e: no rm -rf")]);
-    assert!(run.finished.success(), "{}", run.evidence());
-    assert!(run.hook_failures().is_empty(), "{}", run.evidence());
+    assert_eq!(responses(&case.server), [blocked("e2e: no rm -rf")]);
+    assert_success(&run);
+    assert_no_hook_failure(&run);
 }
 
 /// A command hook's exit code and output, as Gemini CLI 0.61.0 reads them: stdout (else stderr)
@@ -226,16 +187,13 @@ fn before_tool_deny_blocks_and_the_model_gets_the_reason_as_an_error() {
 /// nothing.
 #[test]
 fn before_tool_blocks_on_an_exit_code_above_1_with_a_message_and_nowhere_else() {
-    let Some((gemini, sb, rec)) = setup("gemini-exit-codes") else {
-        return;
-    };
-    record(&Gemini::user_settings(&sb), &rec, &["BeforeTool"]);
+    // Exit 2 + stderr, exit 2 silent, exit 1, exit 3, garbage, exit 2 + JSON allow.
     let answers = [
-        Answer::exit(2, "e2e: exit 2"),
+        protocol::exit(2),
         Answer::exit(2, ""),
-        Answer::exit(1, "e2e: exit 1"),
-        Answer::exit(3, "e2e: exit 3"),
-        Answer::text("this is not json {"),
+        protocol::exit(1),
+        protocol::exit(3),
+        protocol::garbage(),
         Answer {
             stdout: json!({"decision": "allow"}).to_string(),
             stderr: "e2e: exit 2 with JSON".into(),
@@ -243,27 +201,16 @@ fn before_tool_blocks_on_an_exit_code_above_1_with_a_message_and_nowhere_else() 
             sleep: None,
         },
     ];
-    for (i, answer) in answers.iter().enumerate() {
-        rec.answer_call("BeforeTool", i + 1, answer);
-    }
-    let names = ["v1", "v2", "v3", "v4", "v5", "v6"];
-    let kept = sb.victims(&names);
-    let mut steps: Vec<Step> = names
-        .iter()
-        .map(|n| Step::Shell(format!("rm -rf {n}")))
-        .collect();
-    steps.push(Step::Text("done".into()));
-    let server = ModelServer::start(Script::new(steps));
-    let run = gemini.run(&sb, &server, Folder::Trusted, "delete them", &[]);
-    assert!(run.finished.success(), "{}", run.evidence());
-    let survived: Vec<bool> = kept.iter().map(|k| k.exists()).collect();
-    assert_eq!(
-        survived,
-        [true, false, false, true, false, false],
-        "which victims survived (exit 2 + stderr, exit 2 silent, exit 1, exit 3, garbage, exit 2 + JSON allow)\n{}",
-        run.evidence()
-    );
-    let responses = responses(&server);
+    let Some((case, run)) = protocol::rm_rf::<Gemini>(
+        "gemini-exit-codes",
+        &["v1", "v2", "v3", "v4", "v5", "v6"],
+        Gate::Calls(&answers),
+        &[true, false, false, true, false, false],
+    ) else {
+        return;
+    };
+    assert_success(&run);
+    let responses = responses(&case.server);
     assert_eq!(responses[0], blocked("e2e: exit 2"));
     assert_eq!(responses[3], blocked("e2e: exit 3"));
     assert!(
@@ -290,20 +237,17 @@ fn before_tool_blocks_on_an_exit_code_above_1_with_a_message_and_nowhere_else() 
 
 #[test]
 fn a_missing_hook_binary_blocks_the_tool_with_the_shells_message() {
-    let Some((gemini, sb, _rec)) = setup("gemini-missing") else {
+    let missing = json!({"type": "command", "command": "/nonexistent/hooks gemini BeforeTool", "name": "missing"});
+    let Some((case, run)) = protocol::rm_rf::<Gemini>(
+        "gemini-missing",
+        &["victim"],
+        Gate::Handler(missing),
+        &[true],
+    ) else {
         return;
     };
-    hook(
-        &sb,
-        "BeforeTool",
-        json!({"type": "command", "command": "/nonexistent/hooks gemini BeforeTool", "name": "missing"}),
-    );
-    let kept = sb.victims(&["victim"]);
-    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let run = gemini.run(&sb, &server, Folder::Trusted, "delete the victim", &[]);
-    assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
     assert_eq!(
-        responses(&server),
+        responses(&case.server),
         [blocked(
             "bash: line 1: /nonexistent/hooks: No such file or directory"
         )]
@@ -319,71 +263,63 @@ fn a_missing_hook_binary_blocks_the_tool_with_the_shells_message() {
 
 #[test]
 fn a_hanging_hook_lets_the_tool_run_after_its_timeout() {
-    let Some((gemini, sb, _rec)) = setup("gemini-hang") else {
+    let hang =
+        json!({"type": "command", "command": "/bin/sleep 30", "name": "hang", "timeout": 2000});
+    let Some((_case, run)) =
+        protocol::rm_rf::<Gemini>("gemini-hang", &["victim"], Gate::Handler(hang), &[false])
+    else {
         return;
     };
-    hook(
-        &sb,
-        "BeforeTool",
-        json!({"type": "command", "command": "/bin/sleep 30", "name": "hang", "timeout": 2000}),
-    );
-    let kept = sb.victims(&["victim"]);
-    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let run = gemini.run(&sb, &server, Folder::Trusted, "delete the victim", &[]);
-    assert!(!kept[0].exists(), "rm -rf did not run:\n{}", run.evidence());
     assert!(
         run.hook_failures()
-            .contains(&"Hook execution error: Hook timed out after 2000ms"),
+            .iter()
+            .any(|l| l == "Hook execution error: Hook timed out after 2000ms"),
         "{}",
         run.evidence()
     );
-    assert!(run.finished.success(), "{}", run.evidence());
+    assert_success(&run);
 }
 
 /// An `ask` cannot be answered in a headless run: Gemini CLI waits for a confirmation that never
 /// comes (killed here after 20 s), so an adapter must never answer `ask` to `gemini -p`.
 #[test]
 fn an_ask_decision_waits_forever_in_a_headless_run() {
-    let Some((gemini, sb, rec)) = setup("gemini-ask") else {
+    let Some(case) = Case::<Gemini>::new("gemini-ask", Script::shell_then("rm -rf victim", "done"))
+    else {
         return;
     };
-    record(&Gemini::user_settings(&sb), &rec, &["BeforeTool"]);
-    rec.answer(
+    case.record(&["BeforeTool"]);
+    case.rec.answer(
         "BeforeTool",
         &Answer::json(&json!({"decision": "ask", "reason": "e2e: sure?"})),
     );
-    let kept = sb.victims(&["victim"]);
-    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let run = gemini.run_for(
-        &sb,
-        &server,
+    let kept = case.sb.victims(&["victim"]);
+    let run = case.agent.run_in(
+        &case.sb,
+        &case.server,
         Folder::Trusted,
         "delete the victim",
-        &[],
         Duration::from_secs(20),
     );
     assert_eq!(run.finished.status, None, "it ended:\n{}", run.evidence());
     assert!(kept[0].exists());
-    assert_eq!(server.model_turns().len(), 1);
+    assert_eq!(case.server.model_turns().len(), 1);
 }
 
 #[test]
 fn before_tool_tool_input_merges_into_the_arguments_and_the_model_is_told() {
-    let Some((gemini, sb, rec)) = setup("gemini-rewrite") else {
+    let rewrite = Answer::json(&json!({"hookSpecificOutput": {
+        "hookEventName": "BeforeTool", "tool_input": {"command": "echo e2e-rewritten"},
+    }}));
+    let Some((case, _run)) = protocol::rm_rf::<Gemini>(
+        "gemini-rewrite",
+        &["victim"],
+        Gate::Answer(rewrite),
+        &[true],
+    ) else {
         return;
     };
-    record(&Gemini::user_settings(&sb), &rec, &["BeforeTool"]);
-    rec.answer(
-        "BeforeTool",
-        &Answer::json(&json!({"hookSpecificOutput": {
-            "hookEventName": "BeforeTool", "tool_input": {"command": "echo e2e-rewritten"},
-        }})),
-    );
-    let kept = sb.victims(&["victim"]);
-    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let run = gemini.run(&sb, &server, Folder::Trusted, "delete the victim", &[]);
-    assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
-    let output = responses(&server)[0]["output"]
+    let output = responses(&case.server)[0]["output"]
         .as_str()
         .unwrap_or_default()
         .to_owned();
@@ -398,22 +334,27 @@ fn before_tool_tool_input_merges_into_the_arguments_and_the_model_is_told() {
 
 #[test]
 fn after_tool_deny_replaces_the_result_with_the_reason_as_an_error() {
-    let Some((gemini, sb, rec)) = setup("gemini-after-deny") else {
+    let Some(case) = Case::<Gemini>::new(
+        "gemini-after-deny",
+        Script::shell_then("cat secret.env", "read"),
+    ) else {
         return;
     };
-    record(&Gemini::user_settings(&sb), &rec, &["AfterTool"]);
-    rec.answer(
+    case.record(&["AfterTool"]);
+    case.rec.answer(
         "AfterTool",
         &Answer::json(&json!({"decision": "deny", "reason": fixtures::REDACTED})),
     );
-    sb.write("secret.env", format!("{}\n", secret_line()));
-    let server = ModelServer::start(Script::shell_then("cat secret.env", "read"));
-    let run = gemini.run(&sb, &server, Folder::Trusted, "show secret.env", &[]);
-    assert!(run.finished.success(), "{}", run.evidence());
-    assert_eq!(responses(&server), [json!({ "error": fixtures::REDACTED })]);
-    assert_eq!(server.received(SECRET), Vec::<String>::new());
+    case.sb.write("secret.env", format!("{}\n", secret_line()));
+    let run = case.run("show secret.env");
+    assert_success(&run);
+    assert_eq!(
+        responses(&case.server),
+        [json!({ "error": fixtures::REDACTED })]
+    );
+    assert_eq!(case.server.received(SECRET), Vec::<String>::new());
     // The hook itself sees the result as the tool made it.
-    let seen = &rec.inputs("AfterTool")[0]["tool_response"];
+    let seen = &case.rec.inputs("AfterTool")[0]["tool_response"];
     assert!(
         seen["llmContent"]
             .as_str()
@@ -424,19 +365,21 @@ fn after_tool_deny_replaces_the_result_with_the_reason_as_an_error() {
 
 #[test]
 fn after_tool_additional_context_is_appended_escaped() {
-    let Some((gemini, sb, rec)) = setup("gemini-after-context") else {
+    let Some(case) = Case::<Gemini>::new(
+        "gemini-after-context",
+        Script::shell_then("echo hi", "done"),
+    ) else {
         return;
     };
-    record(&Gemini::user_settings(&sb), &rec, &["AfterTool"]);
-    rec.answer(
+    case.record(&["AfterTool"]);
+    case.rec.answer(
         "AfterTool",
         &Answer::json(&json!({"hookSpecificOutput": {
             "hookEventName": "AfterTool", "additionalContext": "e2e <context>",
         }})),
     );
-    let server = ModelServer::start(Script::shell_then("echo hi", "done"));
-    let run = gemini.run(&sb, &server, Folder::Trusted, "say hi", &[]);
-    let output = responses(&server)[0]["output"]
+    let run = case.run("say hi");
+    let output = responses(&case.server)[0]["output"]
         .as_str()
         .unwrap_or_default()
         .to_owned();
@@ -449,19 +392,13 @@ fn after_tool_additional_context_is_appended_escaped() {
 
 #[test]
 fn before_agent_deny_answers_a_slash_prompt_without_the_model() {
-    let Some((gemini, sb, rec)) = setup("gemini-slash") else {
+    let deny = Answer::json(&json!({"decision": "deny", "reason": "e2e: /handoff answered"}));
+    let Some((_case, run)) =
+        protocol::a_blocked_prompt::<Gemini>("gemini-slash", "BeforeAgent", &deny)
+    else {
         return;
     };
-    record(&Gemini::user_settings(&sb), &rec, &["BeforeAgent"]);
-    rec.answer(
-        "BeforeAgent",
-        &Answer::json(&json!({"decision": "deny", "reason": "e2e: /handoff answered"})),
-    );
-    let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
-    let run = gemini.run(&sb, &server, Folder::Trusted, "/handoff", &[]);
-    assert_eq!(rec.inputs("BeforeAgent")[0]["prompt"], "/handoff");
-    assert!(server.model_turns().is_empty(), "{}", run.evidence());
-    assert!(run.finished.success(), "{}", run.evidence());
+    assert_success(&run);
     assert_eq!(run.response(), Some(""));
     assert_eq!(
         run.warnings(),
@@ -473,31 +410,17 @@ fn before_agent_deny_answers_a_slash_prompt_without_the_model() {
 
 #[test]
 fn session_start_context_is_prepended_to_the_prompt_and_before_agent_context_follows_it() {
-    let Some((gemini, sb, rec)) = setup("gemini-context") else {
+    let events = ["SessionStart", "BeforeAgent"];
+    let contexts = [
+        ("SessionStart", "e2e-session-context"),
+        ("BeforeAgent", "e2e-prompt-context"),
+    ];
+    let Some((_case, _run, body)) =
+        protocol::a_run_with_context::<Gemini>("gemini-context", &events, &contexts, "hello")
+    else {
         return;
     };
-    record(
-        &Gemini::user_settings(&sb),
-        &rec,
-        &["SessionStart", "BeforeAgent"],
-    );
-    rec.answer(
-        "SessionStart",
-        &Answer::json(&json!({"hookSpecificOutput": {
-            "hookEventName": "SessionStart", "additionalContext": "e2e-session-context",
-        }})),
-    );
-    rec.answer(
-        "BeforeAgent",
-        &Answer::json(&json!({"hookSpecificOutput": {
-            "hookEventName": "BeforeAgent", "additionalContext": "e2e-prompt-context",
-        }})),
-    );
-    let server = ModelServer::start(Script::new(vec![Step::Text("hi".into())]));
-    let run = gemini.run(&sb, &server, Folder::Trusted, "hello", &[]);
-    let turns = server.model_turns();
-    assert_eq!(turns.len(), 1, "{}", run.evidence());
-    let parts: Vec<&str> = turns[0].body["contents"][0]["parts"]
+    let parts: Vec<&str> = body["contents"][0]["parts"]
         .as_array()
         .into_iter()
         .flatten()
@@ -518,22 +441,24 @@ fn session_start_context_is_prepended_to_the_prompt_and_before_agent_context_fol
 /// nor replaced, so BeforeModel cannot keep a secret from the model.
 #[test]
 fn before_model_rewrites_text_only_and_a_tool_result_still_reaches_the_model() {
-    let Some((gemini, sb, rec)) = setup("gemini-before-model") else {
+    let Some(case) = Case::<Gemini>::new(
+        "gemini-before-model",
+        Script::shell_then("cat secret.env", "read"),
+    ) else {
         return;
     };
-    record(&Gemini::user_settings(&sb), &rec, &["BeforeModel"]);
-    rec.answer(
+    case.record(&["BeforeModel"]);
+    case.rec.answer(
         "BeforeModel",
         &Answer::json(&json!({"hookSpecificOutput": {
             "hookEventName": "BeforeModel",
             "llm_request": {"messages": [{"role": "user", "content": "e2e-rewritten prompt"}]},
         }})),
     );
-    sb.write("secret.env", format!("{}\n", secret_line()));
-    let server = ModelServer::start(Script::shell_then("cat secret.env", "read"));
-    let run = gemini.run(&sb, &server, Folder::Trusted, "show secret.env", &[]);
-    assert!(run.finished.success(), "{}", run.evidence());
-    let seen = rec.inputs("BeforeModel");
+    case.sb.write("secret.env", format!("{}\n", secret_line()));
+    let run = case.run("show secret.env");
+    assert_success(&run);
+    let seen = case.rec.inputs("BeforeModel");
     assert_eq!(seen.len(), 2);
     for input in &seen {
         let messages = input["llm_request"]["messages"]
@@ -543,7 +468,7 @@ fn before_model_rewrites_text_only_and_a_tool_result_still_reaches_the_model() {
         assert_eq!(messages.len(), 1, "the hook saw {messages:?}");
         assert!(!input.to_string().contains(SECRET));
     }
-    let turns = server.model_turns();
+    let turns = case.server.model_turns();
     for turn in &turns {
         assert_eq!(
             turn.body["contents"][0]["parts"],
@@ -553,11 +478,11 @@ fn before_model_rewrites_text_only_and_a_tool_result_still_reaches_the_model() {
         );
     }
     assert!(
-        server
+        case.server
             .received(SECRET)
             .iter()
             .any(|r| r.starts_with("request 1 ")),
         "{:?}",
-        server.received(SECRET)
+        case.server.received(SECRET)
     );
 }

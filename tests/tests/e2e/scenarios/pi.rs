@@ -10,10 +10,11 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::agent::Sandbox;
 use crate::agent::pi::{Flavor, PiAgent, PiRun, Place, Probe, deliveries, notes, order};
+use crate::fixtures;
 use crate::model::{ModelServer, Script, Step};
 
 /// Our 25 events (SPEC.md §3).
@@ -106,23 +107,6 @@ fn log_text(probe: &Probe) -> String {
 // ---------------------------------------------------------------------------------------
 // Fixtures
 
-/// The shape of a JSON value: objects keep their keys (sorted) with the shapes of their
-/// values, arrays the shape of their first element, scalars their type.
-fn shape(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), shape(v)))
-                .collect::<Map<_, _>>(),
-        ),
-        Value::Array(items) => json!([items.first().map_or(json!("empty"), shape)]),
-        Value::String(_) => json!("string"),
-        Value::Number(_) => json!("number"),
-        Value::Bool(_) => json!("bool"),
-        Value::Null => json!("null"),
-    }
-}
-
 fn fixture_path(flavor: Flavor, event: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/agents")
@@ -175,8 +159,8 @@ fn check_fixtures(
         }))
         .expect("fixture is JSON");
         assert_eq!(
-            shape(&live),
-            shape(&pinned),
+            fixtures::shape(&live),
+            fixtures::shape(&pinned),
             "{event} as {} delivers it no longer has the shape of {}\nlive: {live}",
             flavor.name(),
             path.display()
@@ -226,15 +210,11 @@ fn extensions_load_from_project_user_and_flag(flavor: Flavor) {
     assert!(run.finished.success(), "{}", run.evidence());
 }
 
-#[test]
-fn pi_loads_extensions_from_project_user_and_flag() {
-    extensions_load_from_project_user_and_flag(Flavor::Pi);
-}
-
-#[test]
-fn omp_loads_extensions_from_project_user_and_flag() {
-    extensions_load_from_project_user_and_flag(Flavor::Omp);
-}
+for_pi_and_omp!(
+    extensions_load_from_project_user_and_flag =>
+        pi_loads_extensions_from_project_user_and_flag,
+        omp_loads_extensions_from_project_user_and_flag
+);
 
 // ---------------------------------------------------------------------------------------
 // Which of our events a print run delivers, in which order, with which payloads
@@ -308,15 +288,11 @@ fn print_run_delivers_its_events_in_order(flavor: Flavor) {
     );
 }
 
-#[test]
-fn pi_print_run_delivers_its_events_in_order() {
-    print_run_delivers_its_events_in_order(Flavor::Pi);
-}
-
-#[test]
-fn omp_print_run_delivers_its_events_in_order() {
-    print_run_delivers_its_events_in_order(Flavor::Omp);
-}
+for_pi_and_omp!(
+    print_run_delivers_its_events_in_order =>
+        pi_print_run_delivers_its_events_in_order,
+        omp_print_run_delivers_its_events_in_order
+);
 
 // ---------------------------------------------------------------------------------------
 // What the results of tool_call, tool_result, context and before_agent_start do
@@ -402,15 +378,11 @@ fn results_reach_the_model(flavor: Flavor) {
     }
 }
 
-#[test]
-fn pi_block_rewrite_context_and_injection_reach_the_model() {
-    results_reach_the_model(Flavor::Pi);
-}
-
-#[test]
-fn omp_block_rewrite_context_and_injection_reach_the_model() {
-    results_reach_the_model(Flavor::Omp);
-}
+for_pi_and_omp!(
+    results_reach_the_model =>
+        pi_block_rewrite_context_and_injection_reach_the_model,
+        omp_block_rewrite_context_and_injection_reach_the_model
+);
 
 // ---------------------------------------------------------------------------------------
 // Commands and the UI in print mode
@@ -490,15 +462,11 @@ fn print_prompt_runs_a_command_and_the_ui_is_inert(flavor: Flavor) {
     assert!(server.model_turns().is_empty());
 }
 
-#[test]
-fn pi_print_prompt_runs_a_command_and_the_ui_is_inert() {
-    print_prompt_runs_a_command_and_the_ui_is_inert(Flavor::Pi);
-}
-
-#[test]
-fn omp_print_prompt_runs_a_command_and_the_ui_is_inert() {
-    print_prompt_runs_a_command_and_the_ui_is_inert(Flavor::Omp);
-}
+for_pi_and_omp!(
+    print_prompt_runs_a_command_and_the_ui_is_inert =>
+        pi_print_prompt_runs_a_command_and_the_ui_is_inert,
+        omp_print_prompt_runs_a_command_and_the_ui_is_inert
+);
 
 // ---------------------------------------------------------------------------------------
 // Session events: tree navigation, a new session (handoff), a fork/branch, a switch back
@@ -690,15 +658,11 @@ fn session_commands_fire_the_session_events(flavor: Flavor) {
     check_fixtures(flavor, &log, pinned, &sb, &server);
 }
 
-#[test]
-fn pi_session_commands_fire_the_session_events() {
-    session_commands_fire_the_session_events(Flavor::Pi);
-}
-
-#[test]
-fn omp_session_commands_fire_the_session_events() {
-    session_commands_fire_the_session_events(Flavor::Omp);
-}
+for_pi_and_omp!(
+    session_commands_fire_the_session_events =>
+        pi_session_commands_fire_the_session_events,
+        omp_session_commands_fire_the_session_events
+);
 
 // ---------------------------------------------------------------------------------------
 // Compaction in a print run: the model reports a context beyond the window
@@ -812,15 +776,11 @@ fn overflow_compaction_fires_the_compact_events(flavor: Flavor) {
     assert!(summary_requests(&server) >= 1, "no summary request");
 }
 
-#[test]
-fn pi_overflow_compaction_fires_the_compact_events() {
-    overflow_compaction_fires_the_compact_events(Flavor::Pi);
-}
-
-#[test]
-fn omp_overflow_compaction_fires_the_compact_events() {
-    overflow_compaction_fires_the_compact_events(Flavor::Omp);
-}
+for_pi_and_omp!(
+    overflow_compaction_fires_the_compact_events =>
+        pi_overflow_compaction_fires_the_compact_events,
+        omp_overflow_compaction_fires_the_compact_events
+);
 
 fn cancelled_compaction_is_held(flavor: Flavor) {
     let Some((log, run, server)) = compaction(flavor, true) else {
@@ -839,15 +799,11 @@ fn cancelled_compaction_is_held(flavor: Flavor) {
     );
 }
 
-#[test]
-fn pi_cancelled_compaction_is_held() {
-    cancelled_compaction_is_held(Flavor::Pi);
-}
-
-#[test]
-fn omp_cancelled_compaction_is_held() {
-    cancelled_compaction_is_held(Flavor::Omp);
-}
+for_pi_and_omp!(
+    cancelled_compaction_is_held =>
+        pi_cancelled_compaction_is_held,
+        omp_cancelled_compaction_is_held
+);
 
 // ---------------------------------------------------------------------------------------
 // A handler that throws or hangs
@@ -925,15 +881,11 @@ if (c.includes('E2E-HANG')) { await probe.sleep(3000); probe.log('hang over'); }
     }
 }
 
-#[test]
-fn pi_failing_handlers_block_or_are_reported_and_none_times_out() {
-    failing_handlers(Flavor::Pi);
-}
-
-#[test]
-fn omp_failing_handlers_block_or_are_reported_within_their_budgets() {
-    failing_handlers(Flavor::Omp);
-}
+for_pi_and_omp!(
+    failing_handlers =>
+        pi_failing_handlers_block_or_are_reported_and_none_times_out,
+        omp_failing_handlers_block_or_are_reported_within_their_budgets
+);
 
 // ---------------------------------------------------------------------------------------
 // A child process behind the extension, answering JSON lines over its stdio (the bridge's
@@ -1062,15 +1014,11 @@ fn child_answers_and_ends_with_its_input(flavor: Flavor) {
     );
 }
 
-#[test]
-fn pi_child_answers_over_json_lines_and_ends_with_its_input() {
-    child_answers_and_ends_with_its_input(Flavor::Pi);
-}
-
-#[test]
-fn omp_child_answers_over_json_lines_and_ends_with_its_input() {
-    child_answers_and_ends_with_its_input(Flavor::Omp);
-}
+for_pi_and_omp!(
+    child_answers_and_ends_with_its_input =>
+        pi_child_answers_over_json_lines_and_ends_with_its_input,
+        omp_child_answers_over_json_lines_and_ends_with_its_input
+);
 
 fn child_that_ignores_end_of_input_outlives_the_agent(flavor: Flavor) {
     let case = ChildCase {
@@ -1103,15 +1051,11 @@ fn child_that_ignores_end_of_input_outlives_the_agent(flavor: Flavor) {
     );
 }
 
-#[test]
-fn pi_child_that_ignores_end_of_input_outlives_the_agent() {
-    child_that_ignores_end_of_input_outlives_the_agent(Flavor::Pi);
-}
-
-#[test]
-fn omp_child_that_ignores_end_of_input_outlives_the_agent() {
-    child_that_ignores_end_of_input_outlives_the_agent(Flavor::Omp);
-}
+for_pi_and_omp!(
+    child_that_ignores_end_of_input_outlives_the_agent =>
+        pi_child_that_ignores_end_of_input_outlives_the_agent,
+        omp_child_that_ignores_end_of_input_outlives_the_agent
+);
 
 /// pi returns from print mode and waits for node's event loop to drain: a child whose pipes
 /// stay open keeps it running for good. oh-my-pi exits (process.exit) all the same.
@@ -1137,12 +1081,8 @@ fn open_child_pipes_at_exit(flavor: Flavor) {
     }
 }
 
-#[test]
-fn pi_print_run_never_exits_while_a_child_holds_its_pipes() {
-    open_child_pipes_at_exit(Flavor::Pi);
-}
-
-#[test]
-fn omp_print_run_exits_although_a_child_holds_its_pipes() {
-    open_child_pipes_at_exit(Flavor::Omp);
-}
+for_pi_and_omp!(
+    open_child_pipes_at_exit =>
+        pi_print_run_never_exits_while_a_child_holds_its_pipes,
+        omp_print_run_exits_although_a_child_holds_its_pipes
+);

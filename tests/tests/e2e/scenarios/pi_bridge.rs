@@ -12,16 +12,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use std::process::Command;
-
 use crate::agent::pi::{Flavor, PiAgent, PiRun, Probe};
 use crate::agent::{RUN_LIMIT, Sandbox};
 use crate::hooks_bin;
 use crate::model::{ModelServer, Script, Step};
-use crate::process;
 
-/// The examples guard's reason without a UI.
-const GUARD_REASON: &str = "rm -rf blocked (no UI)";
+use super::bundle::GUARD_REASON;
 
 /// The agent, a sandbox with the bridge installed in its project, and a model server for
 /// `script`; `None` when the agent is not installed (the suite is skipped).
@@ -30,18 +26,12 @@ fn setup(flavor: Flavor, name: &str, script: Script) -> Option<(PiAgent, Sandbox
     let sandbox = Sandbox::new(&format!("bridge-{}-{name}", flavor.name()));
     let server = ModelServer::start(script);
     agent.configure(&sandbox, &server, "");
-    let mut install = Command::new(hooks_bin::e2e_bundle());
-    install
-        .args(["install", flavor.name(), "--project"])
-        .current_dir(&sandbox.project)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", &sandbox.home);
-    let installed = process::run_bounded(install, sandbox.root(), "install", RUN_LIMIT);
-    assert!(
-        installed.success() && installed.stdout.contains("Added the"),
-        "{installed:?}"
+    let installed = sandbox.hooks_of(
+        hooks_bin::e2e_bundle(),
+        &["install", flavor.name(), "--project"],
+        &[],
     );
+    assert!(installed.stdout.contains("Added the"), "{installed:?}");
     Some((agent, sandbox, server))
 }
 
@@ -113,14 +103,8 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 /// The tool that reads `secrets.env` as the agent offers it.
 fn read_secrets(flavor: Flavor) -> Step {
     match flavor {
-        Flavor::Pi => Step::Tool {
-            name: "read".into(),
-            input: json!({"path": "secrets.env"}),
-        },
-        Flavor::Omp => Step::Tool {
-            name: "_read".into(),
-            input: json!({"path": "secrets.env", "i": "e2e"}),
-        },
+        Flavor::Pi => Step::tool("read", json!({"path": "secrets.env"})),
+        Flavor::Omp => Step::tool("_read", json!({"path": "secrets.env", "i": "e2e"})),
     }
 }
 
@@ -216,15 +200,11 @@ fn tools_run_through_the_bundle(flavor: Flavor) {
     );
 }
 
-#[test]
-fn pi_bridge_runs_the_guard_redactor_context_filter_injection_and_counter() {
-    tools_run_through_the_bundle(Flavor::Pi);
-}
-
-#[test]
-fn omp_bridge_runs_the_guard_redactor_context_filter_injection_and_counter() {
-    tools_run_through_the_bundle(Flavor::Omp);
-}
+for_pi_and_omp!(
+    tools_run_through_the_bundle =>
+        pi_bridge_runs_the_guard_redactor_context_filter_injection_and_counter,
+        omp_bridge_runs_the_guard_redactor_context_filter_injection_and_counter
+);
 
 // ---------------------------------------------------------------------------------------
 // /handoff: a new session in the agent, its parent the old one
@@ -279,15 +259,11 @@ fn handoff_starts_a_new_session(flavor: Flavor) {
     );
 }
 
-#[test]
-fn pi_bridge_handoff_creates_a_session_whose_parent_is_the_old_one() {
-    handoff_starts_a_new_session(Flavor::Pi);
-}
-
-#[test]
-fn omp_bridge_handoff_creates_a_session_whose_parent_is_the_old_one() {
-    handoff_starts_a_new_session(Flavor::Omp);
-}
+for_pi_and_omp!(
+    handoff_starts_a_new_session =>
+        pi_bridge_handoff_creates_a_session_whose_parent_is_the_old_one,
+        omp_bridge_handoff_creates_a_session_whose_parent_is_the_old_one
+);
 
 // ---------------------------------------------------------------------------------------
 // Failure: the server killed mid-session, the binary missing
@@ -364,15 +340,11 @@ fn dying_server_fails_each_event_by_its_rule(flavor: Flavor) {
     assert!(run.finished.success(), "{}", run.evidence());
 }
 
-#[test]
-fn pi_bridge_withholds_the_output_and_holds_the_model_call_when_its_server_dies() {
-    dying_server_fails_each_event_by_its_rule(Flavor::Pi);
-}
-
-#[test]
-fn omp_bridge_withholds_the_output_and_holds_the_model_call_when_its_server_dies() {
-    dying_server_fails_each_event_by_its_rule(Flavor::Omp);
-}
+for_pi_and_omp!(
+    dying_server_fails_each_event_by_its_rule =>
+        pi_bridge_withholds_the_output_and_holds_the_model_call_when_its_server_dies,
+        omp_bridge_withholds_the_output_and_holds_the_model_call_when_its_server_dies
+);
 
 /// The server cannot answer `describe` at load (its first start fails, as a typo in its
 /// configuration makes it: `HOOKS_MODE` is not a mode) and starts fine the next time: the
@@ -455,15 +427,11 @@ fn describe_failing_at_load_is_asked_again(flavor: Flavor) {
     assert!(run.finished.success(), "{}", run.evidence());
 }
 
-#[test]
-fn pi_bridge_asks_describe_again_after_it_failed_at_load() {
-    describe_failing_at_load_is_asked_again(Flavor::Pi);
-}
-
-#[test]
-fn omp_bridge_asks_describe_again_after_it_failed_at_load() {
-    describe_failing_at_load_is_asked_again(Flavor::Omp);
-}
+for_pi_and_omp!(
+    describe_failing_at_load_is_asked_again =>
+        pi_bridge_asks_describe_again_after_it_failed_at_load,
+        omp_bridge_asks_describe_again_after_it_failed_at_load
+);
 
 /// Without its binary the bundle is never known: every event fails by its rule, and the first
 /// to stop the run is the prompt's (its `before_agent_start` holds its model call), so the
@@ -505,15 +473,11 @@ fn missing_binary_holds_every_model_call(flavor: Flavor) {
     );
 }
 
-#[test]
-fn pi_bridge_without_its_binary_holds_every_model_call_with_the_reason() {
-    missing_binary_holds_every_model_call(Flavor::Pi);
-}
-
-#[test]
-fn omp_bridge_without_its_binary_holds_every_model_call_with_the_reason() {
-    missing_binary_holds_every_model_call(Flavor::Omp);
-}
+for_pi_and_omp!(
+    missing_binary_holds_every_model_call =>
+        pi_bridge_without_its_binary_holds_every_model_call_with_the_reason,
+        omp_bridge_without_its_binary_holds_every_model_call_with_the_reason
+);
 
 fn hung_server_is_given_up_and_restarted(flavor: Flavor) {
     let script = Script::new(vec![
@@ -557,15 +521,11 @@ fn hung_server_is_given_up_and_restarted(flavor: Flavor) {
     );
 }
 
-#[test]
-fn pi_bridge_gives_up_on_a_hung_server_and_restarts_it() {
-    hung_server_is_given_up_and_restarted(Flavor::Pi);
-}
-
-#[test]
-fn omp_bridge_gives_up_on_a_hung_server_and_restarts_it() {
-    hung_server_is_given_up_and_restarted(Flavor::Omp);
-}
+for_pi_and_omp!(
+    hung_server_is_given_up_and_restarted =>
+        pi_bridge_gives_up_on_a_hung_server_and_restarts_it,
+        omp_bridge_gives_up_on_a_hung_server_and_restarts_it
+);
 
 // ---------------------------------------------------------------------------------------
 // Compaction held by the examples' guard, with its notification
@@ -609,15 +569,11 @@ fn held_compaction_is_held_and_says_so(flavor: Flavor) {
     );
 }
 
-#[test]
-fn pi_bridge_holds_a_compaction_and_notifies() {
-    held_compaction_is_held_and_says_so(Flavor::Pi);
-}
-
-#[test]
-fn omp_bridge_holds_a_compaction_and_notifies() {
-    held_compaction_is_held_and_says_so(Flavor::Omp);
-}
+for_pi_and_omp!(
+    held_compaction_is_held_and_says_so =>
+        pi_bridge_holds_a_compaction_and_notifies,
+        omp_bridge_holds_a_compaction_and_notifies
+);
 
 // ---------------------------------------------------------------------------------------
 // The bridge's cost: the same scripted run with and without it (a measurement, reported and
@@ -665,14 +621,7 @@ fn bridge_overhead(flavor: Flavor) {
     ));
 }
 
-#[test]
-#[ignore = "a measurement, not a check: cargo test -p tests --test e2e bridge_overhead -- --ignored"]
-fn pi_bridge_overhead() {
-    bridge_overhead(Flavor::Pi);
-}
-
-#[test]
-#[ignore = "a measurement, not a check: cargo test -p tests --test e2e bridge_overhead -- --ignored"]
-fn omp_bridge_overhead() {
-    bridge_overhead(Flavor::Omp);
-}
+for_pi_and_omp!(
+    #[ignore = "a measurement, not a check: cargo test -p tests --test e2e bridge_overhead -- --ignored"]
+    bridge_overhead => pi_bridge_overhead, omp_bridge_overhead
+);
