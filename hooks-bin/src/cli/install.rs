@@ -137,7 +137,7 @@ pub(super) fn install(args: &InstallArgs) -> ExitCode {
     let target = match p.of {
         Of::Bridge(agent) => {
             if args.claude_version.is_some() || args.trust || args.http {
-                let e = "--claude-version, --trust and --http are options of claude and codex only";
+                let e = "--claude-version, --trust and --http are not options of pi or omp (their bridge has none)";
                 return fail(&e, 2);
             }
             let dry_run = args.place.dry_run;

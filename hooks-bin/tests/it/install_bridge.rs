@@ -182,3 +182,29 @@ fn hooks_install_pi_and_omp_write_where_the_agents_load_from() {
     }
     assert!(run(&["install", "pi"]).contains("is up to date"));
 }
+
+#[test]
+fn install_pi_refuses_the_options_of_settings_file_agents_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for option in [
+        &["--http"][..],
+        &["--trust"],
+        &["--claude-version", "2.1.300"],
+    ] {
+        let out = Command::new(HOOKS)
+            .args(["install", "pi"])
+            .args(option)
+            .current_dir(dir.path())
+            .env("HOME", dir.path())
+            .env_remove("PI_CODING_AGENT_DIR")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{option:?}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("not options of pi or omp"),
+            "{option:?}: {stderr}"
+        );
+    }
+    assert!(!dir.path().join(".pi").exists(), "nothing is written");
+}
