@@ -60,7 +60,8 @@ const KILL_GRACE: Duration = Duration::from_secs(1);
 #[derive(Debug, Clone, Default)]
 pub struct ExecOptions {
     /// Cancels the command (`AbortSignal`): the child is terminated and the call resolves with
-    /// `killed: true`. A token already cancelled at call time terminates the child at once.
+    /// `killed: true`. With a token already cancelled at call time no process is started and
+    /// the call resolves at once with `killed: true` and no output.
     pub cancel: Option<CancellationToken>,
     /// Terminates the child after this long. `None` or zero means no timeout.
     pub timeout: Option<Duration>,
@@ -158,6 +159,14 @@ async fn exec_with_limit(
         timeout,
         cwd: cwd_override,
     } = options;
+    if cancel.as_ref().is_some_and(CancellationToken::is_cancelled) {
+        return Ok(ExecResult {
+            stdout: String::new(),
+            stderr: String::new(),
+            code: 0,
+            killed: true,
+        });
+    }
     let mut cmd = Command::new(command);
     cmd.args(args)
         .current_dir(cwd_override.as_deref().unwrap_or(cwd));

@@ -137,6 +137,11 @@ pub trait Tool: Send + Sync {
     /// Runs the tool. `cancel` is cancelled when the call is aborted (clone it to keep it
     /// past the call, e.g. in a spawned task); `on_update` receives progress. `input` is
     /// shared: cloning it copies a pointer.
+    ///
+    /// A tool given a token that is cancelled already changes nothing and fails with
+    /// [`ToolError::Cancelled`] (as upstream's tools check `signal.aborted`): a
+    /// [`HookToolWrapper`] with no handlers to run calls it directly, without a check of its
+    /// own. [`exec_command`](crate::exec_command) starts no process for such a token.
     fn execute(
         &self,
         call_id: &str,
@@ -255,12 +260,14 @@ pub use crate::events::DEFAULT_BLOCK_REASON;
 ///
 /// Cancelling the token while a `tool_call` handler or the tool is pending drops it and the
 /// call fails with [`ToolError::Cancelled`]; a call whose token is cancelled before the tool
-/// starts (during the `tool_call` handlers, or before the call) fails the same way without
-/// polling the tool's future.
+/// starts (during the `tool_call` handlers, or before a call that has handlers) fails the
+/// same way without polling the tool's future.
 ///
 /// Whether handlers of either event exist is asked once per call (a runner's handlers are
-/// fixed when it is built). With none, the call is the tool's own future behind that
-/// cancellation check and watch: no event is built, nothing is copied.
+/// fixed when it is built). With none, the wrapper is out of the way: the call is the tool's
+/// own future, first polled as it is (a token cancelled before the call is the tool's to
+/// honour, see [`Tool::execute`]), and watched for a cancellation only once it is pending.
+/// No event is built, nothing is copied, and the token is not read.
 pub struct HookToolWrapper<T> {
     tool: T,
     runner: Arc<HookRunner>,
@@ -417,6 +424,16 @@ impl<'t, F: Future<Output = Result<ToolOutput, ToolError>>> UntilCancelled<'t, F
             cancel_first: true,
         }
     }
+
+    /// The tool's run when nothing listens: polled first, watched once pending.
+    fn direct(future: F, cancel: &'t CancellationToken) -> Self {
+        UntilCancelled {
+            future,
+            wait: None,
+            cancel,
+            cancel_first: false,
+        }
+    }
 }
 
 impl<F: Future<Output: Cancelled>> Future for UntilCancelled<'_, F> {
@@ -479,8 +496,8 @@ where
 {
     type Output = Result<ToolOutput, ToolError>;
 
-    // Inlined, so that a direct call costs what its tool's future costs, plus the check; the
-    // hooked run is polled out of line.
+    // Inlined, so that a direct call costs what its tool's future costs; the hooked run is
+    // polled out of line.
     #[inline(always)]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match self.project() {
@@ -524,9 +541,9 @@ impl<T: Tool> Tool for HookToolWrapper<T> {
                 run: self.hooked(gated, observed, call_id, input, cancel, on_update),
             }
         } else {
-            // Nothing listens: the tool's own future, behind the cancellation check.
+            // Nothing listens: the tool's own future, watched once it is pending.
             Call::Direct {
-                tool: UntilCancelled::tool(
+                tool: UntilCancelled::direct(
                     self.tool.execute(call_id, input, cancel, on_update),
                     cancel,
                 ),

@@ -149,19 +149,26 @@ async fn exec_zero_timeout_means_no_timeout() {
 }
 
 #[tokio::test]
-async fn exec_cancelled_before_the_call_kills_at_once() {
+async fn exec_cancelled_before_the_call_starts_no_process() {
+    let dir = tempfile::tempdir().unwrap();
     let token = CancellationToken::new();
     token.cancel();
     let options = ExecOptions {
         cancel: Some(token),
         ..ExecOptions::default()
     };
-    let started = Instant::now();
-    let r = exec_command("sleep", &args(&["30"]), Path::new("."), options)
-        .await
-        .unwrap();
+    let r = exec_command(
+        "sh",
+        &args(&["-c", "touch ran; sleep 30"]),
+        dir.path(),
+        options,
+    )
+    .await
+    .unwrap();
     assert!(r.killed);
-    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!((r.stdout.as_str(), r.stderr.as_str()), ("", ""));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!dir.path().join("ran").exists(), "the command never ran");
 }
 
 #[tokio::test]

@@ -2,6 +2,7 @@
 //! section 6): tool_call -> tool -> tool_result.
 
 use std::path::Path;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -593,7 +594,7 @@ async fn wrapper_cancellation_kills_the_process() {
 }
 
 #[tokio::test]
-async fn wrapper_already_cancelled_token_does_not_run_the_tool() {
+async fn wrapper_with_no_handlers_hands_a_cancelled_token_to_a_tool_that_honours_it() {
     let s = setup(vec![]);
     let cancel = CancellationToken::new();
     cancel.cancel();
@@ -610,6 +611,44 @@ async fn wrapper_already_cancelled_token_does_not_run_the_tool() {
     assert_eq!(err, ToolError::Cancelled);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(!exists(s.dir.path(), "ran"));
+}
+
+/// With nothing listening the wrapper is out of the way, even for a token cancelled before
+/// the call: the tool's own future is polled (a tool that ignores its token starts), and only
+/// once it is pending does the wrapper end it. With a handler the wrapper checks first and the
+/// tool's future is never polled.
+#[tokio::test]
+async fn wrapper_checks_a_cancelled_token_before_the_tool_only_when_hooks_listen() {
+    for listening in [false, true] {
+        let results = Arc::new(Mutex::new(Vec::new()));
+        let hooks = if listening {
+            vec![result_recorder("r", &results, None)]
+        } else {
+            vec![]
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let runner = Arc::new(HookRunner::new(
+            hooks,
+            dir.path(),
+            Arc::new(crate::support::TestSession::new()),
+        ));
+        let tool = BashTool::ignoring_token(dir.path());
+        let started = Arc::clone(&tool.started);
+        let wrapper = HookToolWrapper::new(tool, runner);
+        let cancel = CancellationToken::new();
+        cancel.cancel();
+        let outcome = wrapper
+            .execute(
+                "call-1",
+                &input(json!({ "command": "echo ran" })),
+                &cancel,
+                None,
+            )
+            .await;
+        assert_eq!(outcome, Err(ToolError::Cancelled), "listening={listening}");
+        let polled = started.load(Ordering::SeqCst);
+        assert_eq!(polled, usize::from(!listening), "listening={listening}");
+    }
 }
 
 #[tokio::test]

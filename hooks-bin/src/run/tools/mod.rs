@@ -171,6 +171,10 @@ impl Tool for BuiltinTool {
         cancel: &CancellationToken,
         _on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
+        // A call cancelled before it starts changes nothing (the `Tool` contract).
+        if cancel.is_cancelled() {
+            return Err(ToolError::Cancelled);
+        }
         let ws = Arc::clone(&self.workspace);
         let token = cancel.clone();
         // Tools that only read are abandoned at a cancel; `write` and `edit` finish their change.

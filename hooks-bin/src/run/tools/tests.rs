@@ -273,6 +273,43 @@ fn bash_cancel_returns_promptly() {
 }
 
 #[test]
+fn every_tool_given_a_cancelled_token_changes_nothing_and_answers_cancelled() {
+    let (dir, ws) = setup();
+    std::fs::write(dir.path().join("ws/kept.txt"), "old").expect("write");
+    let calls = [
+        ("bash", json!({"command": "touch ran"})),
+        ("write", json!({"path": "new.txt", "content": "x"})),
+        (
+            "edit",
+            json!({"path": "kept.txt", "oldText": "old", "newText": "new"}),
+        ),
+        ("read", json!({"path": "kept.txt"})),
+        ("ls", json!({})),
+        ("grep", json!({"pattern": "old"})),
+        ("find", json!({"pattern": "*.txt"})),
+    ];
+    rt().block_on(async {
+        let cancel = CancellationToken::new();
+        cancel.cancel();
+        for (name, input) in calls {
+            let tool = BuiltinTool::new(name, Arc::clone(&ws)).expect("known tool");
+            let Value::Object(input) = input else {
+                unreachable!()
+            };
+            let outcome = tool.execute("c", &input.into(), &cancel, None).await;
+            assert!(
+                matches!(outcome, Err(ToolError::Cancelled)),
+                "{name}: {outcome:?}"
+            );
+        }
+    });
+    assert!(!dir.path().join("ws/ran").exists());
+    assert!(!dir.path().join("ws/new.txt").exists());
+    let kept = std::fs::read_to_string(dir.path().join("ws/kept.txt")).expect("read");
+    assert_eq!(kept, "old");
+}
+
+#[test]
 fn check_input_names_the_problem() {
     let input = |v: Value| ToolInput::try_from(v).expect("an object");
     assert!(BuiltinTool::check_input("bash", &input(json!({"command": "ls"}))).is_ok());

@@ -93,8 +93,12 @@ impl Tool for BashTool {
         cancel: &CancellationToken,
         on_update: Option<&UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
-        self.started.fetch_add(1, Ordering::SeqCst);
         self.tokens.lock().unwrap().push(cancel.clone());
+        // A call cancelled before it starts changes nothing (the `Tool` contract).
+        if self.watch_token && cancel.is_cancelled() {
+            return Err(ToolError::Cancelled);
+        }
+        self.started.fetch_add(1, Ordering::SeqCst);
         let command = input
             .get("command")
             .and_then(Value::as_str)
