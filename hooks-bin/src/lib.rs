@@ -49,6 +49,7 @@ pub mod json;
 pub mod run;
 pub mod sanitize;
 pub mod serve;
+pub mod testing;
 mod text;
 pub mod transport;
 pub mod trust;

@@ -12,9 +12,13 @@
 //! - [`HookToolWrapper`]: runs `tool_call` handlers before a [`Tool`] and `tool_result` after.
 //! - [`HookContext`] / [`CommandContext`]: what handlers receive; [`ui`]: the UI they can use.
 //! - [`exec`]: run processes; [`session`]: the session store.
+//! - `testing` (feature `testing`): a session over the hooks under test, with a recording host
+//!   and a scripted UI, for authors' tests.
 //!
 //! Authors use the attribute macros [`hook`], [`command`] and [`renderer`] through the
 //! [`prelude`].
+
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod api;
 mod calls;
@@ -28,6 +32,9 @@ pub mod registry;
 pub mod runner;
 pub mod session;
 mod state;
+#[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+pub mod testing;
 pub mod tool;
 pub mod tool_names;
 pub mod ui;

@@ -1,4 +1,5 @@
-//! Each example hook, called the way the runner calls it.
+//! Each example hook, called the way the runner calls it, and the bundle as a whole through
+//! the test kit (`hooks_core::testing`).
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -9,65 +10,18 @@ use examples::{
 };
 use hooks_core::context::{NewSessionOptions, SessionActionResult};
 use hooks_core::prelude::*;
-use hooks_core::ui::StatusLine;
+use hooks_core::testing::{Asked, ScriptedUi, TestSession};
 use hooks_core::{HookRunner, Host, JsonlSessionStore, SessionActions, SessionManager};
 use serde_json::{Value, json};
 
-/// A UI that answers `confirm` with a fixed value and records what it was asked.
-#[derive(Default)]
-struct ScriptedUi {
-    answer: bool,
-    asked: Mutex<Vec<(String, String)>>,
-    status: Mutex<StatusLine>,
-    notes: Mutex<Vec<String>>,
-}
-
-#[async_trait]
-impl HookUi for ScriptedUi {
-    async fn confirm(&self, title: &str, message: &str) -> bool {
-        self.asked
-            .lock()
-            .expect("lock")
-            .push((title.to_owned(), message.to_owned()));
-        self.answer
+/// A session over no hooks (the examples are called directly), in `cwd`, with `ui` when given.
+fn session(cwd: &Path, ui: Option<ScriptedUi>) -> TestSession {
+    let builder = TestSession::builder().cwd(cwd);
+    match ui {
+        Some(ui) => builder.ui(ui),
+        None => builder.without_ui(),
     }
-    fn notify(&self, message: &str, _kind: NotifyKind) {
-        self.notes.lock().expect("lock").push(message.to_owned());
-    }
-    fn set_status(&self, key: &str, text: Option<&str>) {
-        self.status.lock().expect("lock").set(key, text);
-    }
-}
-
-type Sent = Arc<Mutex<Vec<CustomMessage>>>;
-
-/// A host that collects the messages hooks send, with an interactive UI when given one.
-struct TestHost {
-    sent: Sent,
-    ui: Option<Arc<ScriptedUi>>,
-}
-
-impl Host for TestHost {
-    fn send_message(&self, message: CustomMessage, _options: SendMessageOptions) {
-        self.sent.lock().expect("lock").push(message);
-    }
-    fn ui(&self) -> Option<Arc<dyn HookUi>> {
-        self.ui.clone().map(|ui| ui as Arc<dyn HookUi>)
-    }
-    fn has_ui(&self) -> bool {
-        self.ui.is_some()
-    }
-}
-
-/// A runner over no hooks (the examples are called directly), with `ui` when given.
-fn runner(cwd: &Path, ui: Option<Arc<ScriptedUi>>) -> (HookRunner, Sent) {
-    let runner = HookRunner::new(Vec::new(), cwd, Arc::new(JsonlSessionStore::in_memory(cwd)));
-    let sent: Sent = Arc::default();
-    runner.initialize(TestHost {
-        sent: Arc::clone(&sent),
-        ui,
-    });
-    (runner, sent)
+    .build()
 }
 
 fn bash(command: &str) -> ToolCallEvent {
@@ -105,8 +59,8 @@ async fn block_rm(
 #[test]
 fn block_rm_rf_without_ui_blocks() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (runner, _) = runner(dir.path(), None);
-    let ctx = runner.create_context();
+    let session = session(dir.path(), None);
+    let ctx = session.runner().create_context();
     for upstream in [false, true] {
         rt().block_on(async {
             let result = block_rm(upstream, &bash("rm -rf /tmp/x"), &ctx).await;
@@ -133,21 +87,15 @@ fn block_rm_rf_with_ui_asks() {
             ),
             (true, None),
         ] {
-            let ui = Arc::new(ScriptedUi {
-                answer,
-                ..ScriptedUi::default()
-            });
-            let (runner, _) = runner(dir.path(), Some(Arc::clone(&ui)));
-            let ctx = runner.create_context();
+            let session = session(dir.path(), Some(ScriptedUi::confirming(answer)));
+            let ctx = session.runner().create_context();
             let result = rt().block_on(block_rm(upstream, &bash("sudo rm -rf build"), &ctx));
             assert_eq!(result, expected);
-            assert_eq!(
-                *ui.asked.lock().expect("lock"),
-                [(
-                    "Dangerous command".to_owned(),
-                    "Allow: sudo rm -rf build".to_owned()
-                )]
-            );
+            let asked = Asked::Confirm {
+                title: "Dangerous command".to_owned(),
+                message: "Allow: sudo rm -rf build".to_owned(),
+            };
+            assert_eq!(session.ui().expect("a UI").asked(), [asked]);
         }
     }
 }
@@ -156,12 +104,8 @@ fn block_rm_rf_with_ui_asks() {
 #[test]
 fn an_interactive_shell_is_blocked_without_asking_even_with_a_ui() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let ui = Arc::new(ScriptedUi {
-        answer: true,
-        ..ScriptedUi::default()
-    });
-    let (runner, _) = runner(dir.path(), Some(Arc::clone(&ui)));
-    let ctx = runner.create_context();
+    let session = session(dir.path(), Some(ScriptedUi::confirming(true)));
+    let ctx = session.runner().create_context();
     for command in ["bash", "sudo -i", "env python3"] {
         assert_eq!(
             rt().block_on(block_rm::block_rm_rf(&bash(command), &ctx)),
@@ -171,7 +115,7 @@ fn an_interactive_shell_is_blocked_without_asking_even_with_a_ui() {
             "{command}"
         );
     }
-    assert!(ui.asked.lock().expect("lock").is_empty());
+    assert!(session.ui().expect("a UI").asked().is_empty());
     // The upstream port is left as upstream wrote it.
     assert_eq!(
         rt().block_on(block_rm::block_rm_rf_upstream(&bash("bash"), &ctx)),
@@ -182,8 +126,8 @@ fn an_interactive_shell_is_blocked_without_asking_even_with_a_ui() {
 #[test]
 fn the_guard_blocks_rm_rf_however_it_is_spelled_where_the_upstream_port_does_not() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (runner, _) = runner(dir.path(), None);
-    let ctx = runner.create_context();
+    let session = session(dir.path(), None);
+    let ctx = session.runner().create_context();
     let blocked = Some(ToolCallEventResult::block("rm -rf blocked (no UI)"));
     rt().block_on(async {
         for command in [
@@ -218,8 +162,8 @@ fn the_guard_blocks_rm_rf_however_it_is_spelled_where_the_upstream_port_does_not
 #[test]
 fn the_guard_reads_the_argument_vector_beside_the_command() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (runner, _) = runner(dir.path(), None);
-    let ctx = runner.create_context();
+    let session = session(dir.path(), None);
+    let ctx = session.runner().create_context();
     let with_argv = |command: &str, argv: Value| ToolCallEvent {
         input: json!({ "command": command, "argv": argv })
             .as_object()
@@ -433,9 +377,9 @@ fn handoff_starts_a_child_session_with_the_setup_message() {
 #[test]
 fn compaction_is_held_while_the_marker_exists() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let ui = Arc::new(ScriptedUi::default());
-    let (runner, _) = runner(dir.path(), Some(Arc::clone(&ui)));
-    let ctx = runner.create_context();
+    let session = session(dir.path(), Some(ScriptedUi::new()));
+    let ctx = session.runner().create_context();
+    let ui = session.ui().expect("a UI");
     let event: SessionBeforeCompactEvent = serde_json::from_value(json!({
         "preparation": {"firstKeptEntryId": "e1"}
     }))
@@ -445,27 +389,25 @@ fn compaction_is_held_while_the_marker_exists() {
     std::fs::write(dir.path().join(compaction_guard::MARKER), "").expect("marker");
     let result = compaction_guard::hold_compaction(&event, &ctx).expect("cancels");
     assert_eq!(result.cancel, Some(true));
-    assert_eq!(
-        *ui.notes.lock().expect("lock"),
-        ["compaction held: remove .hooks/hold-compaction to allow it"]
-    );
+    let note = "compaction held: remove .hooks/hold-compaction to allow it";
+    assert_eq!(ui.notifications(), [(note.to_owned(), NotifyKind::Warning)]);
 }
 
 #[test]
 fn status_line_counts_tools() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let ui = Arc::new(ScriptedUi::default());
-    let (runner, _) = runner(dir.path(), Some(Arc::clone(&ui)));
-    let ctx = runner.create_context();
+    let session = session(dir.path(), Some(ScriptedUi::new()));
+    let ctx = session.runner().create_context();
+    let ui = session.ui().expect("a UI");
     status_line::reset_tool_count(&SessionStartEvent {}, &ctx);
     assert_eq!(
-        ui.status.lock().expect("lock").render(80).as_deref(),
+        ui.status(status_line::STATUS_KEY).as_deref(),
         Some("tools run: 0")
     );
     status_line::count_tools(&read_result("x", false), &ctx);
     status_line::count_tools(&read_result("x", true), &ctx);
     assert_eq!(
-        ui.status.lock().expect("lock").render(80).as_deref(),
+        ui.status(status_line::STATUS_KEY).as_deref(),
         Some("tools run: 2 · last: read ✗")
     );
 }
@@ -473,10 +415,14 @@ fn status_line_counts_tools() {
 #[test]
 fn debug_notes_are_sent_and_rendered() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (runner, sent) = runner(dir.path(), None);
-    let ctx = runner.create_context();
+    let session = session(dir.path(), None);
+    let ctx = session.runner().create_context();
     debug_notes::note_tool_output(&read_result("hello", false), &ctx).expect("sent");
-    let sent = sent.lock().expect("lock").clone();
+    let sent: Vec<_> = session
+        .sent()
+        .into_iter()
+        .map(|(message, _)| message)
+        .collect();
     assert_eq!(sent.len(), 1);
     assert_eq!(sent[0].custom_type, "debug-only");
     assert_eq!(
@@ -529,4 +475,29 @@ fn the_bundle_registers_every_example() {
             ("examples::status_line", "count_tools"),
         ]
     );
+}
+
+/// The bundle as a whole, through the linked hooks: what an agent's call meets.
+#[test]
+fn the_linked_bundle_blocks_rm_rf_without_a_ui_and_redacts_a_key_in_bash_output() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let session = TestSession::builder()
+        .linked()
+        .cwd(dir.path())
+        .without_ui()
+        .build();
+    rt().block_on(async {
+        let rm = json!({ "command": "rm -rf build" });
+        let reason = session.block_reason("bash", rm).await;
+        assert_eq!(reason.as_deref(), Some("rm -rf blocked (no UI)"));
+        assert_eq!(
+            session
+                .block_reason("bash", json!({ "command": "ls" }))
+                .await,
+            None
+        );
+        let env = json!({ "command": "cat .env" });
+        let seen = session.tool_output("bash", env, "API_KEY=sk-123\n").await;
+        assert_eq!(seen, "API_KEY=[REDACTED]\n");
+    });
 }

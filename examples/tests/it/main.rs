@@ -5,3 +5,4 @@ mod example_hooks;
 mod interactive_shell;
 mod redact;
 mod secret_files;
+mod test_kit;

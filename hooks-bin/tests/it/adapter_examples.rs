@@ -295,3 +295,50 @@ fn examples_compaction_guard_blocks_while_the_marker_exists() {
     assert_eq!(c.code, 0, "{c:?}");
     assert_eq!(c.json()["decision"], "block");
 }
+
+/// The test kit's agent view answers exactly as the binary does: the same bytes on stdout and
+/// stderr and the same exit code, for a block, an allow, a redaction and a malformed input.
+#[test]
+fn the_test_kits_agent_call_answers_exactly_as_the_binary_does() {
+    let dir = workdir();
+    let home = tempfile::tempdir().unwrap();
+    let cwd = dir.path().to_str().unwrap();
+    let cases = [
+        (
+            "PreToolUse",
+            json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf target"}}),
+        ),
+        (
+            "PreToolUse",
+            json!({"tool_name": "Bash", "tool_input": {"command": "cargo test"}}),
+        ),
+        (
+            "PostToolUse",
+            json!({"tool_name": "Bash", "tool_input": {"command": "cat .env"},
+                   "tool_response": {"stdout": "API_KEY=sk-1\n", "stderr": "", "interrupted": false}}),
+        ),
+        ("PreToolUse", json!({"tool_name": 3})),
+    ];
+    let mut answers = Vec::new();
+    for (event, extra) in cases {
+        let bytes = input(event, dir.path(), extra);
+        let given: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        let kit = hooks_bin::testing::agent_call_in(dir.path(), "claude", event, &given);
+        let run = common::hooks(&["claude", event, "--cwd", cwd], &bytes, home.path());
+        assert_eq!(
+            (
+                Some(i32::from(kit.exit_code)),
+                kit.stdout.as_str(),
+                kit.stderr.as_str()
+            ),
+            (run.code, run.stdout.as_str(), run.stderr.as_str()),
+            "{event} {given}"
+        );
+        answers.push(kit);
+    }
+    let deny = answers[0].json().expect("a deny");
+    assert_eq!(deny["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert_eq!((answers[1].exit_code, answers[1].json()), (0, None));
+    assert!(answers[2].stdout.contains("[REDACTED]"), "{:?}", answers[2]);
+    assert_eq!(answers[3].exit_code, 2, "a malformed input blocks");
+}
