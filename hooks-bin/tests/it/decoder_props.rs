@@ -123,9 +123,19 @@ proptest! {
             .cwd(std::env::temp_dir());
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let code = command::run(&Claude, "PreToolUse", &bytes, &mut out, &mut err, &opts);
-        prop_assert!(code == 0 || code == 2);
-        if code == 2 {
-            prop_assert!(out.is_empty());
+        let (out, err) = (String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap());
+        // A panic anywhere is caught and fails the call closed (exit 2) with its text: the
+        // exit code alone cannot tell it from bad input, the line can.
+        prop_assert!(!err.contains("panicked"), "{}", err);
+        match code {
+            // Decoded: the hook's answer (a deny of the canonical input) or no opinion.
+            0 => prop_assert!(err.is_empty() && (out.is_empty() || out.contains("\"deny\"")), "{:?} {:?}", out, err),
+            // Not decodable: one line naming the input, nothing on stdout.
+            2 => {
+                prop_assert!(out.is_empty(), "{}", out);
+                prop_assert!(err.ends_with('\n') && err.trim_end().lines().count() == 1, "{:?}", err);
+            }
+            other => prop_assert!(false, "exit {}: {:?}", other, err),
         }
     }
 

@@ -390,15 +390,43 @@ fn gitignore_is_honoured_by_glob_providers_only() {
     );
 }
 
+/// Set in the copy of the test binary that [`unreadable_files_are_warnings`] runs as `nobody`
+/// when it runs as root (who can open every file).
+const AS_NOBODY: &str = "HOOKS_TEST_AS_NOBODY";
+
 #[test]
 fn unreadable_files_are_warnings() {
+    if running_as_root() && std::env::var_os(AS_NOBODY).is_none() {
+        // Root opens a mode-000 file: the rule is checked by this same test, run as nobody.
+        let nobody = 65534;
+        let mut child = std::process::Command::new(std::env::current_exe().unwrap());
+        child
+            .args([
+                "--exact",
+                "loader_capability::unreadable_files_are_warnings",
+            ])
+            .env(AS_NOBODY, "1")
+            .env("TMPDIR", "/tmp")
+            .current_dir("/");
+        std::os::unix::process::CommandExt::uid(&mut child, nobody);
+        std::os::unix::process::CommandExt::gid(&mut child, nobody);
+        let out = child.output().expect("the test binary runs as nobody");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "as nobody: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("1 passed"), "the test ran as nobody: {text}");
+        return;
+    }
     let env = Env::new();
     let file = env.file(".claude/hooks/pre/secret.sh");
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o000)).unwrap();
-    if std::fs::File::open(&file).is_ok() {
-        eprintln!("skipped: running as root, every file is readable");
-        return;
-    }
+    assert!(
+        std::fs::File::open(&file).is_err(),
+        "the file cannot be opened"
+    );
     let result = env.only(&["claude"]);
     assert!(result.items.is_empty());
     assert_eq!(
@@ -408,6 +436,13 @@ fn unreadable_files_are_warnings() {
             file.display()
         )]
     );
+}
+
+/// Whether this process runs as root: the owner of a directory it creates.
+fn running_as_root() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    dir.path().metadata().unwrap().uid() == 0
 }
 
 /// A test provider with fixed items, or a failure.
