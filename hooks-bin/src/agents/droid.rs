@@ -22,8 +22,9 @@
 //! | `PreCompact` | `session_before_compact` (`preparation.trigger`: Droid sends `manual` when the compaction has custom instructions, else `auto`; `customInstructions`) | `cancel` → exit 2 with `Compaction cancelled by a hook[: NOTIFIED]` on stderr ([`Protocol::exit_reason`]): Droid reads only a `PreCompact` hook's exit code, and 2 (or 3) keeps the messages as they are |
 //! | `Stop` | `agent_end` (no message: the input has none) | none |
 //!
-//! Droid masks key-like values (`API_KEY=sk-...`, `password: ...`) in tool output itself,
-//! before any hook sees it.
+//! Droid masks some key formats in tool output itself, before any hook sees it (0.225.2: a
+//! long `sk-...` key, a `ghp_...` token), but not others (`API_KEY=sk-12345` reached hooks and
+//! the model unmasked): the redactor is not redundant.
 //!
 //! # Exit codes
 //!

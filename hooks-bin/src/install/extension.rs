@@ -26,6 +26,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use hooks_core::EventKind;
+
 use super::file::{diff, read_settings, remove_with_backup, say_backup, write_settings};
 use super::{InstallError, Scope};
 
@@ -57,6 +59,35 @@ impl ExtensionAgent {
         match self {
             ExtensionAgent::Pi => "pi",
             ExtensionAgent::Omp => "omp",
+        }
+    }
+
+    /// The events of ours the agent delivers to the bridge (the bridge's `SOURCES`, which
+    /// `bridge_source.rs` checks against this): oh-my-pi every one; pi 0.73.1 has no
+    /// `session.compacting`, auto-compaction, auto-retry, `ttsr_triggered` or
+    /// `todo_reminder` event, and its `session_start` and `session_before_fork` stand for our
+    /// `session_switch`, `session_branch` and `session_before_branch`.
+    #[must_use]
+    pub fn delivers(self) -> Vec<EventKind> {
+        use EventKind as E;
+        match self {
+            ExtensionAgent::Omp => EventKind::ALL.to_vec(),
+            ExtensionAgent::Pi => EventKind::ALL
+                .iter()
+                .copied()
+                .filter(|kind| {
+                    !matches!(
+                        kind,
+                        E::SessionCompacting
+                            | E::AutoCompactionStart
+                            | E::AutoCompactionEnd
+                            | E::AutoRetryStart
+                            | E::AutoRetryEnd
+                            | E::TtsrTriggered
+                            | E::TodoReminder
+                    )
+                })
+                .collect(),
         }
     }
 

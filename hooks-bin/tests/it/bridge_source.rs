@@ -50,3 +50,45 @@ fn the_bridge_names_each_rule_it_applies() {
         );
     }
 }
+
+/// The text between `start` and the next `end` in the bridge's source.
+fn between<'a>(start: &str, end: &str) -> &'a str {
+    let from = BRIDGE_SOURCE
+        .find(start)
+        .unwrap_or_else(|| panic!("the bridge has {start}"));
+    let body = &BRIDGE_SOURCE[from + start.len()..];
+    &body[..body
+        .find(end)
+        .unwrap_or_else(|| panic!("{start} ends with {end}"))]
+}
+
+#[test]
+fn the_events_the_bridge_routes_from_each_agent_are_what_hooks_list_assumes() {
+    use hooks_bin::install::extension::ExtensionAgent;
+    use std::collections::BTreeSet;
+    // pi: `PI_DELIVERS` under their own names, and the keys its `SOURCES.pi` adds.
+    let mut pi: BTreeSet<String> = between("const PI_DELIVERS = [", "]")
+        .split(',')
+        .map(|name| name.trim().trim_matches('"').to_owned())
+        .filter(|name| !name.is_empty())
+        .collect();
+    let mapped = between(
+        "  pi: {\n    ...Object.fromEntries(PI_DELIVERS.map((e) => [e, e])),\n",
+        "  },",
+    );
+    pi.extend(
+        mapped
+            .lines()
+            .filter_map(|line| line.trim().split_once(':'))
+            .map(|(k, _)| k.to_owned()),
+    );
+    let ours: BTreeSet<String> = ExtensionAgent::Pi
+        .delivers()
+        .iter()
+        .map(|kind| kind.as_str().to_owned())
+        .collect();
+    assert_eq!(pi, ours);
+    // oh-my-pi: every event, by its own name.
+    assert!(BRIDGE_SOURCE.contains("  omp: Object.fromEntries(OURS.map((e) => [e, e])),\n"));
+    assert_eq!(ExtensionAgent::Omp.delivers(), EventKind::ALL);
+}

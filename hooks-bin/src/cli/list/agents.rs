@@ -1,6 +1,7 @@
 //! Per agent, the loaded handlers and commands that the agent can never call: its protocol
 //! ([`Protocol::events`](crate::agents::Protocol::events)) emits none of their events, or
-//! none of its events runs a command.
+//! none of its events runs a command; for pi and oh-my-pi, what their bridge can be given
+//! ([`ExtensionAgent::delivers`]; both run commands).
 
 use std::collections::BTreeSet;
 
@@ -9,6 +10,7 @@ use hooks_core::events::EventKind;
 use serde_json::{Value, json};
 
 use crate::agents::{Agent, Protocol};
+use crate::install::extension::ExtensionAgent;
 
 /// The events of ours that `protocol` emits, and whether any of its events runs commands.
 fn reachable(protocol: &dyn Protocol) -> (BTreeSet<EventKind>, bool) {
@@ -21,15 +23,27 @@ fn reachable(protocol: &dyn Protocol) -> (BTreeSet<EventKind>, bool) {
     (kinds, commands)
 }
 
+/// Every agent with what it can call: its name, our events it emits, whether it runs
+/// commands; the hook agents in [`Agent::ALL`] order, then pi and oh-my-pi.
+fn agents() -> Vec<(&'static str, BTreeSet<EventKind>, bool)> {
+    let hooked = Agent::ALL.iter().map(|agent| {
+        let (kinds, commands) = reachable(agent.protocol());
+        (agent.as_str(), kinds, commands)
+    });
+    let bridged = ExtensionAgent::ALL
+        .iter()
+        .map(|agent| (agent.as_str(), agent.delivers().into_iter().collect(), true));
+    hooked.chain(bridged).collect()
+}
+
 /// `[{"agent", "unreachable": [{"event", "hook", "name", "location"}], "unreachableCommands":
-/// [{"name", "hook"}]}]`, one entry per agent in [`Agent::ALL`] order; handlers in dispatch
+/// [{"name", "hook"}]}]`, one entry per agent ([`agents`]' order); handlers in dispatch
 /// order, events in the order of SPEC.md section 3.
 #[must_use]
 pub(super) fn unreachable(hooks: &[LoadedHook]) -> Value {
-    let agents: Vec<Value> = Agent::ALL
-        .iter()
-        .map(|agent| {
-            let (kinds, runs_commands) = reachable(agent.protocol());
+    let agents: Vec<Value> = agents()
+        .into_iter()
+        .map(|(agent, kinds, runs_commands)| {
             let handlers: Vec<Value> = EventKind::ALL
                 .iter()
                 .filter(|kind| !kinds.contains(kind))
@@ -59,7 +73,7 @@ pub(super) fn unreachable(hooks: &[LoadedHook]) -> Value {
                     .collect()
             };
             json!({
-                "agent": agent.as_str(),
+                "agent": agent,
                 "unreachable": handlers,
                 "unreachableCommands": commands,
             })
@@ -71,6 +85,17 @@ pub(super) fn unreachable(hooks: &[LoadedHook]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pi_and_oh_my_pi_are_listed_and_pi_cannot_deliver_the_auto_events() {
+        let names: Vec<&str> = agents().iter().map(|(name, _, _)| *name).collect();
+        assert_eq!(names[names.len() - 2..], ["pi", "omp"]);
+        let (_, pi, _) = agents().into_iter().find(|(n, _, _)| *n == "pi").unwrap();
+        assert!(!pi.contains(&EventKind::AutoRetryStart));
+        assert!(pi.contains(&EventKind::SessionBranch));
+        let (_, omp, _) = agents().into_iter().find(|(n, _, _)| *n == "omp").unwrap();
+        assert_eq!(omp.len(), EventKind::ALL.len());
+    }
 
     #[test]
     fn only_gemini_reaches_context_and_every_agent_reaches_the_tool_gate() {

@@ -105,7 +105,8 @@ JSON output (--json): {\"version\": 1, \"cwd\", \"hooks\": [{\"index\", \"path\"
 \"errors\": [{\"path\", \"error\"}], \"warnings\": [...], \"agents\": [{\"agent\", \"unreachable\":
 [{\"event\", \"hook\", \"name\", \"location\"}], \"unreachableCommands\": [{\"name\", \"hook\"}]}]}
 Hooks and handlers are listed in dispatch order. Under agents: per agent CLI, the handlers and
-commands it can never call (none of its hook events emits their event).
+commands it can never call (none of its hook events emits their event); pi and oh-my-pi last,
+by what their bridge is given.
 
 Exit status: 0 every hook loaded; 1 at least one hook failed to load (listed under errors);
 2 invalid usage.";
