@@ -63,6 +63,25 @@ pub use ui::{HookUi, NoUi, StatusLine};
 
 pub use hooks_macros::{command, hook, renderer};
 
+/// This crate as a dependency is written: its package name, library name and version (for
+/// tools that write a dependency on it, such as `hooks new`).
+pub const PACKAGE: Package = Package {
+    name: env!("CARGO_PKG_NAME"),
+    lib: env!("CARGO_CRATE_NAME"),
+    version: env!("CARGO_PKG_VERSION"),
+};
+
+/// A package as a dependency is written: see [`PACKAGE`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Package {
+    /// The package's name, as `[dependencies]` names it.
+    pub name: &'static str,
+    /// Its library's name, as `use` names it.
+    pub lib: &'static str,
+    /// Its version.
+    pub version: &'static str,
+}
+
 /// What a hook author needs: `use hooks_core::prelude::*;`.
 pub mod prelude {
     pub use crate::api::HookApi;

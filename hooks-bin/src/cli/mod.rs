@@ -16,6 +16,7 @@ pub mod doctor;
 pub mod explain;
 pub mod install;
 pub mod list;
+pub mod new;
 pub mod trust;
 
 use self::adapter::AdapterArgs;
@@ -115,6 +116,10 @@ pub enum Command {
     /// Remove hook files from the trust store, so that they no longer run.
     #[command(after_help = trust::UNTRUST_HELP)]
     Untrust(trust::UntrustArgs),
+    /// Create a bundle crate: its host binary, one guard, its tests, a README and a CI
+    /// workflow (`cargo test` inside it passes at once).
+    #[command(after_help = new::NEW_HELP)]
+    New(new::NewArgs),
 }
 
 /// `--trust-all`, an option of the commands that load hook files (`list`, `run`, `claude`,
@@ -215,7 +220,8 @@ pub fn main() -> ExitCode {
         | Command::Uninstall(_)
         | Command::Doctor(_)
         | Command::Trust(_)
-        | Command::Untrust(_) => {
+        | Command::Untrust(_)
+        | Command::New(_) => {
             if cli.trust_all {
                 eprintln!(
                     "hooks: --trust-all is an option of list, run, serve and the agent adapters only"
@@ -240,6 +246,7 @@ pub fn main() -> ExitCode {
         Command::Doctor(args) => doctor::run(&args),
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
+        Command::New(args) => new::run(&args),
         Command::Serve(args) if args.stdio => match audit::Settings::load() {
             Ok(settings) => {
                 if let Some(why) = &settings.log_unplaced {

@@ -1,7 +1,8 @@
-//! The integration tests of hooks-bin, one module per area, in one test binary. Two are
+//! The integration tests of hooks-bin, one module per area, in one test binary. Three are
 //! binaries of their own: `tests/read_memory.rs` reads the peak memory of this process's
-//! children, which must be the one `hooks run` it starts, and `tests/serve_stdio.rs` has its
-//! own `main`, which runs the test binary again as a server of its test hooks.
+//! children, which must be the one `hooks run` it starts, `tests/serve_stdio.rs` has its
+//! own `main`, which runs the test binary again as a server of its test hooks, and
+//! `tests/scaffold.rs` builds a crate `hooks new` made, alone.
 
 mod common;
 
