@@ -50,6 +50,27 @@ fn dangling_symlink(path: &Path) -> Result<(), InstallError> {
     Ok(())
 }
 
+/// `new_text`, or the text of `path`'s backup (`NAME.bak`) when that holds the same JSON value:
+/// an uninstall right after an install gives the file back byte for byte, formatting the
+/// install changed included (inserting into a one-line object spreads it over lines). Only
+/// whitespace and layout can differ between two texts of one value, so nothing the agent
+/// reads changes.
+pub(super) fn as_before(path: &Path, new_text: String) -> String {
+    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut name = target.file_name().unwrap_or_default().to_os_string();
+    name.push(".bak");
+    let Ok(old) = fs::read_to_string(target.with_file_name(name)) else {
+        return new_text;
+    };
+    let value = |text: &str| {
+        serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}')).ok()
+    };
+    match (value(&old), value(&new_text)) {
+        (Some(before), Some(after)) if before == after && old != new_text => old,
+        _ => new_text,
+    }
+}
+
 /// Writes the backup (when there was a file) and the new content, each atomically. Returns
 /// the backup's path.
 pub(super) fn write_settings(

@@ -118,7 +118,7 @@ impl Uninstall {
         events.dedup();
         let (count, events) = (report.removed.len(), events.join(", "));
         let entries = if count == 1 { "entry" } else { "entries" };
-        let new_text = opened.new_text();
+        let new_text = super::file::as_before(&self.path, opened.new_text());
         if let Some(dirs) = self.made_by_install(&new_text, out)? {
             report.removed_file = true;
             let record = self.record.as_deref().unwrap_or(Path::new(""));

@@ -120,6 +120,12 @@ fn file(dir: &Path, name: &str, text: &str) -> PathBuf {
     path
 }
 
+/// A settings file with another tool's hook, its `hooks` object on one line.
+const ONE_LINE: &str = "{\"model\": \"x\", \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo hi\"}]}]}}\n";
+
+/// [`VERSIONED`] on one line.
+const VERSIONED_ONE_LINE: &str = "{\"version\": 1, \"hooks\": {\"notification\": [{\"type\": \"command\", \"bash\": \"notify-send hi\", \"command\": \"notify-send hi\"}]}}\n";
+
 /// A versioned hooks file (Copilot CLI, Cursor) with another tool's hook.
 const VERSIONED: &str = r#"{
   "version": 1,
@@ -140,8 +146,8 @@ fn uninstall_after_install_restores_the_file_byte_for_byte_for_every_agent() {
     let dir = common::workdir();
     for &target in Target::ALL {
         let fixtures: &[&str] = match target.protocol().install().layout {
-            Layout::Groups => &[OTHERS, NO_HOOKS, "{}\n"],
-            Layout::Versioned => &[VERSIONED, "{}\n"],
+            Layout::Groups => &[OTHERS, NO_HOOKS, "{}\n", ONE_LINE, "{\"model\": \"x\"}\n"],
+            Layout::Versioned => &[VERSIONED, "{}\n", VERSIONED_ONE_LINE],
         };
         for (i, &before) in fixtures.iter().enumerate() {
             for fail_closed in [false, true] {
@@ -162,6 +168,24 @@ fn uninstall_after_install_restores_the_file_byte_for_byte_for_every_agent() {
             }
         }
     }
+}
+
+/// What the user changed after the install stays: the file is not given back as it was, only
+/// this tool's entries leave.
+#[test]
+fn uninstall_after_a_change_of_the_users_keeps_the_change() {
+    let dir = common::workdir();
+    let path = file(dir.path(), "settings.json", ONE_LINE);
+    install(Target::Claude, &path, None, true);
+    let changed = fs::read_to_string(&path).unwrap().replace("\"x\"", "\"y\"");
+    fs::write(&path, &changed).unwrap();
+    let (report, out) = uninstall(Target::Claude, &path, false);
+    assert!(report.written, "{out}");
+    let after: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let mut expected: serde_json::Value = serde_json::from_str(ONE_LINE).unwrap();
+    expected["model"] = "y".into();
+    assert_eq!(after, expected);
 }
 
 #[test]
