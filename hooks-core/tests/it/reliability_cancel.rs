@@ -75,12 +75,9 @@ async fn check_cancellation<T: Tool>(
         let pgid = read_pid(&pgid_file, Duration::from_secs(10))
             .await
             .expect("the script started");
-        // Let the script reach `sleep 30` and start its grandchild.
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        assert!(
-            group_members(pgid).len() >= 2,
-            "the shell and its children run"
-        );
+        // Once the script has reached `sleep 30` and started its grandchild.
+        let running = eventually(Duration::from_secs(10), || group_members(pgid).len() >= 2).await;
+        assert!(running, "the shell and its children run");
         cancel.cancel();
         (pgid, Instant::now())
     };
@@ -229,7 +226,10 @@ async fn exec_with_a_cancelled_token_kills_the_group_and_reports_killed() {
         let pgid_file = dir.path().join("pgid");
         let canceller = async {
             let pgid = read_pid(&pgid_file, Duration::from_secs(10)).await.unwrap();
-            tokio::time::sleep(Duration::from_millis(200)).await;
+            // Once the script's children run.
+            let running =
+                eventually(Duration::from_secs(10), || group_members(pgid).len() >= 2).await;
+            assert!(running, "the shell and its children run");
             cancel.cancel();
             (pgid, Instant::now())
         };

@@ -539,8 +539,12 @@ async fn wrapper_cancellation_returns_cancelled_promptly() {
     let s = setup(vec![result_recorder("r", &results, None)]);
     let cancel = CancellationToken::new();
     let trigger = cancel.clone();
+    // Cancelled once the tool has started its process, not after a guessed delay.
+    let started = Arc::clone(&s.wrapper.inner().started);
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        while started.load(Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
         trigger.cancel();
     });
     let started = Instant::now();
