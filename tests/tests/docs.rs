@@ -212,17 +212,13 @@ fn every_hooks_command_line_in_the_docs_parses() {
                 };
                 seen += 1;
                 let argv = std::iter::once("hooks".to_owned()).chain(args);
-                if let Err(e) = hooks_bin::command().try_get_matches_from(argv) {
-                    if e.kind() != clap::error::ErrorKind::DisplayHelp
-                        && e.kind() != clap::error::ErrorKind::DisplayVersion
-                    {
-                        let first = e.to_string().lines().next().unwrap_or_default().to_owned();
-                        bad.push(format!(
-                            "{}:{}: {line}: {first}",
-                            path.display(),
-                            block.line + i
-                        ));
-                    }
+                if let Err(e) = hooks_bin::command().try_get_matches_from(argv)
+                    && e.kind() != clap::error::ErrorKind::DisplayHelp
+                    && e.kind() != clap::error::ErrorKind::DisplayVersion
+                {
+                    let first = e.to_string().lines().next().unwrap_or_default().to_owned();
+                    let at = block.line + i;
+                    bad.push(format!("{}:{at}: {line}: {first}", path.display()));
                 }
             }
         }
