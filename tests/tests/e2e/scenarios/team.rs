@@ -72,7 +72,8 @@ fn a_project_relative_entry_answers_from_a_copy_elsewhere<A: Agent>(name: &str, 
         !settings.contains(&sb.project.display().to_string()),
         "no path of this checkout in the committed file: {settings}"
     );
-    let elsewhere: PathBuf = sb.root().join("a-teammates-clone");
+    // A space and a quote in its path: each agent's spelling of the variable must survive them.
+    let elsewhere: PathBuf = sb.root().join("a teammate's clone");
     move_by_copy(&sb.project, &elsewhere);
     sb.project = elsewhere;
     let kept = sb.victims(&["victim"]);
