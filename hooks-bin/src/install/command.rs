@@ -52,8 +52,11 @@ pub struct ProjectDir {
 /// `$GEMINI_PROJECT_DIR` with the directory already quoted for the `bash -c` it runs (so the
 /// reference must not be quoted again); Qwen Code (`bash -c`), Factory Droid (`sh -c`) and
 /// Copilot CLI (`bash`) export theirs and leave the expansion to the shell, so it is
-/// double-quoted. Codex sets none and runs a hook in the session's directory (a subdirectory
-/// when the session started there); Cursor was not measured.
+/// double-quoted. Started in a subdirectory of a git project, none of these five ran the
+/// project's hooks at all (measured), so the variable names the directory holding the
+/// settings file. Codex sets none, and started in a subdirectory it does load the project's
+/// `.codex/hooks.json` and runs the hook there (measured: cwd `proj/sub`), where a relative
+/// path would name a file of that subdirectory; Cursor was not measured.
 #[must_use]
 pub fn project_dir(target: Target) -> Option<ProjectDir> {
     let (var, spelled) = match target {

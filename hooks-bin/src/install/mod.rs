@@ -124,9 +124,12 @@
 //!    Qwen Code `"$QWEN_PROJECT_DIR"/REL` (`bash -c`; its `QWEN_CODE_PROJECT_DIR` is its own
 //!    data directory under `~/.qwen/projects`, not the project), Factory Droid
 //!    `"$FACTORY_PROJECT_DIR"/REL` (`sh -c`), Copilot CLI `"$COPILOT_PROJECT_DIR"/REL`
-//!    (`bash`). Codex sets no such variable and runs a hook in the session's directory, a
-//!    subdirectory when the session started there, so a relative path would break: it falls
-//!    back to the next rule, and says so; so does Cursor (not measured);
+//!    (`bash`). Started in a subdirectory, none of these five ran the project's hooks at all,
+//!    so the variable names the directory that holds the settings file. Codex sets no such
+//!    variable, and started in a subdirectory of a git project it loads the project's
+//!    `.codex/hooks.json` and runs the hook in that subdirectory (measured with 0.169.0), so
+//!    a relative path would break (or name a file of the subdirectory): it falls back to the
+//!    next rule, and says so; so does Cursor (not measured);
 //! 3. **the absolute path** only when neither holds.
 //!
 //! A user-level install writes the bare name when it resolves, else the absolute path: the
