@@ -2,7 +2,8 @@
 //! inside the project writes a path relative to the project through the agent's
 //! project-directory variable; the project is then copied elsewhere (as a teammate's clone
 //! is somewhere else) and the original removed, so that no absolute path of the install could
-//! answer, and the agent, started in the copy, still runs the guard through the entry.
+//! answer, and the agent, started in the copy, still runs the guard through the entry. The
+//! same for a bare-name entry with Claude Code, `hooks` on the teammate's `PATH`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -121,4 +122,43 @@ fn copilot_runs_a_project_relative_entry_from_a_copy_elsewhere() {
         "team-copilot",
         "\"$COPILOT_PROJECT_DIR\"/tools/hooks",
     );
+}
+
+/// A teammate with `hooks` on `PATH`: the bare name is written, and Claude Code, started in a
+/// copy of the project elsewhere with that `PATH`, finds it there and the guard answers.
+#[test]
+fn claude_runs_a_bare_name_entry_found_on_path_from_a_copy_elsewhere() {
+    let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
+    let Some((claude, mut sb)) = agent::setup::<Claude>("team-claude-bare", &server) else {
+        return;
+    };
+    let bin = sb.root().join("bin");
+    fs::create_dir_all(&bin).expect("bin directory");
+    std::os::unix::fs::symlink(hooks_bin::path(), bin.join("hooks")).expect("hooks on PATH");
+    let path = agent::path_with(&[&bin.join("hooks")]);
+    let installed = sb.hooks(
+        &[
+            "install",
+            "claude",
+            "--project",
+            "--claude-version",
+            "2.1.328",
+        ],
+        &[("PATH", path.as_path())],
+    );
+    assert!(
+        installed
+            .stdout
+            .contains("Entries run `hooks`: `hooks` on PATH is this binary."),
+        "{}",
+        installed.stdout
+    );
+    let elsewhere: PathBuf = sb.root().join("a teammate's clone");
+    move_by_copy(&sb.project, &elsewhere);
+    sb.project = elsewhere;
+    let kept = sb.victims(&["victim"]);
+    let run = claude.run_with_path(&sb, &server, "delete the victim directory", &[], Some(&bin));
+    assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
+    bundle::assert_the_model_got_the_guard_s_reason(&server, &run.evidence());
+    assert!(run.finished().success(), "{}", run.evidence());
 }
