@@ -24,6 +24,7 @@ fuzz_target!(|data: &[u8]| {
             target,
             path: path.clone(),
             binary: PathBuf::from("/usr/local/bin/hooks"),
+            command: None,
             dry_run: true,
             on_failure_block: true,
             http: None,

@@ -54,6 +54,17 @@ pub struct InstallArgs {
     /// `.claude/settings.local.json` (project) or `~/.claude/settings.json` (user), mode 0600.
     #[arg(long)]
     pub http: bool,
+    /// The bare name the entries run, found on PATH by each teammate's agent (it must be
+    /// this binary's name and, on PATH here, this binary). Without it a project install
+    /// writes the bare name when it is on PATH here, else a path relative to the project
+    /// when the binary is inside it (through the agent's project-directory variable), else
+    /// the absolute path, and says which and why.
+    #[arg(long, value_name = "NAME", conflicts_with = "http")]
+    pub command: Option<String>,
+    /// With --command: write the name even when it is not on PATH here (the entries fail on
+    /// this machine until it is).
+    #[arg(long, requires = "command")]
+    pub allow_missing: bool,
 }
 
 /// Options of `hooks uninstall`: any agent `install` takes (`pi` / `omp`: their bridge
@@ -136,8 +147,8 @@ pub(super) fn install(args: &InstallArgs) -> ExitCode {
     let mut out = std::io::stdout().lock();
     let target = match p.of {
         Of::Bridge(agent) => {
-            if args.claude_version.is_some() || args.trust || args.http {
-                let e = "--claude-version, --trust and --http are not options of pi or omp (their bridge has none)";
+            if args.claude_version.is_some() || args.trust || args.http || args.command.is_some() {
+                let e = "--claude-version, --trust, --http and --command are not options of pi or omp (their bridge has none)";
                 return fail(&e, 2);
             }
             let dry_run = args.place.dry_run;
@@ -175,6 +186,8 @@ pub(super) fn install(args: &InstallArgs) -> ExitCode {
         agent_version: args.claude_version.clone(),
         trust: args.trust,
         http,
+        command: args.command.clone(),
+        allow_missing: args.allow_missing,
     };
     match install::run(
         target, p.scope, &options, &p.binary, &p.cwd, &p.home, &mut out,

@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use super::command::Chosen;
 use super::file::{Opened, write_settings};
 use super::merge::merge;
 use super::shape::{HttpHooks, Ours};
@@ -19,6 +20,9 @@ pub struct Install {
     pub path: PathBuf,
     /// The binary the entries run.
     pub binary: PathBuf,
+    /// The command the entries spell it with ([`choose`](super::command::choose)); `None`:
+    /// `binary`'s absolute path.
+    pub command: Option<Chosen>,
     /// Print the diff instead of writing.
     pub dry_run: bool,
     /// Write the agent's fail-closed key ([`FailClosed`](crate::agents::FailClosed),
@@ -35,7 +39,7 @@ pub struct Install {
 pub struct Replaced {
     /// The event the entry is for.
     pub event: AgentEvent,
-    /// The binary path the entry ran (`the server at URL` for an HTTP entry of `--http`).
+    /// The command the entry ran (`the server at URL` for an HTTP entry of `--http`).
     pub old_binary: String,
     /// `false`: the entry now runs this binary, in the same place; `true`: it was removed,
     /// because the event already had an entry for this binary, or has one of the other form
@@ -92,7 +96,11 @@ impl Install {
         let shown = self.path.display().to_string();
         let opened = Opened::read(&self.path)?;
         let (old_text, root) = (&opened.old_text, &opened.root);
-        let ours = Ours::new(self.target, binary)
+        let mut ours = Ours::new(self.target, binary);
+        if let Some(chosen) = &self.command {
+            ours = ours.with_command(chosen.command.clone(), chosen.also.clone());
+        }
+        let ours = ours
             .with_fail_closed(self.on_failure_block)
             .with_http(self.http.as_ref());
         let merged = merge(&root.object_value_or_set(), &ours, events).map_err(|message| {
@@ -210,20 +218,22 @@ impl Install {
                 None => lines.push((r.removed, &r.old_binary, vec![r.event])),
             }
         }
+        let now = self.command.as_ref().map_or_else(
+            || self.binary.display().to_string(),
+            |c| c.command.to_string(),
+        );
         for (removed, old, events) in lines {
             let events = names(events);
             if removed {
                 writeln!(
                     out,
-                    "{remove} the {events} entries running {old} from {shown}: {} already runs \
-                     for them.",
-                    self.binary.display()
+                    "{remove} the {events} entries running {old} from {shown}: {now} already runs \
+                     for them."
                 )?;
             } else {
                 writeln!(
                     out,
-                    "{replace} {old} with {} in the {events} entries of {shown}.",
-                    self.binary.display()
+                    "{replace} {old} with {now} in the {events} entries of {shown}."
                 )?;
             }
         }

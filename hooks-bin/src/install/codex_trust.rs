@@ -23,6 +23,7 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use toml_edit::{DocumentMut, Item, Table};
 
+use super::apply::Install;
 use super::file::{read_settings, write_settings};
 use super::found::Found;
 use super::shape::Ours;
@@ -40,22 +41,23 @@ pub struct Trusted {
     pub written: bool,
 }
 
-/// Trusts the entries of `hooks_json`, whose content is `content` (as installed, or as a dry
-/// run would install it), that run `binary` for `events` (this tool's, see the
+/// Trusts the entries of `plan`'s `hooks.json`, whose content is `content` (as installed, or
+/// as a dry run would install it), that run its binary (spelled as its command says, and
+/// hashed as written) for `events` (this tool's, see the
 /// [module docs](super#which-entries-are-this-tools)) in `config`; reports to `out`.
 ///
 /// # Errors
 /// `content` is not a JSON object, or `config.toml` cannot be read, parsed or written.
 pub(super) fn trust(
-    hooks_json: &Path,
+    plan: &Install,
     content: &str,
-    binary: &str,
     events: &[AgentEvent],
     config: &Path,
     dry_run: bool,
     out: &mut dyn Write,
 ) -> Result<Trusted, InstallError> {
     let o = |r: io::Result<()>| r.map_err(InstallError::Output);
+    let hooks_json = plan.path.as_path();
     let shown = hooks_json.display().to_string();
     let content = content.trim_start_matches('\u{feff}');
     let settings: Map<String, Value> = if content.trim().is_empty() {
@@ -63,7 +65,14 @@ pub(super) fn trust(
     } else {
         crate::json::decode_object(content.as_bytes(), &shown)?
     };
-    let ours = Ours::new(Target::Codex, binary);
+    let binary = plan
+        .binary
+        .to_str()
+        .ok_or_else(|| InstallError::BinaryPath(plan.binary.clone()))?;
+    let mut ours = Ours::new(Target::Codex, binary);
+    if let Some(chosen) = &plan.command {
+        ours = ours.with_command(chosen.command.clone(), chosen.also.clone());
+    }
     let mut wanted = Vec::new();
     for &event in events {
         let groups = settings

@@ -151,6 +151,13 @@ pub enum InstallError {
         /// Why.
         why: String,
     },
+    /// `--command NAME` cannot be written: not this binary's name, another file on `PATH`,
+    /// or not on `PATH` without `--allow-missing` ([`choose`](super::command::choose)).
+    #[error("{why}; nothing was written")]
+    Command {
+        /// Why.
+        why: String,
+    },
     /// Writing the report failed.
     #[error("cannot write output: {0}")]
     Output(#[source] io::Error),

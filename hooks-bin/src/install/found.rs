@@ -2,12 +2,13 @@
 //! `install` and `uninstall` use ([`Ours::is_ours`], the
 //! [module docs](super#which-entries-are-this-tools)): what `hooks doctor` checks.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Map, Value};
 
 use jsonc_parser::cst::{CstArray, CstObject};
 
+use super::command::Command;
 use super::file::{Opened, read_settings};
 use super::merge::{EventLists, event_lists, handlers, property, value_of};
 use super::shape::Ours;
@@ -17,9 +18,9 @@ use crate::agents::{AgentEvent, Layout};
 /// What an entry of ours runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Runs {
-    /// A command entry: the binary it runs (absolute, with this binary's file name; maybe
-    /// another path than this binary's).
-    Binary(PathBuf),
+    /// A command entry: the command it runs (with this binary's file name: a bare name, a
+    /// path in the project, an absolute path; maybe another binary than this one).
+    Binary(Command),
     /// An HTTP entry of `install --http`: the URL it posts to and its `Authorization` header.
     Http {
         /// The URL.
@@ -147,8 +148,8 @@ pub(super) fn find(
 
 /// What `entry`, under `event`, runs when it is this tool's ([`Ours::is_ours`]).
 fn runs_of(ours: &Ours<'_>, entry: &Value, event: AgentEvent) -> Option<Runs> {
-    if let Some((path, _)) = ours.installed_by_us(entry, event) {
-        return Some(Runs::Binary(path.into()));
+    if let Some((command, _)) = ours.installed_by_us(entry, event) {
+        return Some(Runs::Binary(command));
     }
     let server_entry = ours.server_entry(entry, event)?;
     Some(match entry.get("url").and_then(Value::as_str) {
@@ -160,6 +161,6 @@ fn runs_of(ours: &Ours<'_>, entry: &Value, event: AgentEvent) -> Option<Runs> {
                 .map(str::to_owned),
         },
         // The `--via-server` command entry: its binary.
-        None => Runs::Binary(server_entry.into()),
+        None => Runs::Binary(Command::Path(server_entry.into())),
     })
 }

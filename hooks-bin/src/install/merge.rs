@@ -383,7 +383,7 @@ fn repoint(
         let remove = *present || ours.http.is_some();
         replaced.push(Replaced {
             event,
-            old_binary,
+            old_binary: old_binary.to_string(),
             removed: remove,
         });
         if remove {
@@ -392,10 +392,10 @@ fn repoint(
             continue;
         }
         let (key, command) = match form {
-            Form::Exec => ("command", ours.binary.to_owned()),
+            Form::Exec => ("command", ours.command.word(ours.target, Form::Exec)),
             Form::Shell => (
                 ours.command_key(),
-                shell_command(ours.target, ours.binary, event),
+                shell_command(ours.target, &ours.command, event),
             ),
         };
         if let Some(prop) = h.as_object().and_then(|o| property(&o, key)) {

@@ -24,6 +24,9 @@
 //! as this tool's entry (`shape.rs`), the file's bounded read and atomic write (`file.rs`), and
 //! the report (`apply.rs`).
 //!
+//! `BINARY` in the table is the command [`command::choose`] picks, said in one line of the
+//! output (see [below](#the-command-an-entry-runs)).
+//!
 //! The working directory (`--cwd`) must exist. A user-level install needs an absolute `HOME`
 //! (or, for Codex, an absolute `CODEX_HOME`): without one it fails and writes nothing, rather
 //! than writing into the working directory.
@@ -96,28 +99,82 @@
 //! trusted writes nothing. A project-level `.codex/hooks.json` also needs the project itself
 //! trusted by Codex.
 //!
+//! # The command an entry runs
+//!
+//! A project's settings file is committed, so its entries must run on every teammate's
+//! machine, not only on this one. `install --project` writes, and says in one line which and
+//! why (`Entries run `hooks`: `hooks` on PATH is this binary.`):
+//!
+//! 1. **the bare name** (`hooks`) when the first `hooks` on `PATH` is this binary (the same
+//!    file after symlinks), with no relative `PATH` entry before it (where a repository's
+//!    own `hooks` would answer first); or the name `--command NAME` states. `NAME` must be
+//!    this binary's name (only an entry of that name is recognised as this tool's below),
+//!    and on `PATH` here it must be this binary: a name that leads to another file is
+//!    refused always (the entry would run something else); a name that is not on `PATH`
+//!    here is refused unless `--allow-missing` says it is meant (teammates have it, this
+//!    machine will), and then `doctor` reports it until it is;
+//! 2. **a path relative to the project** when the binary lives inside it (after symlinks),
+//!    through the agent's project-directory variable ([`command::project_dir`]), spelled as
+//!    each agent needs it (measured with Claude Code 2.1.328, Gemini CLI 0.61.0, Qwen Code
+//!    0.24.4, Factory Droid 0.225.2, Copilot CLI 1.0.102; each runs its hooks in the project
+//!    directory): Claude Code `"command": "${CLAUDE_PROJECT_DIR}/REL"` (exec form, no shell:
+//!    Claude Code substitutes the braced form itself, not `$CLAUDE_PROJECT_DIR`); Gemini CLI
+//!    `$GEMINI_PROJECT_DIR/REL` (it substitutes the variable with the directory already
+//!    quoted before its `bash -c`, so quoting it again would break a path with a space);
+//!    Qwen Code `"$QWEN_PROJECT_DIR"/REL` (`bash -c`; its `QWEN_CODE_PROJECT_DIR` is its own
+//!    data directory under `~/.qwen/projects`, not the project), Factory Droid
+//!    `"$FACTORY_PROJECT_DIR"/REL` (`sh -c`), Copilot CLI `"$COPILOT_PROJECT_DIR"/REL`
+//!    (`bash`). Started in a subdirectory, none of these five ran the project's hooks at all,
+//!    so the variable names the directory that holds the settings file. Codex sets no such
+//!    variable, and started in a subdirectory of a git project it loads the project's
+//!    `.codex/hooks.json` and runs the hook in that subdirectory (measured with 0.169.0), so
+//!    a relative path would break (or name a file of the subdirectory): it falls back to the
+//!    next rule, and says so; so does Cursor (not measured);
+//! 3. **the absolute path** only when neither holds.
+//!
+//! A user-level install writes the bare name when it resolves, else the absolute path: the
+//! user's settings are this machine's own and serve every project, so no project path fits
+//! and a path of this machine is right. `--http`'s entries always name the absolute path:
+//! they go to a personal file, and their URL is derived from it.
+//!
+//! An entry of ours in another portable form that runs this binary here too (a project-
+//! relative entry a teammate committed, when `hooks` is on `PATH` here as well) is up to
+//! date: installs on different machines do not rewrite each other's entries. An absolute
+//! entry is replaced by the portable command in place, as a moved binary is.
+//!
 //! # Which entries are this tool's
 //!
 //! An entry counts as one this tool installed, and may be replaced, only when all of this
 //! holds; anything else is another tool's and is never changed:
 //!
 //! - it is a handler (`"type": "command"`) under `hooks.EVENT`, for an event being installed;
-//! - it runs exactly `PATH TARGET EVENT`: exec form (`"command": PATH, "args": [TARGET, EVENT]`)
-//!   or shell form (`"command": "PATH TARGET EVENT"`, `PATH` plain or single-quoted as
-//!   `install` writes it; under `bash` for Copilot CLI), with `TARGET` the agent of this file
-//!   (`claude`, `codex`, ...) and `EVENT`
-//!   the key it is under: no other arguments, no pipes, no wrapper;
-//! - `PATH` is absolute and its file name is this binary's (`hooks`, or the name of an
-//!   author's own binary).
+//! - it runs exactly `COMMAND TARGET EVENT`: exec form (`"command": COMMAND, "args": [TARGET,
+//!   EVENT]`) or shell form (`"command": "COMMAND TARGET EVENT"`, `COMMAND` as `install`
+//!   writes it, a path plain or single-quoted; under `bash` for Copilot CLI), with `TARGET`
+//!   the agent of this file (`claude`, `codex`, ...) and `EVENT` the key it is under: no
+//!   other arguments, no pipes, no wrapper;
+//! - `COMMAND` is one of the three forms above, spelled exactly as `install` writes them for
+//!   this agent: an absolute path, a bare name (no `/`), or the agent's spelled variable,
+//!   `/` and a relative path without `.` or `..` (another variable, another spelling, a
+//!   relative path without the variable, a `$` anywhere else: not ours); and its file name
+//!   is this binary's (`hooks`, or the name of an author's own binary).
+//!
+//! A bare `hooks claude PreToolUse` is therefore counted as this tool's even when `hooks` is
+//! not on `PATH` here: it is the exact command line this tool's CLI takes and `install`
+//! writes, the same rule as for an absolute path of that file name (whose file is not
+//! compared either), and it lets a teammate's uninstall remove what another's install
+//! committed. Another program named `hooks` that takes exactly an agent's name and an event
+//! would be taken for this one; naming a bundle's binary after the bundle avoids that.
 //!
 //! For Claude Code, the entries of this binary's server (`--http`'s) are this tool's too: an
 //! `"type": "http"` entry whose URL is the server's route for the event
 //! (`http://127.0.0.1:PORT/claude/EVENT`, the port derived from the binary's path), with any
 //! query or none, and the command entry `PATH claude SessionStart --via-server` (exec form,
-//! `PATH` as above). A plain install replaces them with command entries, and `--http` the
+//! `PATH` absolute with this binary's file name). A plain install replaces them with command entries, and `--http` the
 //! command entries with them: each event runs one entry of this tool's.
 mod apply;
 mod codex_trust;
+pub mod command;
 pub mod created;
 mod error;
 pub mod extension;
@@ -372,6 +429,11 @@ pub struct Options {
     /// project's personal `.claude/settings.local.json`; the file is made mode 0600. In a git
     /// work tree, git is made to ignore it first, and a tracked one is refused ([`git`]).
     pub http: Option<HttpHooks>,
+    /// `--command NAME`: the bare name the entries run, stated (it must be this binary's
+    /// name; see [`command::choose`]).
+    pub command: Option<String>,
+    /// `--allow-missing`: write `--command`'s name even when it is not on `PATH` here.
+    pub allow_missing: bool,
 }
 
 /// Installs `binary` as the hook of `target` in `scope` for the events the linked bundle
@@ -451,10 +513,33 @@ pub fn run(
             None => on_failure_block = true,
         }
     }
+    let path_var = std::env::var_os("PATH");
+    let chosen = command::choose(&command::Choice {
+        target,
+        scope,
+        http: options.http.is_some(),
+        binary: &binary,
+        project: &cwd,
+        path_var: path_var.as_deref(),
+        stated: options.command.as_deref(),
+        allow_missing: options.allow_missing,
+    })?;
+    if options.http.is_none() {
+        writeln!(
+            out,
+            "Entries run `{}`: {}.",
+            chosen
+                .command
+                .word(target, target.protocol().install().form),
+            chosen.why
+        )
+        .map_err(InstallError::Output)?;
+    }
     let plan = Install {
         target,
         path,
         binary,
+        command: Some(chosen.clone()),
         dry_run: options.dry_run,
         on_failure_block,
         http: options.http.clone(),
@@ -508,14 +593,9 @@ pub fn run(
         writeln!(out, "{note}").map_err(InstallError::Output)?;
     }
     if let Some(config) = config {
-        let binary = plan
-            .binary
-            .to_str()
-            .ok_or_else(|| InstallError::BinaryPath(plan.binary.clone()))?;
         codex_trust::trust(
-            &plan.path,
+            &plan,
             &report.content,
-            binary,
             &events,
             &config,
             options.dry_run,

@@ -8,8 +8,8 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Value, json};
 
 use super::Target;
+use super::command::Command;
 use crate::agents::{AgentEvent, FailClosed, FailValue, Form};
-use crate::text::shell_quote;
 
 /// The entries of `hooks install claude --http`: HTTP hooks to the server of `hooks serve`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,12 +117,12 @@ pub(super) fn handler(ours: &Ours<'_>, event: AgentEvent) -> Value {
     let mut entry = match target.protocol().install().form {
         Form::Exec => json!({
             "type": "command",
-            "command": binary,
+            "command": ours.command.word(target, Form::Exec),
             "args": [target.as_str(), event.as_str()],
         }),
         Form::Shell => {
             let mut entry = json!({ "type": "command" });
-            entry[ours.command_key()] = Value::String(shell_command(target, binary, event));
+            entry[ours.command_key()] = Value::String(shell_command(target, &ours.command, event));
             entry
         }
     };
@@ -132,30 +132,26 @@ pub(super) fn handler(ours: &Ours<'_>, event: AgentEvent) -> Value {
     entry
 }
 
-pub(super) fn shell_command(target: Target, binary: &str, event: AgentEvent) -> String {
+/// The shell command line of an entry that runs `command` for `event`: `WORD TARGET EVENT`.
+pub(super) fn shell_command(target: Target, command: &Command, event: AgentEvent) -> String {
     format!(
         "{} {} {}",
-        shell_quote(binary),
+        command.word(target, Form::Shell),
         target.as_str(),
         event.as_str()
     )
 }
 
-/// `word` with the quoting of [`shell_quote`] undone, when it is exactly what
-/// [`shell_quote`] makes of some string (plain, or single-quoted with `'\''` for `'`).
-fn shell_unquote(word: &str) -> Option<String> {
-    let unquoted = match word.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')) {
-        Some(inner) => inner.replace(r"'\''", "'"),
-        None => word.to_owned(),
-    };
-    (shell_quote(&unquoted) == word).then_some(unquoted)
-}
-
 /// What makes a handler this tool's (see the [module docs](super#which-entries-are-this-tools)).
 pub(super) struct Ours<'a> {
     pub(super) target: Target,
-    /// This binary's path.
+    /// This binary's path (what `--http`'s entries name).
     pub(super) binary: &'a str,
+    /// The command a command entry written now runs ([`super::command::choose`]).
+    pub(super) command: Command,
+    /// Further commands an entry of ours may run and still be up to date (they lead to this
+    /// binary here, and are as portable as [`Ours::command`]).
+    also: Vec<Command>,
     /// This binary's file name.
     file_name: &'a OsStr,
     /// The fail-closed key written on gating entries, when it is.
@@ -178,11 +174,21 @@ impl<'a> Ours<'a> {
         Ours {
             target,
             binary,
+            command: Command::Path(binary.into()),
+            also: Vec::new(),
             file_name: Path::new(binary).file_name().unwrap_or_default(),
             fail_closed: None,
             http: None,
             server,
         }
+    }
+
+    /// These entries, running `command` (and counting an entry that runs one of `also` as up
+    /// to date).
+    pub(super) fn with_command(mut self, command: Command, also: Vec<Command>) -> Self {
+        self.command = command;
+        self.also = also;
+        self
     }
 
     /// These entries, for `--http` (and `http`'s server the one whose entries are ours).
@@ -245,12 +251,23 @@ impl<'a> Ours<'a> {
             .get("args")
             .and_then(Value::as_array)
             .map(|a| a.iter().filter_map(Value::as_str).collect());
+        let mut commands = std::iter::once(&self.command).chain(&self.also);
         match args {
-            Some(args) => command == binary && args == [target.as_str(), event.as_str()],
-            None => {
-                command == shell_command(target, binary, event)
-                    || command == format!("{binary} {} {}", target.as_str(), event.as_str())
+            Some(args) => {
+                args == [target.as_str(), event.as_str()]
+                    && commands.any(|c| command == c.word(target, Form::Exec))
             }
+            None => commands.any(|c| {
+                command == shell_command(target, c, event)
+                    || matches!(c, Command::Path(_))
+                        && command
+                            == format!(
+                                "{} {} {}",
+                                c.word(target, Form::Exec),
+                                target.as_str(),
+                                event.as_str()
+                            )
+            }),
         }
     }
 
@@ -295,18 +312,19 @@ impl<'a> Ours<'a> {
         self.installed_by_us(entry, event).is_some() || self.server_entry(entry, event).is_some()
     }
 
-    /// The binary path and form of `entry` when it is a handler this tool installed for
-    /// `event`, from any path with this binary's file name.
+    /// The command and form of `entry` when it is a handler this tool installed for `event`:
+    /// one of the [`Command`]s install writes (a bare name, a path in the project through the
+    /// agent's variable, an absolute path) with this binary's file name.
     pub(super) fn installed_by_us(
         &self,
         entry: &Value,
         event: AgentEvent,
-    ) -> Option<(String, Form)> {
+    ) -> Option<(Command, Form)> {
         if entry.get("type").and_then(Value::as_str) != Some("command") {
             return None;
         }
         let command = entry.get(self.command_key())?.as_str()?;
-        let (path, form) = match entry.get("args") {
+        let (word, form) = match entry.get("args") {
             Some(args) => {
                 let args = args.as_array()?;
                 let expected = [self.target.as_str(), event.as_str()];
@@ -315,16 +333,15 @@ impl<'a> Ours<'a> {
                         .iter()
                         .zip(expected)
                         .all(|(a, e)| a.as_str() == Some(e));
-                (matches.then(|| command.to_owned())?, Form::Exec)
+                (matches.then_some(command)?, Form::Exec)
             }
             None => {
                 let suffix = format!(" {} {}", self.target.as_str(), event.as_str());
-                let word = command.strip_suffix(&suffix)?;
-                (shell_unquote(word)?, Form::Shell)
+                (command.strip_suffix(&suffix)?, Form::Shell)
             }
         };
-        let p = Path::new(&path);
-        (p.is_absolute() && p.file_name() == Some(self.file_name)).then_some((path, form))
+        let parsed = Command::parse(self.target, form, word)?;
+        (parsed.file_name() == Some(self.file_name)).then_some((parsed, form))
     }
 }
 
@@ -334,6 +351,8 @@ mod tests {
     use serde_json::json;
 
     use crate::agents::hook_json::PRE_TOOL_USE;
+    use crate::install::command::shell_unquote;
+    use crate::text::shell_quote;
 
     fn ours(binary: &str) -> Ours<'_> {
         Ours::new(Target::Claude, binary)
@@ -363,18 +382,34 @@ mod tests {
         let old = "/old/hooks";
         assert_eq!(
             ours_of(json!({"type": "command", "command": old, "args": ["claude", "PreToolUse"]})),
-            Some(old.to_owned())
+            Some(Command::Path(old.into()))
         );
         assert_eq!(
             ours_of(json!({"type": "command", "command": "'/o ld/hooks' claude PreToolUse"})),
-            Some("/o ld/hooks".to_owned())
+            Some(Command::Path("/o ld/hooks".into()))
+        );
+        // The portable forms: the bare name, and a path in the project through the variable.
+        assert_eq!(
+            ours_of(
+                json!({"type": "command", "command": "hooks", "args": ["claude", "PreToolUse"]})
+            ),
+            Some(Command::Name("hooks".into()))
+        );
+        assert_eq!(
+            ours_of(
+                json!({"type": "command", "command": "${CLAUDE_PROJECT_DIR}/bin/hooks", "args": ["claude", "PreToolUse"]})
+            ),
+            Some(Command::InProject("bin/hooks".into()))
         );
         for other in [
             json!({"type": "command", "command": old, "args": ["claude", "Stop"]}),
             json!({"type": "command", "command": old, "args": ["codex", "PreToolUse"]}),
             json!({"type": "command", "command": old, "args": ["claude", "PreToolUse", "-v"]}),
             json!({"type": "command", "command": "/old/other-hooks", "args": ["claude", "PreToolUse"]}),
-            json!({"type": "command", "command": "hooks", "args": ["claude", "PreToolUse"]}),
+            json!({"type": "command", "command": "other-hooks", "args": ["claude", "PreToolUse"]}),
+            json!({"type": "command", "command": "$CLAUDE_PROJECT_DIR/bin/hooks", "args": ["claude", "PreToolUse"]}),
+            json!({"type": "command", "command": "${CLAUDE_PROJECT_DIR}/../hooks", "args": ["claude", "PreToolUse"]}),
+            json!({"type": "command", "command": "${HOME}/hooks", "args": ["claude", "PreToolUse"]}),
             json!({"type": "command", "command": "bin/hooks claude PreToolUse"}),
             json!({"type": "command", "command": "/old/hooks claude PreToolUse | tee log"}),
             json!({"type": "command", "command": "nice /old/hooks claude PreToolUse"}),

@@ -603,3 +603,103 @@ fn gemini_hooks_config_enabled_false_is_an_error() {
         "`hooksConfig.enabled` is false",
     );
 }
+
+#[test]
+fn an_entry_whose_bare_name_is_not_on_path_here_is_an_error_with_the_fix() {
+    let m = claude_and_codex();
+    m.ok(&["install", "claude", "--command", "hooks", "--allow-missing"]);
+    let (code, report, human) = m.doctor();
+    assert_eq!(code, 1, "{human}");
+    let f = finding(
+        &report,
+        Some("claude"),
+        "error",
+        "run `hooks`, and `hooks` is not on PATH on this machine",
+    );
+    assert_eq!(f["gating"], true);
+    let fix = f["fix"].as_str().unwrap();
+    assert!(
+        fix.starts_with(&format!(
+            "put this binary on PATH as `hooks` (e.g. `ln -s {BIN} ~/.local/bin/hooks`"
+        )),
+        "{fix}"
+    );
+    assert!(fix.ends_with("or `hooks install claude --project` to write a command that runs here"));
+    // Put on PATH as the fix says, the same entries run this binary.
+    std::os::unix::fs::symlink(BIN, m.path("bin").join("hooks")).unwrap();
+    let (code, report, human) = m.doctor();
+    assert_eq!(code, 0, "{human}");
+    finding(&report, Some("claude"), "ok", "run this binary");
+}
+
+#[test]
+fn an_entry_whose_project_relative_binary_is_missing_is_an_error_with_the_fix() {
+    let m = claude_and_codex();
+    let binary = m.path("project").join("tools/hooks");
+    fs::create_dir_all(binary.parent().unwrap()).unwrap();
+    if fs::hard_link(BIN, &binary).is_err() {
+        fs::copy(BIN, &binary).unwrap();
+    }
+    let installed = m
+        .command(&["install", "claude"])
+        .arg0_free(&binary)
+        .output()
+        .unwrap();
+    assert_eq!(installed.status.code(), Some(0), "{}", text(&installed));
+    assert!(
+        fs::read_to_string(m.project_settings())
+            .unwrap()
+            .contains("${CLAUDE_PROJECT_DIR}/tools/hooks")
+    );
+    // Run by the binary it names, the entries resolve.
+    let out = m
+        .command(&["doctor", "--json"])
+        .arg0_free(&binary)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    finding(&report, Some("claude"), "ok", "run this binary");
+    // A clone where it is not built: an error naming the file and how to get it there.
+    fs::remove_file(&binary).unwrap();
+    let (code, report, human) = m.doctor();
+    assert_eq!(code, 1, "{human}");
+    let project = m.path("project").canonicalize().unwrap();
+    let f = finding(
+        &report,
+        Some("claude"),
+        "error",
+        &format!(
+            "run `<project>/tools/hooks` ({}/tools/hooks), which does not exist",
+            project.display()
+        ),
+    );
+    assert_eq!(
+        f["fix"],
+        "build the binary at tools/hooks in the project (the entries name it there for every \
+         clone), or `hooks install claude --project` to write a command that runs here"
+    );
+}
+
+/// Running another program than the one a [`Command`] was made for.
+trait ArgZeroFree {
+    /// This command, running `program` instead, with the same arguments, environment and
+    /// directory.
+    fn arg0_free(&mut self, program: &Path) -> Command;
+}
+
+impl ArgZeroFree for Command {
+    fn arg0_free(&mut self, program: &Path) -> Command {
+        let mut c = Command::new(program);
+        c.args(self.get_args());
+        c.env_clear();
+        for (k, v) in self.get_envs() {
+            if let Some(v) = v {
+                c.env(k, v);
+            }
+        }
+        if let Some(dir) = self.get_current_dir() {
+            c.current_dir(dir);
+        }
+        c
+    }
+}

@@ -29,6 +29,7 @@ fn plan(target: Target, path: &Path, dry_run: bool) -> Install {
         target,
         path: path.to_path_buf(),
         binary: PathBuf::from(BINARY),
+        command: None,
         dry_run,
         on_failure_block: false,
         http: None,
@@ -362,6 +363,7 @@ fn install_codex_uses_a_quoted_shell_command() {
         target: Target::Codex,
         path: path.clone(),
         binary: PathBuf::from("/opt/my tools/hooks"),
+        command: None,
         dry_run: false,
         on_failure_block: true,
         http: None,
@@ -1460,4 +1462,390 @@ mod binary {
         );
         assert!(!dir.path().join(".claude").exists());
     }
+}
+
+/// A scratch machine for `hooks install` run as a process: a home, a project, a `bin`
+/// directory that is the whole `PATH`, and the config directory of `hooks`.
+struct Machine {
+    dir: tempfile::TempDir,
+}
+
+impl Machine {
+    fn new() -> Machine {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["config", "home", "project", "bin", "elsewhere"] {
+            fs::create_dir(dir.path().join(sub)).unwrap();
+        }
+        Machine { dir }
+    }
+
+    fn path(&self, sub: &str) -> PathBuf {
+        self.dir.path().join(sub).canonicalize().unwrap()
+    }
+
+    /// The `hooks` under test placed at `rel` under the scratch directory (a hard link, so
+    /// that it is this binary at that path), returned.
+    fn place(&self, rel: &str) -> PathBuf {
+        let path = self.dir.path().join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let bin = env!("CARGO_BIN_EXE_hooks");
+        if fs::hard_link(bin, &path).is_err() {
+            fs::copy(bin, &path).unwrap();
+        }
+        path.canonicalize().unwrap()
+    }
+
+    /// `bin/hooks` on `PATH`: a symlink to `target`.
+    fn on_path(&self, target: &Path) {
+        std::os::unix::fs::symlink(target, self.path("bin").join("hooks")).unwrap();
+    }
+
+    /// `binary ARGS` in the project, with `PATH` the scratch `bin` (and `path` before it).
+    fn run_with_path(&self, binary: &Path, args: &[&str], path: &str) -> common::Run {
+        let output = std::process::Command::new(binary)
+            .args(args)
+            .env_clear()
+            .env("PATH", path)
+            .env("HOME", self.path("home"))
+            .env("HOOKS_CONFIG_DIR", self.path("config"))
+            .current_dir(self.path("project"))
+            .output()
+            .unwrap();
+        common::Run {
+            code: output.status.code(),
+            stdout: String::from_utf8(output.stdout).unwrap(),
+            stderr: String::from_utf8(output.stderr).unwrap(),
+        }
+    }
+
+    fn run(&self, binary: &Path, args: &[&str]) -> common::Run {
+        self.run_with_path(binary, args, &self.path("bin").display().to_string())
+    }
+
+    /// `binary ARGS`, which must succeed: its stdout.
+    fn ok(&self, binary: &Path, args: &[&str]) -> String {
+        let run = self.run(binary, args);
+        assert_eq!(run.code, Some(0), "{args:?}: {}{}", run.stdout, run.stderr);
+        run.stdout
+    }
+
+    fn settings(&self, rel: &str) -> Value {
+        read_json(&self.path("project").join(rel))
+    }
+}
+
+/// The `command` of every handler under every event of a Claude-style settings file.
+fn commands(settings: &Value, key: &str) -> Vec<String> {
+    let mut all = Vec::new();
+    for list in settings["hooks"].as_object().unwrap().values() {
+        for item in list.as_array().unwrap() {
+            let handlers = item["hooks"]
+                .as_array()
+                .cloned()
+                .unwrap_or_else(|| vec![item.clone()]);
+            for h in handlers {
+                all.push(h[key].as_str().unwrap().to_owned());
+            }
+        }
+    }
+    all.dedup();
+    all
+}
+
+#[test]
+fn a_project_install_writes_the_bare_name_when_it_is_this_binary_on_path() {
+    let m = Machine::new();
+    let binary = m.place("elsewhere/hooks");
+    m.on_path(&binary);
+    let out = m.ok(
+        &binary,
+        &["install", "claude", "--claude-version", "2.1.328"],
+    );
+    assert!(
+        out.contains("Entries run `hooks`: `hooks` on PATH is this binary."),
+        "{out}"
+    );
+    let settings = m.settings(".claude/settings.json");
+    assert_eq!(commands(&settings, "command"), ["hooks"], "{settings:#}");
+    let again = m.ok(
+        &binary,
+        &["install", "claude", "--claude-version", "2.1.328"],
+    );
+    assert!(again.contains("is up to date"), "idempotent: {again}");
+}
+
+#[test]
+fn a_binary_inside_the_project_is_written_through_the_agents_project_variable() {
+    let m = Machine::new();
+    let binary = m.place("project/tools/hooks");
+    let out = m.ok(
+        &binary,
+        &["install", "claude", "--claude-version", "2.1.328"],
+    );
+    assert!(
+        out.contains(
+            "Entries run `${CLAUDE_PROJECT_DIR}/tools/hooks`: `hooks` is not on PATH, and the \
+             binary is inside the project (tools/hooks), reached through $CLAUDE_PROJECT_DIR."
+        ),
+        "{out}"
+    );
+    let claude = m.settings(".claude/settings.json");
+    assert_eq!(
+        commands(&claude, "command"),
+        ["${CLAUDE_PROJECT_DIR}/tools/hooks"]
+    );
+    // The shell-form agents: quoted for the shell that expands the variable, except Gemini
+    // CLI, which puts the directory in already quoted.
+    for (agent, file, key, word) in [
+        (
+            "qwen",
+            ".qwen/settings.json",
+            "command",
+            "\"$QWEN_PROJECT_DIR\"/tools/hooks",
+        ),
+        (
+            "droid",
+            ".factory/settings.json",
+            "command",
+            "\"$FACTORY_PROJECT_DIR\"/tools/hooks",
+        ),
+        (
+            "copilot",
+            ".github/hooks/hooks.json",
+            "bash",
+            "\"$COPILOT_PROJECT_DIR\"/tools/hooks",
+        ),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            "command",
+            "$GEMINI_PROJECT_DIR/tools/hooks",
+        ),
+    ] {
+        let out = m.ok(&binary, &["install", agent]);
+        assert!(
+            out.contains(&format!("Entries run `{word}`")),
+            "{agent}: {out}"
+        );
+        for command in commands(&m.settings(file), key) {
+            assert!(
+                command.starts_with(&format!("{word} {agent} ")),
+                "{agent}: {command}"
+            );
+        }
+        assert!(m.ok(&binary, &["install", agent]).contains("is up to date"));
+    }
+    let again = m.ok(
+        &binary,
+        &["install", "claude", "--claude-version", "2.1.328"],
+    );
+    assert!(again.contains("is up to date"), "idempotent: {again}");
+}
+
+#[test]
+fn codex_has_no_project_variable_so_a_binary_inside_the_project_is_written_absolute() {
+    let m = Machine::new();
+    let binary = m.place("project/tools/hooks");
+    let out = m.ok(&binary, &["install", "codex"]);
+    assert!(
+        out.contains(&format!(
+            "Entries run `{}`: `hooks` is not on PATH, and Codex gives its hooks no \
+             project-directory variable and runs them in the session's directory",
+            binary.display()
+        )),
+        "{out}"
+    );
+    for command in commands(&m.settings(".codex/hooks.json"), "command") {
+        assert!(
+            command.starts_with(&format!("{} codex ", binary.display())),
+            "{command}"
+        );
+    }
+}
+
+#[test]
+fn a_binary_outside_the_project_and_off_path_is_written_absolute_and_says_why() {
+    let m = Machine::new();
+    let binary = m.place("elsewhere/hooks");
+    let out = m.ok(
+        &binary,
+        &["install", "claude", "--claude-version", "2.1.328"],
+    );
+    assert!(
+        out.contains(&format!(
+            "Entries run `{}`: `hooks` is not on PATH, and the binary is outside the project.",
+            binary.display()
+        )),
+        "{out}"
+    );
+    let settings = m.settings(".claude/settings.json");
+    assert_eq!(
+        commands(&settings, "command"),
+        [binary.display().to_string()]
+    );
+}
+
+#[test]
+fn a_name_on_path_that_is_another_file_or_behind_a_relative_entry_is_not_written() {
+    let m = Machine::new();
+    let binary = m.place("elsewhere/hooks");
+    let other = m.path("bin").join("hooks");
+    fs::write(&other, "#!/bin/sh\nexit 0\n").unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    fs::set_permissions(&other, fs::Permissions::from_mode(0o755)).unwrap();
+    let out = m.ok(
+        &binary,
+        &["install", "claude", "--claude-version", "2.1.328"],
+    );
+    assert!(
+        out.contains(&format!(
+            "`hooks` on PATH is {}, another file than this binary",
+            other.display()
+        )),
+        "{out}"
+    );
+    fs::remove_file(&other).unwrap();
+    m.on_path(&binary);
+    let relative_first = format!(".:{}", m.path("bin").display());
+    let run = m.run_with_path(
+        &binary,
+        &["install", "gemini", "--dry-run"],
+        &relative_first,
+    );
+    assert!(
+        run.stdout
+            .contains("`hooks` on PATH comes after the relative entry `.`"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        run.stdout
+            .contains(&format!("Entries run `{}`", binary.display()))
+    );
+}
+
+#[test]
+fn a_stated_command_must_be_this_binary_on_path_unless_allowed_missing() {
+    let m = Machine::new();
+    let binary = m.place("elsewhere/hooks");
+    let settings = m.path("project").join(".claude/settings.json");
+    let install = |extra: &[&str]| {
+        let mut args = vec!["install", "claude", "--claude-version", "2.1.328"];
+        args.extend_from_slice(extra);
+        m.run(&binary, &args)
+    };
+    let refused = install(&["--command", "hooks"]);
+    assert_eq!(refused.code, Some(1), "{}", refused.stdout);
+    assert!(
+        refused.stderr.contains("--command hooks: `hooks` is not on PATH, so the entries \
+             would not run this binary (add --allow-missing to write it anyway); nothing was written"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!settings.exists());
+    let renamed = install(&["--command", "guard"]);
+    assert_eq!(renamed.code, Some(1));
+    assert!(
+        renamed.stderr.contains("this binary is named `hooks`"),
+        "{}",
+        renamed.stderr
+    );
+    let allowed = install(&["--command", "hooks", "--allow-missing"]);
+    assert_eq!(allowed.code, Some(0), "{}", allowed.stderr);
+    assert!(
+        allowed.stdout.contains(
+            "Entries run `hooks`: --command hooks with --allow-missing (`hooks` is not on PATH on this machine)."
+        ),
+        "{}",
+        allowed.stdout
+    );
+    assert_eq!(commands(&read_json(&settings), "command"), ["hooks"]);
+    // Another program of that name on PATH: refused, --allow-missing or not.
+    let other = m.path("bin").join("hooks");
+    fs::write(&other, "#!/bin/sh\nexit 0\n").unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    fs::set_permissions(&other, fs::Permissions::from_mode(0o755)).unwrap();
+    let before = fs::read_to_string(&settings).unwrap();
+    let refused = install(&["--command", "hooks", "--allow-missing"]);
+    assert_eq!(refused.code, Some(1));
+    assert!(
+        refused.stderr.contains("another file than this binary"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(fs::read_to_string(&settings).unwrap(), before);
+}
+
+#[test]
+fn a_user_install_keeps_the_absolute_path_unless_the_bare_name_resolves() {
+    let m = Machine::new();
+    let binary = m.place("elsewhere/hooks");
+    let out = m.ok(&binary, &["install", "gemini", "--user"]);
+    assert!(
+        out.contains(&format!(
+            "Entries run `{}`: `hooks` is not on PATH; the user's settings are this machine's own.",
+            binary.display()
+        )),
+        "{out}"
+    );
+    m.on_path(&binary);
+    let out = m.ok(&binary, &["install", "gemini", "--user"]);
+    assert!(out.contains("Entries run `hooks`"), "{out}");
+    assert!(
+        out.contains(&format!("Replaced {} with hooks in the", binary.display())),
+        "the old entry is pointed at the name in place: {out}"
+    );
+    let settings = read_json(&m.path("home").join(".gemini/settings.json"));
+    for command in commands(&settings, "command") {
+        assert!(command.starts_with("hooks gemini "), "{command}");
+    }
+}
+
+#[test]
+fn a_committed_portable_entry_that_runs_this_binary_here_is_left_as_it_is() {
+    let m = Machine::new();
+    let binary = m.place("project/tools/hooks");
+    m.ok(
+        &binary,
+        &["install", "claude", "--claude-version", "2.1.328"],
+    );
+    let written = fs::read_to_string(m.path("project").join(".claude/settings.json")).unwrap();
+    // A teammate with the same binary on PATH: the bare name would be chosen, but the
+    // project-relative entry runs this binary here too, so nothing changes.
+    m.on_path(&binary);
+    let out = m.ok(
+        &binary,
+        &["install", "claude", "--claude-version", "2.1.328"],
+    );
+    assert!(out.contains("Entries run `hooks`"), "{out}");
+    assert!(out.contains("is up to date"), "{out}");
+    assert_eq!(
+        fs::read_to_string(m.path("project").join(".claude/settings.json")).unwrap(),
+        written
+    );
+    // Uninstall removes the entries in either portable form.
+    let out = m.ok(&binary, &["uninstall", "claude"]);
+    assert!(out.contains("Removed"), "{out}");
+    assert!(
+        !m.path("project").join(".claude/settings.json").exists(),
+        "{out}"
+    );
+}
+
+#[test]
+fn codex_trust_hashes_the_bare_command_as_written() {
+    let m = Machine::new();
+    let binary = m.place("elsewhere/hooks");
+    m.on_path(&binary);
+    let codex_home = m.path("home").join(".codex");
+    let out = m.ok(&binary, &["install", "codex", "--user", "--trust"]);
+    assert!(out.contains("Trusted"), "{out}");
+    let hooks: Value = read_json(&codex_home.join("hooks.json"));
+    let config = fs::read_to_string(codex_home.join("config.toml")).unwrap();
+    let (event, groups) = hooks["hooks"].as_object().unwrap().iter().next().unwrap();
+    let handler = &groups[0]["hooks"][0];
+    assert_eq!(handler["command"], format!("hooks codex {event}"));
+    let hash = install::trust_hash(&install::snake_case(event), None, handler);
+    assert!(config.contains(&hash), "{config}");
 }

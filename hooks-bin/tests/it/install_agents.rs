@@ -19,6 +19,7 @@ fn plan(target: Target, path: &Path, dry_run: bool) -> Install {
         target,
         path: path.to_path_buf(),
         binary: PathBuf::from(BINARY),
+        command: None,
         dry_run,
         on_failure_block: target == Target::Cursor,
         http: None,

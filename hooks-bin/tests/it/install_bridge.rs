@@ -190,6 +190,7 @@ fn install_pi_refuses_the_options_of_settings_file_agents_and_writes_nothing() {
         &["--http"][..],
         &["--trust"],
         &["--claude-version", "2.1.300"],
+        &["--command", "hooks"],
     ] {
         let out = Command::new(HOOKS)
             .args(["install", "pi"])

@@ -32,6 +32,7 @@ fn plan(path: &Path, http: Option<HttpHooks>) -> Install {
         target: Target::Claude,
         path: path.to_path_buf(),
         binary: PathBuf::from("/opt/hooks/bin/hooks"),
+        command: None,
         dry_run: false,
         on_failure_block: false,
         http,

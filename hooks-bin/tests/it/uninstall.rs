@@ -42,6 +42,7 @@ fn install(target: Target, path: &Path, http: Option<HttpHooks>, fail_closed: bo
         target,
         path: path.to_path_buf(),
         binary: PathBuf::from(BINARY),
+        command: None,
         dry_run: false,
         on_failure_block: fail_closed,
         http,
@@ -229,6 +230,11 @@ fn uninstall_removes_only_what_install_counts_as_ours() {
       {"hooks": [{"type": "command", "command": "'/a b/hooks' claude PreToolUse"}]},
       {"hooks": [{"type": "command", "command": "/usr/bin/other-hooks", "args": ["claude", "PreToolUse"]}]},
       {"hooks": [{"type": "command", "command": "hooks", "args": ["claude", "PreToolUse"]}]},
+      {"hooks": [{"type": "command", "command": "${CLAUDE_PROJECT_DIR}/target/debug/hooks", "args": ["claude", "PreToolUse"]}]},
+      {"hooks": [{"type": "command", "command": "other-hooks", "args": ["claude", "PreToolUse"]}]},
+      {"hooks": [{"type": "command", "command": "$CLAUDE_PROJECT_DIR/bin/hooks", "args": ["claude", "PreToolUse"]}]},
+      {"hooks": [{"type": "command", "command": "${CLAUDE_PROJECT_DIR}/../hooks", "args": ["claude", "PreToolUse"]}]},
+      {"hooks": [{"type": "command", "command": "bin/hooks", "args": ["claude", "PreToolUse"]}]},
       {"hooks": [{"type": "command", "command": "/x/hooks", "args": ["claude", "Stop"]}]},
       {"hooks": [{"type": "command", "command": "/x/hooks", "args": ["codex", "PreToolUse"]}]},
       {"hooks": [{"type": "command", "command": "/x/hooks claude PreToolUse | tee log"}]},
@@ -242,7 +248,8 @@ fn uninstall_removes_only_what_install_counts_as_ours() {
 "#;
     let path = file(dir.path(), "settings.json", text);
     let (report, out) = uninstall(Target::Claude, &path, false);
-    assert_eq!(report.removed, [PRE_TOOL_USE; 4], "{out}");
+    // The bare name and the project-relative path of install's portable forms are ours too.
+    assert_eq!(report.removed, [PRE_TOOL_USE; 6], "{out}");
     let after: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
     let kept: Vec<String> = after["hooks"]["PreToolUse"]
@@ -252,9 +259,15 @@ fn uninstall_removes_only_what_install_counts_as_ours() {
         .flat_map(|g| g["hooks"].as_array().unwrap().clone())
         .map(|h| h.to_string())
         .collect();
-    assert_eq!(kept.len(), 8, "{kept:#?}");
+    assert_eq!(kept.len(), 11, "{kept:#?}");
     assert!(kept[0].contains("other-guard"), "{kept:#?}");
-    for gone in ["/old/place/hooks", "/a b/hooks", ":4242/claude/PreToolUse"] {
+    for gone in [
+        "/old/place/hooks",
+        "/a b/hooks",
+        ":4242/claude/PreToolUse",
+        "\"hooks\"",
+        "${CLAUDE_PROJECT_DIR}/target",
+    ] {
         assert!(!kept.iter().any(|h| h.contains(gone)), "{gone}: {kept:#?}");
     }
     assert_eq!(

@@ -12,8 +12,10 @@ use super::finding::Finding;
 use super::server::{self, ServerState};
 use super::{Context, Scope};
 use crate::agents::{Agent, AgentEvent};
+use crate::install::command::Command;
 use crate::install::git::Standing;
 use crate::install::{self, CodexConfig, Found, Runs};
+use crate::text::shell_quote;
 
 /// `PreToolUse, Stop`.
 fn names(events: &[AgentEvent]) -> String {
@@ -102,20 +104,47 @@ fn binaries(
     version: Option<&Version>,
     out: &mut Vec<Finding>,
 ) {
-    let mut by_binary: BTreeMap<&Path, Vec<&Found>> = BTreeMap::new();
+    let mut by_binary: BTreeMap<&Command, Vec<&Found>> = BTreeMap::new();
     for f in found {
-        if let Runs::Binary(path) = &f.runs {
-            by_binary.entry(path).or_default().push(f);
+        if let Runs::Binary(command) = &f.runs {
+            by_binary.entry(command).or_default().push(f);
         }
     }
     let shown = file.display();
     let fix = ctx.install(agent, scope);
-    for (path, entries_of) in by_binary {
+    for (command, entries_of) in by_binary {
         let events: Vec<AgentEvent> = entries_of.iter().map(|f| f.event).collect();
         let (n, list) = (events.len(), names(&events));
         let entries = if n == 1 { "entry" } else { "entries" };
-        let p = path.display();
-        out.push(match binary_state(path, &ctx.canonical_binary) {
+        let gating = any_gating(&events);
+        let path = match command.resolve(&ctx.project, ctx.path_var.as_deref()) {
+            Ok(path) => path,
+            Err(why) => {
+                let name = command.file_name().unwrap_or_default().to_string_lossy();
+                out.push(
+                    Finding::error(
+                        format!(
+                            "{shown}: {n} {entries} ({list}) run `{name}`, and {why} on this \
+                             machine{}",
+                            consequence(agent, &entries_of, version)
+                        ),
+                        gating,
+                    )
+                    .fix(format!(
+                        "put this binary on PATH as `{name}` (e.g. `ln -s {} ~/.local/bin/{name}` \
+                         with ~/.local/bin on PATH, or `cargo install` its package), or `{fix}` \
+                         to write a command that runs here",
+                        shell_quote(&ctx.binary.display().to_string())
+                    )),
+                );
+                continue;
+            }
+        };
+        let p = match command {
+            Command::Path(_) => path.display().to_string(),
+            _ => format!("`{command}` ({})", path.display()),
+        };
+        out.push(match binary_state(&path, &ctx.canonical_binary) {
             BinaryState::This => {
                 Finding::ok(format!("{shown}: {n} {entries} ({list}) run this binary"))
             }
@@ -130,14 +159,22 @@ fn binaries(
                 } else {
                     "is not an executable file"
                 };
+                let fix = match command {
+                    Command::InProject(rel) => format!(
+                        "build the binary at {} in the project (the entries name it there for \
+                         every clone), or `{fix}` to write a command that runs here",
+                        rel.display()
+                    ),
+                    _ => fix.clone(),
+                };
                 Finding::error(
                     format!(
                         "{shown}: {n} {entries} ({list}) run {p}, which {which}{}",
                         consequence(agent, &entries_of, version)
                     ),
-                    any_gating(&events),
+                    gating,
                 )
-                .fix(fix.clone())
+                .fix(fix)
             }
         });
     }

@@ -32,3 +32,4 @@ mod pi;
 mod pi_bridge;
 mod protocol;
 mod qwen;
+mod team;
