@@ -30,7 +30,7 @@ use super::outcome::{Answered, CallFacts, Outcome, outcome, unknown_event, worki
 use super::session::Session;
 use super::trace::{self, Runs};
 use super::{AdapterOptions, Tables, bundle_or_error, load_bundle_for};
-use crate::agents::{AgentEvent, Call, Decision, Mapping, Protocol, Request, StartSource};
+use crate::agents::{AgentEvent, Call, Mapping, Protocol, Request, StartSource};
 
 /// What a resident host keeps per agent session besides its runner: the collectors of what
 /// its hooks report, send and notify, and the agent it serves.
@@ -295,20 +295,6 @@ pub fn answer(
     opts: &AdapterOptions,
 ) -> Outcome {
     answer_call(protocol, event_name, input, opts).outcome
-}
-
-/// [`answer`], with the decision the hooks' combined results made (before it was encoded in
-/// the agent's schema; `None` for no opinion, and when the call failed before the hooks ran),
-/// for `hooks explain`.
-#[must_use]
-pub fn answer_with_decision(
-    protocol: &dyn Protocol,
-    event_name: &str,
-    input: &[u8],
-    opts: &AdapterOptions,
-) -> (Outcome, Option<Decision>) {
-    let answered = answer_call(protocol, event_name, input, opts);
-    (answered.outcome, answered.decision)
 }
 
 /// [`answer`], with everything the call gave ([`Answered`]).

@@ -121,12 +121,6 @@ impl Transcript {
         clean(path.strip_prefix(&self.root).unwrap_or(path))
     }
 
-    /// Whether readable output is coloured.
-    #[must_use]
-    pub fn color(&self) -> bool {
-        self.color
-    }
-
     /// The theme renderers get.
     #[must_use]
     pub fn theme(&self) -> Theme {
