@@ -49,6 +49,7 @@ pub mod json;
 pub mod run;
 pub mod sanitize;
 pub mod serve;
+mod sync;
 mod text;
 pub mod transport;
 pub mod trust;

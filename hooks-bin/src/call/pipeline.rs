@@ -20,7 +20,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, PoisonError};
+use std::sync::Arc;
 
 use hooks_core::{HookRunner, HookTable, JsonlSessionStore, SessionManager};
 
@@ -31,6 +31,7 @@ use super::session::Session;
 use super::trace::{self, Runs};
 use super::{AdapterOptions, Tables, bundle_or_error, load_bundle_for};
 use crate::agents::{AgentEvent, Call, Mapping, Protocol, Request, StartSource};
+use crate::sync::Locked as _;
 
 /// What a resident host keeps per agent session besides its runner: the collectors of what
 /// its hooks report, send and notify, and the agent it serves.
@@ -266,7 +267,7 @@ fn answered(
 /// Forgets what the handlers of `resident` recorded.
 fn drain(resident: &Resident) {
     if let Some(runs) = &resident.runs {
-        runs.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        runs.locked().clear();
     }
 }
 

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 use std::time::SystemTime;
 
 use hooks_core::loader::path::normalize_lexically;
@@ -15,6 +15,7 @@ use crate::text::shell_quote;
 
 use super::error::shown;
 use super::store::{TrustStore, sha256_file};
+use crate::sync::Locked as _;
 
 /// How a host checks hook files before it runs them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -132,7 +133,7 @@ impl TrustPolicy {
 
     /// Why `path` may not run now, or `None` when it is trusted.
     fn refusal(&self, path: &Path) -> Option<String> {
-        let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut seen = self.seen.locked();
         let store_file = super::store_path().map_err(|e| e.to_string());
         let current = match FileId::of(path) {
             Ok(id) => match seen.hashes.get(path) {

@@ -43,6 +43,7 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::sync::Locked as _;
 use hooks_core::events::Content;
 use hooks_core::ui::Theme;
 use serde::Serialize;
@@ -143,12 +144,6 @@ impl Transcript {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Output> {
-        self.out
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
     /// Writes one JSON record: `type`, then `line` (when set), then `fields`.
     fn record(&self, kind: &str, fields: Value) {
         let mut map = Map::new();
@@ -159,7 +154,7 @@ impl Transcript {
         if let Value::Object(fields) = fields {
             map.extend(fields);
         }
-        let mut out = self.lock();
+        let mut out = self.out.locked();
         let text = serde_json::to_string(&Value::Object(map)).unwrap_or_default();
         let _ = writeln!(out.sink, "{text}");
         let _ = out.sink.flush();
@@ -183,7 +178,7 @@ impl Transcript {
 
     /// Writes readable lines (each already sanitized and styled), after any pending events.
     fn lines(&self, lines: &[String]) {
-        let mut out = self.lock();
+        let mut out = self.out.locked();
         Self::flush_events(self, &mut out);
         for line in lines {
             let _ = writeln!(out.sink, "{line}");
@@ -206,7 +201,7 @@ impl Transcript {
         if self.json {
             return;
         }
-        let mut out = self.lock();
+        let mut out = self.out.locked();
         self.flush_events(&mut out);
         let _ = out.sink.flush();
     }

@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::{StartInfo, Style, ToolRecord, Transcript, clean};
+use crate::sync::Locked as _;
 
 impl Transcript {
     /// The run starts.
@@ -84,7 +85,7 @@ impl Transcript {
                 json!({"event": name, "handled": handled, "payload": payload}),
             );
         } else {
-            self.lock().events.push(name.to_owned());
+            self.out.locked().events.push(name.to_owned());
         }
     }
 
