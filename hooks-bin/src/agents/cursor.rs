@@ -48,7 +48,7 @@ use hooks_core::tool_names::ToolNames;
 
 use super::protocol::{
     AgentCli, AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout,
-    Mapping, Protocol, Request, StartSource, invalid, missing,
+    Mapping, Protocol, Request, Spec, StartSource, invalid, missing,
 };
 use super::tool_io::{self, ToolOutputView};
 use crate::json::{self, InputError, one_line};
@@ -86,54 +86,53 @@ pub const CURSOR_TOOL_NAMES: ToolNames = ToolNames::new(&[
     ("LS", "ls"),
 ]);
 
-/// Where `hooks install cursor` writes: `.cursor/hooks.json`, shell-form entries, with
-/// `failClosed` on the gating events.
-const INSTALL: InstallShape = InstallShape {
-    dir: ".cursor",
-    user_dir: None,
-    file: "hooks.json",
-    dir_env: None,
-    form: Form::Shell,
-    note: Some("Cursor support is written from its documentation and not verified against Cursor."),
-    layout: Layout::Versioned,
-    command_key: "command",
-    matchers: &[],
-    fail_closed: Some(FailClosed {
-        key: "failClosed",
-        value: FailValue::True,
-        versioned: false,
-        since: [0, 0, 0],
-    }),
-};
-
-/// What `hooks` says and looks for of Cursor ([`Protocol::cli`]).
-static CLI: AgentCli = AgentCli {
-    display_name: "Cursor",
-    executable: "cursor-agent",
-    about_note: " (from Cursor's documentation; not verified against Cursor)",
-    exit_status: "Exit status: 0 (answer on stdout, `{}` for none); 2 denies (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event.",
-    switch: None,
+/// Cursor as `hooks` knows it ([`Protocol::spec`]).
+static SPEC: Spec = Spec {
+    name: "cursor",
+    events: &[
+        BEFORE_SHELL_EXECUTION,
+        BEFORE_MCP_EXECUTION,
+        BEFORE_READ_FILE,
+        BEFORE_SUBMIT_PROMPT,
+        SESSION_START,
+        SESSION_END,
+        STOP,
+    ],
+    tool_names: &CURSOR_TOOL_NAMES,
+    project_dir_env: None,
+    cli: AgentCli {
+        display_name: "Cursor",
+        executable: "cursor-agent",
+        about_note: " (from Cursor's documentation; not verified against Cursor)",
+        exit_status: "Exit status: 0 (answer on stdout, `{}` for none); 2 denies (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event.",
+        switch: None,
+    },
+    // Where `hooks install cursor` writes: `.cursor/hooks.json`, shell-form entries, with
+    // `failClosed` on the gating events.
+    install: InstallShape {
+        dir: ".cursor",
+        user_dir: None,
+        file: "hooks.json",
+        dir_env: None,
+        form: Form::Shell,
+        note: Some(
+            "Cursor support is written from its documentation and not verified against Cursor.",
+        ),
+        layout: Layout::Versioned,
+        command_key: "command",
+        matchers: &[],
+        fail_closed: Some(FailClosed {
+            key: "failClosed",
+            value: FailValue::True,
+            versioned: false,
+            since: [0, 0, 0],
+        }),
+    },
 };
 
 impl Protocol for Cursor {
-    fn name(&self) -> &'static str {
-        "cursor"
-    }
-
-    fn events(&self) -> &'static [AgentEvent] {
-        &[
-            BEFORE_SHELL_EXECUTION,
-            BEFORE_MCP_EXECUTION,
-            BEFORE_READ_FILE,
-            BEFORE_SUBMIT_PROMPT,
-            SESSION_START,
-            SESSION_END,
-            STOP,
-        ]
-    }
-
-    fn tool_names(&self) -> &'static ToolNames {
-        &CURSOR_TOOL_NAMES
+    fn spec(&self) -> &'static Spec {
+        &SPEC
     }
 
     fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
@@ -163,14 +162,6 @@ impl Protocol for Cursor {
             | Decision::CancelCompact { .. }
             | Decision::ReplaceMessages { .. } => json!({}),
         })
-    }
-
-    fn cli(&self) -> &'static AgentCli {
-        &CLI
-    }
-
-    fn install(&self) -> &'static InstallShape {
-        &INSTALL
     }
 }
 
