@@ -160,6 +160,15 @@ impl Transcript {
         let _ = out.sink.flush();
     }
 
+    /// The record `kind` with `fields`, or, in readable output, the line `line()` in `style`.
+    fn say(&self, kind: &str, fields: Value, style: Style, line: impl FnOnce() -> String) {
+        if self.json {
+            self.record(kind, fields);
+        } else {
+            self.lines(&[self.paint(style, &line())]);
+        }
+    }
+
     fn paint(&self, style: Style, text: &str) -> String {
         if !self.color {
             return text.to_owned();
