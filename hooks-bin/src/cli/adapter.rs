@@ -67,7 +67,7 @@ pub(super) fn serve(agent: Agent, args: &AdapterArgs, trust: trust::TrustMode) -
         protocol,
         &args.event,
         &options,
-        Some(&hand_over),
+        &hand_over,
     ))
 }
 
