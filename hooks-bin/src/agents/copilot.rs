@@ -48,7 +48,7 @@
 //! answers 200 with `{"decision":"block","reason":LINE}` ([`Protocol::http_block`]).
 
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use hooks_core::events::{AgentEndEvent, ToolCallEvent, ToolInput, ToolResultEvent};
 use hooks_core::tool_names::ToolNames;
@@ -56,7 +56,7 @@ use hooks_core::tool_names::ToolNames;
 use super::hook_json::replacement_text;
 use super::protocol::{
     AgentCli, AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
-    Spec, StartSource, invalid, missing,
+    Spec, StartSource, invalid, missing, object_or_json,
 };
 use super::tool_io::{self, ToolOutputView};
 use crate::json::{self, InputError};
@@ -296,17 +296,8 @@ fn tool_call(input: &CopilotInput, event: AgentEvent) -> Result<(String, ToolInp
         .tool_name
         .as_deref()
         .ok_or_else(|| missing("toolName", event))?;
-    let args: Map<String, Value> = match &input.tool_args {
-        Some(Value::Object(args)) => args.clone(),
-        Some(Value::String(text)) => json::decode_object(text.as_bytes(), "toolArgs")?,
-        Some(Value::Null) | None => return Err(missing("toolArgs", event)),
-        Some(other) => {
-            return Err(invalid(format!(
-                "toolArgs must be an object or a JSON string, found {}",
-                crate::text::json_kind(other)
-            )));
-        }
-    };
+    let args = object_or_json(input.tool_args.as_ref(), "toolArgs")?
+        .ok_or_else(|| missing("toolArgs", event))?;
     let name = COPILOT_TOOL_NAMES.ours(name);
     let input = tool_io::canonical_input(&name, args);
     Ok((name, input))

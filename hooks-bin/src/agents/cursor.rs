@@ -46,12 +46,13 @@ use serde_json::{Map, Value, json};
 use hooks_core::events::{AgentEndEvent, ToolCallEvent, ToolResultEvent};
 use hooks_core::tool_names::ToolNames;
 
+use super::hook_json::check_event_name;
 use super::protocol::{
     AgentCli, AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout,
-    Mapping, Protocol, Request, Spec, StartSource, invalid, missing,
+    Mapping, Protocol, Request, Spec, StartSource, invalid, missing, object_or_json,
 };
 use super::tool_io::{self, ToolOutputView};
-use crate::json::{self, InputError, one_line};
+use crate::json::{self, InputError};
 
 /// Cursor's hook protocol (from its documentation; not verified against a binary).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -190,14 +191,7 @@ struct CursorInput {
 
 fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {
     let input: CursorInput = json::decode_object(bytes, "stdin")?;
-    if let Some(name) = &input.hook_event_name
-        && name != event.name
-    {
-        return Err(invalid(format!(
-            "hook_event_name is `{}` but the adapter was started for `{event}`; check the hook settings",
-            one_line(name, 80)
-        )));
-    }
+    check_event_name(input.hook_event_name.as_deref(), event)?;
     let call = match event {
         BEFORE_SHELL_EXECUTION => {
             let command = input
@@ -220,17 +214,7 @@ fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {
                 .tool_name
                 .as_deref()
                 .ok_or_else(|| missing("tool_name", event))?;
-            let args: Map<String, Value> = match &input.tool_input {
-                Some(Value::Object(args)) => args.clone(),
-                Some(Value::String(text)) => json::decode_object(text.as_bytes(), "tool_input")?,
-                Some(Value::Null) | None => Map::new(),
-                Some(other) => {
-                    return Err(invalid(format!(
-                        "tool_input must be an object or a JSON string, found {}",
-                        crate::text::json_kind(other)
-                    )));
-                }
-            };
+            let args = object_or_json(input.tool_input.as_ref(), "tool_input")?.unwrap_or_default();
             let name = CURSOR_TOOL_NAMES.ours(name);
             Call::ToolCall(ToolCallEvent {
                 input: tool_io::canonical_input(&name, args),

@@ -212,6 +212,23 @@ pub(super) fn invalid(message: String) -> InputError {
     }
 }
 
+/// The object the input's field `field` holds (`value`): an object, or a JSON string holding
+/// one (decoded with the same bounds as stdin); `None` when the field is missing or null.
+pub(super) fn object_or_json(
+    value: Option<&Value>,
+    field: &str,
+) -> Result<Option<serde_json::Map<String, Value>>, InputError> {
+    match value {
+        Some(Value::Object(map)) => Ok(Some(map.clone())),
+        Some(Value::String(text)) => crate::json::decode_object(text.as_bytes(), field).map(Some),
+        Some(Value::Null) | None => Ok(None),
+        Some(other) => Err(invalid(format!(
+            "{field} must be an object or a JSON string, found {}",
+            crate::text::json_kind(other)
+        ))),
+    }
+}
+
 /// Input without the field `field` that `event` needs.
 pub(super) fn missing(field: &str, event: AgentEvent) -> InputError {
     invalid(format!("missing field `{field}` (required for {event})"))
