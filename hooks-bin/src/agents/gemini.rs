@@ -55,6 +55,7 @@ use super::protocol::{
     AgentCli, AgentEvent, Call, Decision, Form, HooksSwitch, InstallShape, Layout, Mapping,
     Protocol, Request, Spec, invalid, missing,
 };
+use super::tool_io::join_text;
 use crate::json::{self, InputError, one_line};
 
 /// Gemini CLI's hook protocol.
@@ -300,17 +301,10 @@ fn role(message: &Message) -> &str {
 }
 
 fn text(message: &Message) -> String {
-    let joined = |content: &[Content]| {
-        content
-            .iter()
-            .filter_map(Content::as_text)
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
     match message {
         Message::User(m) => m.content.to_text(),
-        Message::Assistant(m) => joined(&m.content),
-        Message::ToolResult(m) => joined(&m.content),
+        Message::Assistant(m) => join_text(&m.content),
+        Message::ToolResult(m) => join_text(&m.content),
         Message::Custom(m) => m.content.to_text(),
         Message::Other(v) => match v.get("content") {
             Some(Value::String(text)) => text.clone(),
