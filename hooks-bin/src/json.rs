@@ -91,32 +91,6 @@ pub enum InputError {
     },
 }
 
-impl InputError {
-    /// The input's name, as given to the decoder.
-    #[must_use]
-    pub fn input_name(&self) -> &str {
-        match self {
-            InputError::Empty { name }
-            | InputError::TooLarge { name, .. }
-            | InputError::NotUtf8 { name, .. }
-            | InputError::TooDeep { name, .. }
-            | InputError::Syntax { name, .. }
-            | InputError::Invalid { name, .. } => name,
-        }
-    }
-
-    /// Where in the input the problem is, when it has a position.
-    #[must_use]
-    pub fn position(&self) -> Option<Position> {
-        match self {
-            InputError::NotUtf8 { at, .. }
-            | InputError::TooDeep { at, .. }
-            | InputError::Syntax { at, .. } => Some(*at),
-            _ => None,
-        }
-    }
-}
-
 /// A 1-based line and column (the column counted in bytes, as serde_json does).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {

@@ -50,6 +50,7 @@ pub mod json;
 pub mod run;
 pub mod sanitize;
 pub mod serve;
+mod sync;
 pub mod testing;
 mod text;
 pub mod transport;

@@ -34,7 +34,6 @@
 use serde_json::{Value, json};
 
 use hooks_core::loader::claude::CLAUDE_TOOL_NAMES;
-use hooks_core::tool_names::ToolNames;
 
 use super::hook_json::{
     self, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END,
@@ -42,76 +41,64 @@ use super::hook_json::{
 };
 use super::protocol::{
     AgentCli, AgentEvent, Decision, FailClosed, FailValue, Form, HooksSwitch, InstallShape, Layout,
-    Protocol, Request,
+    Protocol, Spec,
 };
 use super::tool_io::{ToolOutputView, Unfit};
-use crate::json::InputError;
 
 /// Claude Code's hook protocol.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Claude;
 
-/// Where `hooks install claude` writes: `.claude/settings.json`, exec-form entries; gating
-/// entries get `"onFailure": "block"` for Claude Code 2.1.295 and later (without it a hook
-/// that cannot start, crashes or times out lets the tool run).
-const INSTALL: InstallShape = InstallShape {
-    dir: ".claude",
-    user_dir: None,
-    file: "settings.json",
-    dir_env: None,
-    form: Form::Exec,
-    note: None,
-    layout: Layout::Groups,
-    command_key: "command",
-    matchers: &[],
-    fail_closed: Some(FailClosed {
-        key: "onFailure",
-        value: FailValue::Text("block"),
-        versioned: true,
-        since: [2, 1, 295],
-    }),
-};
-
-/// What `hooks` says and looks for of Claude Code ([`Protocol::cli`]).
-static CLI: AgentCli = AgentCli {
-    display_name: "Claude Code",
-    executable: "claude",
-    about_note: "",
-    exit_status: "Exit status: 0 (answer on stdout, or none); 2 blocks (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event.",
-    switch: Some(HooksSwitch::SettingsKey {
-        pointer: "/disableAllHooks",
-        off: true,
-    }),
+/// Claude Code as `hooks` knows it ([`Protocol::spec`]).
+static SPEC: Spec = Spec {
+    name: "claude",
+    events: &[
+        PRE_TOOL_USE,
+        POST_TOOL_USE,
+        POST_TOOL_USE_FAILURE,
+        USER_PROMPT_SUBMIT,
+        SESSION_START,
+        SESSION_END,
+        PRE_COMPACT,
+        STOP,
+    ],
+    tool_names: &CLAUDE_TOOL_NAMES,
+    project_dir_env: Some("CLAUDE_PROJECT_DIR"),
+    cli: AgentCli {
+        display_name: "Claude Code",
+        executable: "claude",
+        about_note: "",
+        exit_status: "Exit status: 0 (answer on stdout, or none); 2 blocks (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event.",
+        switch: Some(HooksSwitch::SettingsKey {
+            pointer: "/disableAllHooks",
+            off: true,
+        }),
+    },
+    // Where `hooks install claude` writes: `.claude/settings.json`, exec-form entries; gating
+    // entries get `"onFailure": "block"` for Claude Code 2.1.295 and later (without it a hook
+    // that cannot start, crashes or times out lets the tool run).
+    install: InstallShape {
+        dir: ".claude",
+        user_dir: None,
+        file: "settings.json",
+        dir_env: None,
+        form: Form::Exec,
+        note: None,
+        layout: Layout::Groups,
+        command_key: "command",
+        matchers: &[],
+        fail_closed: Some(FailClosed {
+            key: "onFailure",
+            value: FailValue::Text("block"),
+            versioned: true,
+            since: [2, 1, 295],
+        }),
+    },
 };
 
 impl Protocol for Claude {
-    fn name(&self) -> &'static str {
-        "claude"
-    }
-
-    fn events(&self) -> &'static [AgentEvent] {
-        &[
-            PRE_TOOL_USE,
-            POST_TOOL_USE,
-            POST_TOOL_USE_FAILURE,
-            USER_PROMPT_SUBMIT,
-            SESSION_START,
-            SESSION_END,
-            PRE_COMPACT,
-            STOP,
-        ]
-    }
-
-    fn tool_names(&self) -> &'static ToolNames {
-        &CLAUDE_TOOL_NAMES
-    }
-
-    fn project_dir_env(&self) -> Option<&'static str> {
-        Some("CLAUDE_PROJECT_DIR")
-    }
-
-    fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
-        hook_json::decode(event, input, &CLAUDE_TOOL_NAMES)
+    fn spec(&self) -> &'static Spec {
+        &SPEC
     }
 
     fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value> {
@@ -144,14 +131,6 @@ impl Protocol for Claude {
 
     fn tell_user(&self, event: AgentEvent, answer: Option<Value>, text: &str) -> Option<Value> {
         hook_json::with_system_message(event, answer, text)
-    }
-
-    fn cli(&self) -> &'static AgentCli {
-        &CLI
-    }
-
-    fn install(&self) -> &'static InstallShape {
-        &INSTALL
     }
 }
 

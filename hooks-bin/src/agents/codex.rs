@@ -49,9 +49,8 @@ use super::hook_json::{
 };
 use super::protocol::{
     AgentCli, AgentEvent, Decision, Form, HooksSwitch, InstallShape, Layout, Mapping, Protocol,
-    Request,
+    Spec,
 };
-use crate::json::InputError;
 
 /// Codex's hook protocol.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -70,58 +69,51 @@ pub const CODEX_TOOL_NAMES: ToolNames = ToolNames::new(&[
 /// The environment variable Codex reads its config directory from (default `~/.codex`).
 pub const CODEX_HOME_ENV: &str = "CODEX_HOME";
 
-/// Where `hooks install codex` writes: `.codex/hooks.json` (or `$CODEX_HOME/hooks.json`),
-/// shell-form entries (Codex runs `command` through a shell).
-const INSTALL: InstallShape = InstallShape {
-    dir: ".codex",
-    user_dir: None,
-    file: "hooks.json",
-    dir_env: Some(CODEX_HOME_ENV),
-    form: Form::Shell,
-    note: Some(
-        "Codex runs new or changed hooks only after you trust them, and skips the others \
-         without a word: open /hooks in Codex to review and trust them, or install again with \
-         --trust to trust exactly these entries; an unattended `codex exec \
-         --dangerously-bypass-hook-trust` runs hooks without trust.",
-    ),
-    layout: Layout::Groups,
-    command_key: "command",
-    matchers: &[],
-    fail_closed: None,
-};
-
-/// What `hooks` says and looks for of Codex ([`Protocol::cli`]).
-static CLI: AgentCli = AgentCli {
-    display_name: "Codex",
-    executable: "codex",
-    about_note: "",
-    exit_status: "Exit status: 0 (answer on stdout, or none); 2 blocks (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event.",
-    switch: Some(HooksSwitch::CodexFeature),
+/// Codex as `hooks` knows it ([`Protocol::spec`]).
+static SPEC: Spec = Spec {
+    name: "codex",
+    events: &[
+        PRE_TOOL_USE,
+        POST_TOOL_USE,
+        USER_PROMPT_SUBMIT,
+        SESSION_START,
+        SESSION_END,
+        PRE_COMPACT,
+        STOP,
+    ],
+    tool_names: &CODEX_TOOL_NAMES,
+    project_dir_env: None,
+    cli: AgentCli {
+        display_name: "Codex",
+        executable: "codex",
+        about_note: "",
+        exit_status: "Exit status: 0 (answer on stdout, or none); 2 blocks (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event.",
+        switch: Some(HooksSwitch::CodexFeature),
+    },
+    // Where `hooks install codex` writes: `.codex/hooks.json` (or `$CODEX_HOME/hooks.json`),
+    // shell-form entries (Codex runs `command` through a shell).
+    install: InstallShape {
+        dir: ".codex",
+        user_dir: None,
+        file: "hooks.json",
+        dir_env: Some(CODEX_HOME_ENV),
+        form: Form::Shell,
+        note: Some(
+            "Codex runs new or changed hooks only after you trust them, and skips the others \
+             without a word: open /hooks in Codex to review and trust them, or install again with \
+             --trust to trust exactly these entries; an unattended `codex exec \
+             --dangerously-bypass-hook-trust` runs hooks without trust.",
+        ),
+        layout: Layout::Groups,
+        command_key: "command",
+        matchers: &[],
+        fail_closed: None,
+    },
 };
 
 impl Protocol for Codex {
-    fn name(&self) -> &'static str {
-        "codex"
-    }
-
-    fn events(&self) -> &'static [AgentEvent] {
-        &[
-            PRE_TOOL_USE,
-            POST_TOOL_USE,
-            USER_PROMPT_SUBMIT,
-            SESSION_START,
-            SESSION_END,
-            PRE_COMPACT,
-            STOP,
-        ]
-    }
-
-    fn tool_names(&self) -> &'static ToolNames {
-        &CODEX_TOOL_NAMES
-    }
-
-    fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
-        hook_json::decode(event, input, &CODEX_TOOL_NAMES)
+    fn spec(&self) -> &'static Spec {
+        &SPEC
     }
 
     fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value> {
@@ -145,14 +137,6 @@ impl Protocol for Codex {
     /// included); only `continue: false` holds a compaction, so a failure answers that.
     fn failure_answer(&self, event: AgentEvent, line: &str) -> Option<Value> {
         (event.mapping == Mapping::Compact).then(|| hook_json::stop(line))
-    }
-
-    fn cli(&self) -> &'static AgentCli {
-        &CLI
-    }
-
-    fn install(&self) -> &'static InstallShape {
-        &INSTALL
     }
 }
 

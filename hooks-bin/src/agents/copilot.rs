@@ -48,7 +48,7 @@
 //! answers 200 with `{"decision":"block","reason":LINE}` ([`Protocol::http_block`]).
 
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use hooks_core::events::{AgentEndEvent, ToolCallEvent, ToolInput, ToolResultEvent};
 use hooks_core::tool_names::ToolNames;
@@ -56,7 +56,7 @@ use hooks_core::tool_names::ToolNames;
 use super::hook_json::replacement_text;
 use super::protocol::{
     AgentCli, AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
-    StartSource, invalid, missing,
+    Spec, StartSource, invalid, missing, object_or_json,
 };
 use super::tool_io::{self, ToolOutputView};
 use crate::json::{self, InputError};
@@ -92,56 +92,49 @@ pub const COPILOT_TOOL_NAMES: ToolNames = ToolNames::new(&[
 /// The variable Copilot CLI reads its config directory from (default `~/.copilot`).
 pub const COPILOT_HOME_ENV: &str = "COPILOT_HOME";
 
-/// Where `hooks install copilot` writes: `.github/hooks/hooks.json` in a project,
-/// `~/.copilot/hooks/hooks.json` for the user; shell-form entries under `bash`.
-const INSTALL: InstallShape = InstallShape {
-    dir: ".github",
-    user_dir: Some(".copilot"),
-    file: "hooks/hooks.json",
-    dir_env: Some(COPILOT_HOME_ENV),
-    form: Form::Shell,
-    note: Some(
-        "Copilot CLI loads a project's .github/hooks only in a trusted folder: trust the folder \
-         when Copilot asks (a prompt-mode run needs --trust-folder or COPILOT_ALLOW_ALL=true); \
-         untrusted, the hooks are skipped without a word.",
-    ),
-    layout: Layout::Versioned,
-    command_key: "bash",
-    matchers: &[],
-    fail_closed: None,
-};
-
-/// What `hooks` says and looks for of Copilot CLI ([`Protocol::cli`]).
-static CLI: AgentCli = AgentCli {
-    display_name: "Copilot CLI",
-    executable: "copilot",
-    about_note: " (its own format)",
-    exit_status: "Exit status: 0 (answer on stdout, or none; also a failing preToolUse or postToolUse, whose answer denies the call or withholds the output, since Copilot CLI drops stderr and lets a failed postToolUse through); 2 a failure on another gating event; 1 a failure on an observational event.",
-    switch: None,
+/// Copilot CLI as `hooks` knows it ([`Protocol::spec`]).
+static SPEC: Spec = Spec {
+    name: "copilot",
+    events: &[
+        PRE_TOOL_USE,
+        POST_TOOL_USE,
+        USER_PROMPT_SUBMITTED,
+        SESSION_START,
+        SESSION_END,
+        AGENT_STOP,
+    ],
+    tool_names: &COPILOT_TOOL_NAMES,
+    project_dir_env: Some("COPILOT_PROJECT_DIR"),
+    cli: AgentCli {
+        display_name: "Copilot CLI",
+        executable: "copilot",
+        about_note: " (its own format)",
+        exit_status: "Exit status: 0 (answer on stdout, or none; also a failing preToolUse or postToolUse, whose answer denies the call or withholds the output, since Copilot CLI drops stderr and lets a failed postToolUse through); 2 a failure on another gating event; 1 a failure on an observational event.",
+        switch: None,
+    },
+    // Where `hooks install copilot` writes: `.github/hooks/hooks.json` in a project,
+    // `~/.copilot/hooks/hooks.json` for the user; shell-form entries under `bash`.
+    install: InstallShape {
+        dir: ".github",
+        user_dir: Some(".copilot"),
+        file: "hooks/hooks.json",
+        dir_env: Some(COPILOT_HOME_ENV),
+        form: Form::Shell,
+        note: Some(
+            "Copilot CLI loads a project's .github/hooks only in a trusted folder: trust the folder \
+             when Copilot asks (a prompt-mode run needs --trust-folder or COPILOT_ALLOW_ALL=true); \
+             untrusted, the hooks are skipped without a word.",
+        ),
+        layout: Layout::Versioned,
+        command_key: "bash",
+        matchers: &[],
+        fail_closed: None,
+    },
 };
 
 impl Protocol for Copilot {
-    fn name(&self) -> &'static str {
-        "copilot"
-    }
-
-    fn events(&self) -> &'static [AgentEvent] {
-        &[
-            PRE_TOOL_USE,
-            POST_TOOL_USE,
-            USER_PROMPT_SUBMITTED,
-            SESSION_START,
-            SESSION_END,
-            AGENT_STOP,
-        ]
-    }
-
-    fn tool_names(&self) -> &'static ToolNames {
-        &COPILOT_TOOL_NAMES
-    }
-
-    fn project_dir_env(&self) -> Option<&'static str> {
-        Some("COPILOT_PROJECT_DIR")
+    fn spec(&self) -> &'static Spec {
+        &SPEC
     }
 
     fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
@@ -164,14 +157,6 @@ impl Protocol for Copilot {
             }
             Decision::CancelCompact { .. } | Decision::ReplaceMessages { .. } => None,
         }
-    }
-
-    fn cli(&self) -> &'static AgentCli {
-        &CLI
-    }
-
-    fn install(&self) -> &'static InstallShape {
-        &INSTALL
     }
 
     /// A failed `preToolUse` answers a deny holding the failure line, and a failed
@@ -311,17 +296,8 @@ fn tool_call(input: &CopilotInput, event: AgentEvent) -> Result<(String, ToolInp
         .tool_name
         .as_deref()
         .ok_or_else(|| missing("toolName", event))?;
-    let args: Map<String, Value> = match &input.tool_args {
-        Some(Value::Object(args)) => args.clone(),
-        Some(Value::String(text)) => json::decode_object(text.as_bytes(), "toolArgs")?,
-        Some(Value::Null) | None => return Err(missing("toolArgs", event)),
-        Some(other) => {
-            return Err(invalid(format!(
-                "toolArgs must be an object or a JSON string, found {}",
-                crate::text::json_kind(other)
-            )));
-        }
-    };
+    let args = object_or_json(input.tool_args.as_ref(), "toolArgs")?
+        .ok_or_else(|| missing("toolArgs", event))?;
     let name = COPILOT_TOOL_NAMES.ours(name);
     let input = tool_io::canonical_input(&name, args);
     Ok((name, input))

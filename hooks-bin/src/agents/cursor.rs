@@ -46,12 +46,13 @@ use serde_json::{Map, Value, json};
 use hooks_core::events::{AgentEndEvent, ToolCallEvent, ToolResultEvent};
 use hooks_core::tool_names::ToolNames;
 
+use super::hook_json::check_event_name;
 use super::protocol::{
     AgentCli, AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout,
-    Mapping, Protocol, Request, StartSource, invalid, missing,
+    Mapping, Protocol, Request, Spec, StartSource, invalid, missing, object_or_json,
 };
 use super::tool_io::{self, ToolOutputView};
-use crate::json::{self, InputError, one_line};
+use crate::json::{self, InputError};
 
 /// Cursor's hook protocol (from its documentation; not verified against a binary).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -86,54 +87,53 @@ pub const CURSOR_TOOL_NAMES: ToolNames = ToolNames::new(&[
     ("LS", "ls"),
 ]);
 
-/// Where `hooks install cursor` writes: `.cursor/hooks.json`, shell-form entries, with
-/// `failClosed` on the gating events.
-const INSTALL: InstallShape = InstallShape {
-    dir: ".cursor",
-    user_dir: None,
-    file: "hooks.json",
-    dir_env: None,
-    form: Form::Shell,
-    note: Some("Cursor support is written from its documentation and not verified against Cursor."),
-    layout: Layout::Versioned,
-    command_key: "command",
-    matchers: &[],
-    fail_closed: Some(FailClosed {
-        key: "failClosed",
-        value: FailValue::True,
-        versioned: false,
-        since: [0, 0, 0],
-    }),
-};
-
-/// What `hooks` says and looks for of Cursor ([`Protocol::cli`]).
-static CLI: AgentCli = AgentCli {
-    display_name: "Cursor",
-    executable: "cursor-agent",
-    about_note: " (from Cursor's documentation; not verified against Cursor)",
-    exit_status: "Exit status: 0 (answer on stdout, `{}` for none); 2 denies (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event.",
-    switch: None,
+/// Cursor as `hooks` knows it ([`Protocol::spec`]).
+static SPEC: Spec = Spec {
+    name: "cursor",
+    events: &[
+        BEFORE_SHELL_EXECUTION,
+        BEFORE_MCP_EXECUTION,
+        BEFORE_READ_FILE,
+        BEFORE_SUBMIT_PROMPT,
+        SESSION_START,
+        SESSION_END,
+        STOP,
+    ],
+    tool_names: &CURSOR_TOOL_NAMES,
+    project_dir_env: None,
+    cli: AgentCli {
+        display_name: "Cursor",
+        executable: "cursor-agent",
+        about_note: " (from Cursor's documentation; not verified against Cursor)",
+        exit_status: "Exit status: 0 (answer on stdout, `{}` for none); 2 denies (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event.",
+        switch: None,
+    },
+    // Where `hooks install cursor` writes: `.cursor/hooks.json`, shell-form entries, with
+    // `failClosed` on the gating events.
+    install: InstallShape {
+        dir: ".cursor",
+        user_dir: None,
+        file: "hooks.json",
+        dir_env: None,
+        form: Form::Shell,
+        note: Some(
+            "Cursor support is written from its documentation and not verified against Cursor.",
+        ),
+        layout: Layout::Versioned,
+        command_key: "command",
+        matchers: &[],
+        fail_closed: Some(FailClosed {
+            key: "failClosed",
+            value: FailValue::True,
+            versioned: false,
+            since: [0, 0, 0],
+        }),
+    },
 };
 
 impl Protocol for Cursor {
-    fn name(&self) -> &'static str {
-        "cursor"
-    }
-
-    fn events(&self) -> &'static [AgentEvent] {
-        &[
-            BEFORE_SHELL_EXECUTION,
-            BEFORE_MCP_EXECUTION,
-            BEFORE_READ_FILE,
-            BEFORE_SUBMIT_PROMPT,
-            SESSION_START,
-            SESSION_END,
-            STOP,
-        ]
-    }
-
-    fn tool_names(&self) -> &'static ToolNames {
-        &CURSOR_TOOL_NAMES
+    fn spec(&self) -> &'static Spec {
+        &SPEC
     }
 
     fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
@@ -164,14 +164,6 @@ impl Protocol for Cursor {
             | Decision::ReplaceMessages { .. } => json!({}),
         })
     }
-
-    fn cli(&self) -> &'static AgentCli {
-        &CLI
-    }
-
-    fn install(&self) -> &'static InstallShape {
-        &INSTALL
-    }
 }
 
 /// `{"permission": "deny", "user_message": R, "agent_message": R}`.
@@ -199,14 +191,7 @@ struct CursorInput {
 
 fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {
     let input: CursorInput = json::decode_object(bytes, "stdin")?;
-    if let Some(name) = &input.hook_event_name
-        && name != event.name
-    {
-        return Err(invalid(format!(
-            "hook_event_name is `{}` but the adapter was started for `{event}`; check the hook settings",
-            one_line(name, 80)
-        )));
-    }
+    check_event_name(input.hook_event_name.as_deref(), event)?;
     let call = match event {
         BEFORE_SHELL_EXECUTION => {
             let command = input
@@ -229,17 +214,7 @@ fn decode(event: AgentEvent, bytes: &[u8]) -> Result<Request, InputError> {
                 .tool_name
                 .as_deref()
                 .ok_or_else(|| missing("tool_name", event))?;
-            let args: Map<String, Value> = match &input.tool_input {
-                Some(Value::Object(args)) => args.clone(),
-                Some(Value::String(text)) => json::decode_object(text.as_bytes(), "tool_input")?,
-                Some(Value::Null) | None => Map::new(),
-                Some(other) => {
-                    return Err(invalid(format!(
-                        "tool_input must be an object or a JSON string, found {}",
-                        crate::text::json_kind(other)
-                    )));
-                }
-            };
+            let args = object_or_json(input.tool_input.as_ref(), "tool_input")?.unwrap_or_default();
             let name = CURSOR_TOOL_NAMES.ours(name);
             Call::ToolCall(ToolCallEvent {
                 input: tool_io::canonical_input(&name, args),

@@ -41,9 +41,8 @@ use super::hook_json::{
     USER_PROMPT_SUBMIT, block,
 };
 use super::protocol::{
-    AgentCli, AgentEvent, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+    AgentCli, AgentEvent, Decision, Form, InstallShape, Layout, Mapping, Protocol, Spec,
 };
-use crate::json::InputError;
 
 /// Factory Droid's hook protocol.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -65,56 +64,45 @@ pub const DROID_TOOL_NAMES: ToolNames = ToolNames::new(&[
 pub const WITHHELD: &str =
     "tool output withheld by a hook: Factory Droid cannot replace a tool result, so the run ends";
 
-/// Where `hooks install droid` writes: `.factory/settings.json`, shell-form entries.
-const INSTALL: InstallShape = InstallShape {
-    dir: ".factory",
-    user_dir: None,
-    file: "settings.json",
-    dir_env: None,
-    form: Form::Shell,
-    note: None,
-    layout: Layout::Groups,
-    command_key: "command",
-    matchers: &[],
-    fail_closed: None,
-};
-
-/// What `hooks` says and looks for of Factory Droid ([`Protocol::cli`]).
-static CLI: AgentCli = AgentCli {
-    display_name: "Factory Droid",
-    executable: "droid",
-    about_note: "",
-    exit_status: "Exit status: 0 (answer on stdout, or none; also a failing PostToolUse, whose answer ends the run before the model sees the output); 2 blocks (reason on stderr), when the adapter fails on another gating event; 1 a failure on an observational event.",
-    switch: None,
+/// Factory Droid as `hooks` knows it ([`Protocol::spec`]).
+static SPEC: Spec = Spec {
+    name: "droid",
+    events: &[
+        PRE_TOOL_USE,
+        POST_TOOL_USE,
+        USER_PROMPT_SUBMIT,
+        SESSION_START,
+        SESSION_END,
+        PRE_COMPACT,
+        STOP,
+    ],
+    tool_names: &DROID_TOOL_NAMES,
+    project_dir_env: Some("FACTORY_PROJECT_DIR"),
+    cli: AgentCli {
+        display_name: "Factory Droid",
+        executable: "droid",
+        about_note: "",
+        exit_status: "Exit status: 0 (answer on stdout, or none; also a failing PostToolUse, whose answer ends the run before the model sees the output); 2 blocks (reason on stderr), when the adapter fails on another gating event; 1 a failure on an observational event.",
+        switch: None,
+    },
+    // Where `hooks install droid` writes: `.factory/settings.json`, shell-form entries.
+    install: InstallShape {
+        dir: ".factory",
+        user_dir: None,
+        file: "settings.json",
+        dir_env: None,
+        form: Form::Shell,
+        note: None,
+        layout: Layout::Groups,
+        command_key: "command",
+        matchers: &[],
+        fail_closed: None,
+    },
 };
 
 impl Protocol for Droid {
-    fn name(&self) -> &'static str {
-        "droid"
-    }
-
-    fn events(&self) -> &'static [AgentEvent] {
-        &[
-            PRE_TOOL_USE,
-            POST_TOOL_USE,
-            USER_PROMPT_SUBMIT,
-            SESSION_START,
-            SESSION_END,
-            PRE_COMPACT,
-            STOP,
-        ]
-    }
-
-    fn tool_names(&self) -> &'static ToolNames {
-        &DROID_TOOL_NAMES
-    }
-
-    fn project_dir_env(&self) -> Option<&'static str> {
-        Some("FACTORY_PROJECT_DIR")
-    }
-
-    fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
-        hook_json::decode(event, input, &DROID_TOOL_NAMES)
+    fn spec(&self) -> &'static Spec {
+        &SPEC
     }
 
     fn encode(&self, event: AgentEvent, decision: Option<&Decision>) -> Option<Value> {
@@ -138,14 +126,6 @@ impl Protocol for Droid {
             Decision::CancelCompact { reason } => Some(reason.clone()),
             _ => None,
         }
-    }
-
-    fn cli(&self) -> &'static AgentCli {
-        &CLI
-    }
-
-    fn install(&self) -> &'static InstallShape {
-        &INSTALL
     }
 
     /// A failed `PostToolUse` ends the run before the model sees the output, with exit 0:

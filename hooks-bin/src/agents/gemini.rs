@@ -53,8 +53,9 @@ use super::hook_json::{self, SESSION_END, SESSION_START, hook_specific, replacem
 use super::llm_content;
 use super::protocol::{
     AgentCli, AgentEvent, Call, Decision, Form, HooksSwitch, InstallShape, Layout, Mapping,
-    Protocol, Request, invalid, missing,
+    Protocol, Request, Spec, invalid, missing,
 };
+use super::tool_io::join_text;
 use crate::json::{self, InputError, one_line};
 
 /// Gemini CLI's hook protocol.
@@ -90,62 +91,55 @@ pub const GEMINI_TOOL_NAMES: ToolNames = ToolNames::new(&[
 /// text; an empty text is refused by the Gemini API).
 pub const REMOVED_TEXT: &str = "(message removed by a hook)";
 
-/// Where `hooks install gemini` writes: `.gemini/settings.json`, shell-form entries.
-const INSTALL: InstallShape = InstallShape {
-    dir: ".gemini",
-    user_dir: None,
-    file: "settings.json",
-    dir_env: None,
-    form: Form::Shell,
-    note: Some(
-        "Gemini CLI runs the hooks of a project's .gemini/settings.json only in a trusted \
-         folder: trust the folder when Gemini CLI asks (a headless run needs \
-         GEMINI_CLI_TRUST_WORKSPACE=true or --skip-trust).",
-    ),
-    layout: Layout::Groups,
-    command_key: "command",
-    // Gemini CLI sends `PreCompress` with trigger `auto` before every model turn, which
-    // emits nothing; a matcher (compared to the trigger as is) spares that process.
-    matchers: &[("PreCompress", "manual")],
-    fail_closed: None,
-};
-
-/// What `hooks` says and looks for of Gemini CLI ([`Protocol::cli`]).
-static CLI: AgentCli = AgentCli {
-    display_name: "Gemini CLI",
-    executable: "gemini",
-    about_note: "",
-    exit_status: "Exit status: 0 (answer on stdout, or none); 2 blocks (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event (a warning in Gemini CLI).",
-    switch: Some(HooksSwitch::SettingsKey {
-        pointer: "/hooksConfig/enabled",
-        off: false,
-    }),
+/// Gemini CLI as `hooks` knows it ([`Protocol::spec`]).
+static SPEC: Spec = Spec {
+    name: "gemini",
+    events: &[
+        BEFORE_TOOL,
+        AFTER_TOOL,
+        BEFORE_AGENT,
+        BEFORE_MODEL,
+        SESSION_START,
+        SESSION_END,
+        PRE_COMPRESS,
+        AFTER_AGENT,
+    ],
+    tool_names: &GEMINI_TOOL_NAMES,
+    project_dir_env: Some("GEMINI_PROJECT_DIR"),
+    cli: AgentCli {
+        display_name: "Gemini CLI",
+        executable: "gemini",
+        about_note: "",
+        exit_status: "Exit status: 0 (answer on stdout, or none); 2 blocks (reason on stderr), also when the adapter fails on a gating event; 1 a failure on an observational event (a warning in Gemini CLI).",
+        switch: Some(HooksSwitch::SettingsKey {
+            pointer: "/hooksConfig/enabled",
+            off: false,
+        }),
+    },
+    // Where `hooks install gemini` writes: `.gemini/settings.json`, shell-form entries.
+    install: InstallShape {
+        dir: ".gemini",
+        user_dir: None,
+        file: "settings.json",
+        dir_env: None,
+        form: Form::Shell,
+        note: Some(
+            "Gemini CLI runs the hooks of a project's .gemini/settings.json only in a trusted \
+             folder: trust the folder when Gemini CLI asks (a headless run needs \
+             GEMINI_CLI_TRUST_WORKSPACE=true or --skip-trust).",
+        ),
+        layout: Layout::Groups,
+        command_key: "command",
+        // Gemini CLI sends `PreCompress` with trigger `auto` before every model turn, which
+        // emits nothing; a matcher (compared to the trigger as is) spares that process.
+        matchers: &[("PreCompress", "manual")],
+        fail_closed: None,
+    },
 };
 
 impl Protocol for Gemini {
-    fn name(&self) -> &'static str {
-        "gemini"
-    }
-
-    fn events(&self) -> &'static [AgentEvent] {
-        &[
-            BEFORE_TOOL,
-            AFTER_TOOL,
-            BEFORE_AGENT,
-            BEFORE_MODEL,
-            SESSION_START,
-            SESSION_END,
-            PRE_COMPRESS,
-            AFTER_AGENT,
-        ]
-    }
-
-    fn tool_names(&self) -> &'static ToolNames {
-        &GEMINI_TOOL_NAMES
-    }
-
-    fn project_dir_env(&self) -> Option<&'static str> {
-        Some("GEMINI_PROJECT_DIR")
+    fn spec(&self) -> &'static Spec {
+        &SPEC
     }
 
     fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
@@ -192,14 +186,6 @@ impl Protocol for Gemini {
             // Gemini CLI ignores PreCompress's answer: nothing holds a compression.
             Decision::CancelCompact { .. } => None,
         }
-    }
-
-    fn cli(&self) -> &'static AgentCli {
-        &CLI
-    }
-
-    fn install(&self) -> &'static InstallShape {
-        &INSTALL
     }
 }
 
@@ -315,17 +301,10 @@ fn role(message: &Message) -> &str {
 }
 
 fn text(message: &Message) -> String {
-    let joined = |content: &[Content]| {
-        content
-            .iter()
-            .filter_map(Content::as_text)
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
     match message {
         Message::User(m) => m.content.to_text(),
-        Message::Assistant(m) => joined(&m.content),
-        Message::ToolResult(m) => joined(&m.content),
+        Message::Assistant(m) => join_text(&m.content),
+        Message::ToolResult(m) => join_text(&m.content),
         Message::Custom(m) => m.content.to_text(),
         Message::Other(v) => match v.get("content") {
             Some(Value::String(text)) => text.clone(),

@@ -154,14 +154,7 @@ pub fn decode(
 
 /// Checks that the input is for `event` and has the fields it needs.
 fn check(input: &HookInput, event: AgentEvent) -> Result<(), InputError> {
-    if let Some(name) = &input.hook_event_name
-        && name != event.name
-    {
-        return Err(invalid(format!(
-            "hook_event_name is `{}` but the adapter was started for `{event}`; check the hook settings",
-            one_line(name, 80)
-        )));
-    }
+    check_event_name(input.hook_event_name.as_deref(), event)?;
     let required: &[&str] = match event.mapping {
         Mapping::ToolCall | Mapping::ToolResult => &["tool_name", "tool_input"],
         Mapping::ToolFailure => &["tool_name"],
@@ -179,6 +172,20 @@ fn check(input: &HookInput, event: AgentEvent) -> Result<(), InputError> {
         }
     }
     Ok(())
+}
+
+/// Checks that `hook_event_name`, when the input has one, is `event`'s name.
+///
+/// # Errors
+/// It names another event.
+pub(super) fn check_event_name(name: Option<&str>, event: AgentEvent) -> Result<(), InputError> {
+    match name {
+        Some(name) if name != event.name => Err(invalid(format!(
+            "hook_event_name is `{}` but the adapter was started for `{event}`; check the hook settings",
+            one_line(name, 80)
+        ))),
+        _ => Ok(()),
+    }
 }
 
 impl HookInput {

@@ -4,12 +4,12 @@
 //!
 //! # What an agent implements
 //!
-//! One file per agent with one unit struct implementing [`Protocol`]:
-//! its name, its events and what each is in our terms ([`AgentEvent`], [`Mapping`]), its tool
-//! names (a two-way [`ToolNames`](hooks_core::tool_names::ToolNames) table), how its input
-//! decodes into our events ([`Protocol::decode`]), how our [`Decision`] is written in its schema
-//! ([`Protocol::encode`]), its command line ([`AgentCli`]) and where `hooks install` registers
-//! it ([`InstallShape`]). [`Agent`] names it; [`Agent::ALL`] is the one list of agents, from which
+//! One file per agent with one unit struct implementing [`Protocol`]: its [`Spec`] (its name,
+//! its events and what each is in our terms ([`AgentEvent`], [`Mapping`]), its tool names (a
+//! two-way [`ToolNames`](hooks_core::tool_names::ToolNames) table), its command line
+//! ([`AgentCli`]) and where `hooks install` registers it ([`InstallShape`])), how its input
+//! decodes into our events ([`Protocol::decode`]; the shared hook JSON unless it says
+//! otherwise) and how our [`Decision`] is written in its schema ([`Protocol::encode`]). [`Agent`] names it; [`Agent::ALL`] is the one list of agents, from which
 //! the adapter subcommands, `doctor`, `list` and `install` are made. What several agents share
 //! lives in [`hook_json`] (the hook JSON Claude Code defined and Codex reuses) and [`tool_io`]
 //! (tool inputs and outputs), not in one agent's file. How one call runs through a protocol,
@@ -61,7 +61,7 @@ use std::fmt;
 
 pub use self::protocol::{
     AgentCli, AgentEvent, Call, Decision, FailClosed, FailValue, Form, HooksSwitch, InstallShape,
-    Layout, Mapping, OnFailure, Protocol, Request, StartSource,
+    Layout, Mapping, OnFailure, Protocol, Request, Spec, StartSource,
 };
 
 /// Exit code: success (an answer on stdout, or no opinion).

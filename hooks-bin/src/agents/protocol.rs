@@ -23,31 +23,20 @@ use crate::json::InputError;
 /// file ([`Claude`](super::claude::Claude), [`Codex`](super::codex::Codex)), and
 /// [`Agent`](super::Agent) names it.
 pub trait Protocol: Send + Sync {
-    /// The agent's name, as `hooks` spells it on the command line (`hooks claude EVENT`) and
-    /// in messages: `claude`.
-    fn name(&self) -> &'static str;
-
-    /// The events served, each with what it is in our terms, in the order `hooks install`
-    /// writes them.
-    fn events(&self) -> &'static [AgentEvent];
-
-    /// The agent's tool names and ours, both ways.
-    fn tool_names(&self) -> &'static ToolNames;
-
-    /// The environment variable in which the agent hands its hook commands the project's root
-    /// directory (Claude Code's `CLAUDE_PROJECT_DIR`); `None` when it has none.
-    fn project_dir_env(&self) -> Option<&'static str> {
-        None
-    }
+    /// What the agent is, besides how it translates ([`Spec`]).
+    fn spec(&self) -> &'static Spec;
 
     /// One call's input (the bytes of the agent's JSON) for `event`, in our terms: tool names
     /// translated with [`Protocol::tool_names`], tool inputs and outputs read by
-    /// [`super::tool_io`], the events to emit built.
+    /// [`super::tool_io`], the events to emit built. The default reads the hook JSON Claude
+    /// Code defined ([`super::hook_json::decode`]).
     ///
     /// # Errors
     /// The input is not what the agent sends for `event`: see [`crate::json`] for the checks
     /// every input gets; a missing field the event needs is [`InputError::Invalid`].
-    fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError>;
+    fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
+        super::hook_json::decode(event, input, self.tool_names())
+    }
 
     /// The answer to a call of `event` in the agent's schema: `decision`, or, when it is
     /// `None`, the agent's "no opinion" (for Claude Code and Codex nothing at all, never
@@ -103,14 +92,44 @@ pub trait Protocol: Send + Sync {
         None
     }
 
-    /// Where and how `hooks install` registers this binary with the agent.
-    fn install(&self) -> &'static InstallShape;
+    // The rest follows from the above, the same for every agent: not to be overridden.
+
+    /// The agent's name ([`Spec::name`]): `claude`.
+    #[must_use]
+    fn name(&self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The events served ([`Spec::events`]).
+    #[must_use]
+    fn events(&self) -> &'static [AgentEvent] {
+        self.spec().events
+    }
+
+    /// The agent's tool names and ours, both ways ([`Spec::tool_names`]).
+    #[must_use]
+    fn tool_names(&self) -> &'static ToolNames {
+        self.spec().tool_names
+    }
+
+    /// The variable naming the project's root directory, if any ([`Spec::project_dir_env`]).
+    #[must_use]
+    fn project_dir_env(&self) -> Option<&'static str> {
+        self.spec().project_dir_env
+    }
+
+    /// Where and how `hooks install` registers this binary with the agent ([`Spec::install`]).
+    #[must_use]
+    fn install(&self) -> &'static InstallShape {
+        &self.spec().install
+    }
 
     /// What the `hooks` command line and `hooks doctor` say and look for of the agent
-    /// ([`AgentCli`]): the one place besides the protocol where an agent is described.
-    fn cli(&self) -> &'static AgentCli;
-
-    // The rest follows from the above, the same for every agent: not to be overridden.
+    /// ([`Spec::cli`]).
+    #[must_use]
+    fn cli(&self) -> &'static AgentCli {
+        &self.spec().cli
+    }
 
     /// The event `name` (the agent's spelling) if this protocol serves it.
     #[must_use]
@@ -137,6 +156,29 @@ pub trait Protocol: Send + Sync {
             super::EXIT_ERROR
         }
     }
+}
+
+/// What an agent is, besides how its protocol translates: its names, events, tool names, where
+/// it is installed and what the command line says of it ([`Protocol::spec`]; one `static` in
+/// each agent's file).
+#[derive(Debug)]
+pub struct Spec {
+    /// The agent's name, as `hooks` spells it on the command line (`hooks claude EVENT`) and
+    /// in messages: `claude`.
+    pub name: &'static str,
+    /// The events served, each with what it is in our terms, in the order `hooks install`
+    /// writes them.
+    pub events: &'static [AgentEvent],
+    /// The agent's tool names and ours, both ways.
+    pub tool_names: &'static ToolNames,
+    /// The environment variable in which the agent hands its hook commands the project's root
+    /// directory (Claude Code's `CLAUDE_PROJECT_DIR`); `None` when it has none.
+    pub project_dir_env: Option<&'static str>,
+    /// What the `hooks` command line and `hooks doctor` say and look for of the agent: the one
+    /// place besides the protocol where an agent is described.
+    pub cli: AgentCli,
+    /// Where and how `hooks install` registers this binary with the agent.
+    pub install: InstallShape,
 }
 
 /// One of an agent's hook events: its name and what it is in our terms.
@@ -167,6 +209,23 @@ pub(super) fn invalid(message: String) -> InputError {
     InputError::Invalid {
         name: "stdin".to_owned(),
         message,
+    }
+}
+
+/// The object the input's field `field` holds (`value`): an object, or a JSON string holding
+/// one (decoded with the same bounds as stdin); `None` when the field is missing or null.
+pub(super) fn object_or_json(
+    value: Option<&Value>,
+    field: &str,
+) -> Result<Option<serde_json::Map<String, Value>>, InputError> {
+    match value {
+        Some(Value::Object(map)) => Ok(Some(map.clone())),
+        Some(Value::String(text)) => crate::json::decode_object(text.as_bytes(), field).map(Some),
+        Some(Value::Null) | None => Ok(None),
+        Some(other) => Err(invalid(format!(
+            "{field} must be an object or a JSON string, found {}",
+            crate::text::json_kind(other)
+        ))),
     }
 }
 

@@ -43,6 +43,7 @@ use super::hook_json::{
 use super::llm_content;
 use super::protocol::{
     AgentCli, AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
+    Spec,
 };
 use crate::json::{self, InputError};
 
@@ -61,56 +62,49 @@ pub const QWEN_TOOL_NAMES: ToolNames = ToolNames::new(&[
     ("list_directory", "ls"),
 ]);
 
-/// Where `hooks install qwen` writes: `.qwen/settings.json`, shell-form entries.
-const INSTALL: InstallShape = InstallShape {
-    dir: ".qwen",
-    user_dir: None,
-    file: "settings.json",
-    dir_env: None,
-    form: Form::Shell,
-    note: Some(
-        "Qwen Code skips a project's hooks without a word when folder trust is on \
-         (security.folderTrust.enabled) and the folder is not trusted.",
-    ),
-    layout: Layout::Groups,
-    command_key: "command",
-    matchers: &[],
-    fail_closed: None,
-};
-
-/// What `hooks` says and looks for of Qwen Code ([`Protocol::cli`]).
-static CLI: AgentCli = AgentCli {
-    display_name: "Qwen Code",
-    executable: "qwen",
-    about_note: "",
-    exit_status: "Exit status: 0 (answer on stdout, or none; also a failing PostToolUse, whose answer withholds the output, since Qwen Code reads no answer on exit 2); 2 blocks (reason on stderr), when the adapter fails on another gating event; 1 a failure on an observational event.",
-    switch: None,
+/// Qwen Code as `hooks` knows it ([`Protocol::spec`]).
+static SPEC: Spec = Spec {
+    name: "qwen",
+    events: &[
+        PRE_TOOL_USE,
+        POST_TOOL_USE,
+        POST_TOOL_USE_FAILURE,
+        USER_PROMPT_SUBMIT,
+        SESSION_START,
+        SESSION_END,
+        PRE_COMPACT,
+        STOP,
+    ],
+    tool_names: &QWEN_TOOL_NAMES,
+    project_dir_env: Some("QWEN_PROJECT_DIR"),
+    cli: AgentCli {
+        display_name: "Qwen Code",
+        executable: "qwen",
+        about_note: "",
+        exit_status: "Exit status: 0 (answer on stdout, or none; also a failing PostToolUse, whose answer withholds the output, since Qwen Code reads no answer on exit 2); 2 blocks (reason on stderr), when the adapter fails on another gating event; 1 a failure on an observational event.",
+        switch: None,
+    },
+    // Where `hooks install qwen` writes: `.qwen/settings.json`, shell-form entries.
+    install: InstallShape {
+        dir: ".qwen",
+        user_dir: None,
+        file: "settings.json",
+        dir_env: None,
+        form: Form::Shell,
+        note: Some(
+            "Qwen Code skips a project's hooks without a word when folder trust is on \
+             (security.folderTrust.enabled) and the folder is not trusted.",
+        ),
+        layout: Layout::Groups,
+        command_key: "command",
+        matchers: &[],
+        fail_closed: None,
+    },
 };
 
 impl Protocol for Qwen {
-    fn name(&self) -> &'static str {
-        "qwen"
-    }
-
-    fn events(&self) -> &'static [AgentEvent] {
-        &[
-            PRE_TOOL_USE,
-            POST_TOOL_USE,
-            POST_TOOL_USE_FAILURE,
-            USER_PROMPT_SUBMIT,
-            SESSION_START,
-            SESSION_END,
-            PRE_COMPACT,
-            STOP,
-        ]
-    }
-
-    fn tool_names(&self) -> &'static ToolNames {
-        &QWEN_TOOL_NAMES
-    }
-
-    fn project_dir_env(&self) -> Option<&'static str> {
-        Some("QWEN_PROJECT_DIR")
+    fn spec(&self) -> &'static Spec {
+        &SPEC
     }
 
     fn decode(&self, event: AgentEvent, input: &[u8]) -> Result<Request, InputError> {
@@ -139,14 +133,6 @@ impl Protocol for Qwen {
             // Qwen Code cannot hold a compaction; it has no model-request event.
             Decision::CancelCompact { .. } | Decision::ReplaceMessages { .. } => None,
         }
-    }
-
-    fn cli(&self) -> &'static AgentCli {
-        &CLI
-    }
-
-    fn install(&self) -> &'static InstallShape {
-        &INSTALL
     }
 
     /// A failed `PostToolUse` answers the output withheld, with exit 0: Qwen Code reads no

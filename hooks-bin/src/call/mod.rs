@@ -82,7 +82,7 @@ pub use self::disable::{
     DISABLE_ENV, disabled_line, disabled_outcome, hooks_disabled, off_outcome,
 };
 pub use self::outcome::{Answered, CallFacts, Outcome, audited, no_opinion};
-pub use self::pipeline::{answer, answer_call, answer_with_decision};
+pub use self::pipeline::{answer, answer_call};
 pub use self::tables::Tables;
 
 /// The longest stderr line written, in characters.

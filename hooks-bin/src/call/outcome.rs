@@ -3,13 +3,13 @@
 //! reply of the hooks, a failure, audit mode and "no opinion" become an outcome.
 
 use std::path::PathBuf;
-use std::sync::PoisonError;
 
 use super::emit::Reply;
 use super::trace::{HandlerRun, Runs};
 use super::{AdapterOptions, MAX_REASON_CHARS};
 use crate::agents::{AgentEvent, Call, Decision, EXIT_OK, Protocol, Request, StartSource};
 use crate::json::one_line;
+use crate::sync::Locked as _;
 
 /// What one call gives the agent (as JSON, `{"code", "stdout", "stderr"}`, the answer of
 /// `hooks serve`'s unix socket: [`crate::serve::socket`]).
@@ -98,9 +98,7 @@ impl Answered {
         (mode, runs): (crate::call::audit::Mode, Option<&Runs>),
     ) -> Answered {
         let outcome = audited(mode, protocol, event_name, &enforced, decision.as_ref());
-        let runs = runs.map_or_else(Vec::new, |runs| {
-            std::mem::take(&mut *runs.lock().unwrap_or_else(PoisonError::into_inner))
-        });
+        let runs = runs.map_or_else(Vec::new, |runs| std::mem::take(&mut *runs.locked()));
         Answered {
             outcome,
             enforced,

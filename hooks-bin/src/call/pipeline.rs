@@ -20,7 +20,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, PoisonError};
+use std::sync::Arc;
 
 use hooks_core::{HookRunner, HookTable, JsonlSessionStore, SessionManager};
 
@@ -30,7 +30,8 @@ use super::outcome::{Answered, CallFacts, Outcome, outcome, unknown_event, worki
 use super::session::Session;
 use super::trace::{self, Runs};
 use super::{AdapterOptions, Tables, bundle_or_error, load_bundle_for};
-use crate::agents::{AgentEvent, Call, Decision, Mapping, Protocol, Request, StartSource};
+use crate::agents::{AgentEvent, Call, Mapping, Protocol, Request, StartSource};
+use crate::sync::Locked as _;
 
 /// What a resident host keeps per agent session besides its runner: the collectors of what
 /// its hooks report, send and notify, and the agent it serves.
@@ -266,7 +267,7 @@ fn answered(
 /// Forgets what the handlers of `resident` recorded.
 fn drain(resident: &Resident) {
     if let Some(runs) = &resident.runs {
-        runs.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        runs.locked().clear();
     }
 }
 
@@ -295,20 +296,6 @@ pub fn answer(
     opts: &AdapterOptions,
 ) -> Outcome {
     answer_call(protocol, event_name, input, opts).outcome
-}
-
-/// [`answer`], with the decision the hooks' combined results made (before it was encoded in
-/// the agent's schema; `None` for no opinion, and when the call failed before the hooks ran),
-/// for `hooks explain`.
-#[must_use]
-pub fn answer_with_decision(
-    protocol: &dyn Protocol,
-    event_name: &str,
-    input: &[u8],
-    opts: &AdapterOptions,
-) -> (Outcome, Option<Decision>) {
-    let answered = answer_call(protocol, event_name, input, opts);
-    (answered.outcome, answered.decision)
 }
 
 /// [`answer`], with everything the call gave ([`Answered`]).

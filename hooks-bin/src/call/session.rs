@@ -2,9 +2,10 @@
 //! put on the status line, and the non-interactive UI they get.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::sync::Locked as _;
 use async_trait::async_trait;
 use hooks_core::events::CustomMessage;
 use hooks_core::session::{SessionManager, SessionWriter};
@@ -96,7 +97,7 @@ impl Session {
             unavailable: Arc::clone(&unavailable),
         });
         let sink = Arc::clone(&errors);
-        let _subscription = runner.on_error(move |e| lock(&sink).push(e.clone()));
+        let _subscription = runner.on_error(move |e| sink.locked().push(e.clone()));
         Ok(Session {
             runner,
             agent,
@@ -110,7 +111,7 @@ impl Session {
 
     /// The handler errors reported so far, as one string (`None` when there were none).
     pub(super) fn take_errors(&self) -> Option<String> {
-        let errors = std::mem::take(&mut *lock(&self.errors));
+        let errors = std::mem::take(&mut *self.errors.locked());
         (!errors.is_empty()).then(|| {
             errors
                 .iter()
@@ -124,7 +125,7 @@ impl Session {
     /// shown of the displayed ones: the lines of the message type's renderer (plain theme),
     /// else the text.
     pub(super) fn take_messages(&self) -> Vec<Sent> {
-        std::mem::take(&mut *lock(&self.messages))
+        std::mem::take(&mut *self.messages.locked())
             .iter()
             .filter_map(|m| {
                 let text = m.content.to_text();
@@ -149,13 +150,13 @@ impl Session {
 
     /// The texts hooks notified so far (`ctx.ui().notify`).
     pub(super) fn take_notes(&self) -> Vec<String> {
-        std::mem::take(&mut *lock(&self.notes))
+        std::mem::take(&mut *self.notes.locked())
     }
 
     /// The status line, rendered, when hooks set a segment in this call and one is left
     /// (`ctx.ui().set_status`).
     pub(super) fn take_status(&self) -> Option<String> {
-        let mut status = lock(&self.status);
+        let mut status = self.status.locked();
         std::mem::take(&mut status.changed)
             .then(|| status.line.render(STATUS_WIDTH))
             .flatten()
@@ -165,21 +166,17 @@ impl Session {
     /// session: what its earlier calls left); the status line keeps its segments, but counts
     /// as not set in the next call.
     pub(super) fn clear(&self) {
-        lock(&self.errors).clear();
-        lock(&self.notes).clear();
-        lock(&self.messages).clear();
-        lock(&self.unavailable).clear();
-        lock(&self.status).changed = false;
+        self.errors.locked().clear();
+        self.notes.locked().clear();
+        self.messages.locked().clear();
+        self.unavailable.locked().clear();
+        self.status.locked().changed = false;
     }
 
     /// The session actions hooks asked for that the agent's sessions cannot do from here.
     pub(super) fn take_unavailable(&self) -> Vec<&'static str> {
-        std::mem::take(&mut *lock(&self.unavailable))
+        std::mem::take(&mut *self.unavailable.locked())
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The host of an adapter call: it names the agent (`ctx.agent()`), messages are collected,
@@ -202,7 +199,7 @@ struct AdapterHost {
 impl AdapterHost {
     /// Refuses the session action `what`, and records it.
     fn refuse(&self, what: &'static str) -> SessionActionResult {
-        lock(&self.unavailable).push(what);
+        self.unavailable.locked().push(what);
         SessionActionResult { cancelled: true }
     }
 }
@@ -214,7 +211,7 @@ impl Host for AdapterHost {
     }
 
     fn send_message(&self, message: CustomMessage, _options: SendMessageOptions) {
-        lock(&self.messages).push(message);
+        self.messages.locked().push(message);
     }
 
     fn append_entry(&self, custom_type: &str, data: Option<Value>) {
@@ -260,10 +257,10 @@ struct CollectingUi {
 
 impl HookUi for CollectingUi {
     fn notify(&self, message: &str, _kind: NotifyKind) {
-        lock(&self.notes).push(message.to_owned());
+        self.notes.locked().push(message.to_owned());
     }
     fn set_status(&self, key: &str, text: Option<&str>) {
-        let mut status = lock(&self.status);
+        let mut status = self.status.locked();
         status.line.set(key, text);
         status.changed = true;
     }

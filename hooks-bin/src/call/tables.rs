@@ -10,8 +10,9 @@
 //! contexts are the runner's own ([`hooks_core::HookTable`]). A load with a hook file (or hooks
 //! given by a factory) gets a table of its own, as every session did before.
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 
+use crate::sync::Locked as _;
 use hooks_core::{HookTable, LoadedHook};
 
 /// The table kept for sessions whose hooks are compiled-in hooks alone.
@@ -34,7 +35,7 @@ impl Tables {
         if !hooks.iter().all(LoadedHook::is_compiled) {
             return HookTable::new(hooks);
         }
-        let mut kept = self.compiled.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut kept = self.compiled.locked();
         if let Some(table) = kept.as_ref() {
             let same = table.hooks().len() == hooks.len()
                 && table

@@ -4,9 +4,10 @@
 //! and time. The wrapped handlers are what the runner dispatches, in its own order; nothing
 //! is added to the runner, and a run without `hooks explain` is not touched.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::sync::Locked as _;
 use hooks_core::handler::Handler;
 use hooks_core::{HookEvent, LoadedHook};
 use serde::Serialize;
@@ -73,18 +74,16 @@ where
                     Ok(Some(r)) => ("result", serde_json::to_value(r).ok(), None),
                     Err(e) => ("error", None, Some(e.to_string())),
                 };
-                runs.lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(HandlerRun {
-                        hook,
-                        handler: inner.info.name.to_string(),
-                        location: inner.info.location.map(|l| l.to_string()),
-                        event: E::NAME,
-                        outcome: kind,
-                        result,
-                        error,
-                        micros,
-                    });
+                runs.locked().push(HandlerRun {
+                    hook,
+                    handler: inner.info.name.to_string(),
+                    location: inner.info.location.map(|l| l.to_string()),
+                    event: E::NAME,
+                    outcome: kind,
+                    result,
+                    error,
+                    micros,
+                });
                 outcome
             })
         }));

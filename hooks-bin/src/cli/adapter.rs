@@ -33,13 +33,8 @@ pub struct AdapterArgs {
 pub(super) fn serve(agent: Agent, args: &AdapterArgs, trust: trust::TrustMode) -> ExitCode {
     let protocol = agent.protocol();
     let mut options = adapter_options(agent, args.cwd.clone(), trust);
-    if args.via_server
-        && let Some(off) = call::disabled_outcome(protocol, &args.event)
-    {
-        // Switched off, the server is neither asked nor started.
-        eprint!("{}", off.stderr);
-        return ExitCode::from(off.code);
-    }
+    // Switched off, nothing is loaded, and the server is neither asked nor started
+    // (`transport::command::serve` answers first).
     if !call::hooks_disabled() {
         // A config file that cannot be read fails the call as bad input does.
         match audit::Settings::load() {
@@ -59,16 +54,20 @@ pub(super) fn serve(agent: Agent, args: &AdapterArgs, trust: trust::TrustMode) -
             }
         }
     }
-    if args.via_server {
-        return ExitCode::from(serve::forward::run(agent, &args.event, &options));
-    }
-    // A call handed to a running `hooks serve` is decided, and logged, there.
-    let hand_over = |input: &[u8]| serve::socket::hand_over(agent, &args.event, input, &options);
+    // A call handed to a running `hooks serve` is decided, and logged, there; with
+    // `--via-server` it always is, the server started if need be.
+    let hand_over = |input: &[u8]| {
+        if args.via_server {
+            Some(serve::forward::call(agent, &args.event, input, &options))
+        } else {
+            serve::socket::hand_over(agent, &args.event, input, &options)
+        }
+    };
     ExitCode::from(transport::command::serve(
         protocol,
         &args.event,
         &options,
-        Some(&hand_over),
+        &hand_over,
     ))
 }
 

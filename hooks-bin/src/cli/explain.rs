@@ -2,7 +2,7 @@
 //! EVENT` would serve it, with what happened inside: every handler that ran, in order, with
 //! its hook, `file:line`, outcome and time ([`crate::call::trace`]), the combined decision, and the exact
 //! stdout, stderr and exit code the agent would get. The call goes through the adapter's own
-//! path ([`crate::call::answer_with_decision`]); only the handlers are wrapped to be timed.
+//! path ([`crate::call::answer_call`]); only the handlers are wrapped to be timed.
 //!
 //! It writes no settings or session file and runs no agent tool (the adapter never does);
 //! the hooks themselves run as they would for the agent, so a hook that writes a file or

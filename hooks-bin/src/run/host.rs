@@ -21,6 +21,7 @@ use super::interrupt::Interrupts;
 use super::session::CurrentSession;
 use super::transcript::Transcript;
 use crate::run::ui::HostUi;
+use crate::sync::Locked as _;
 
 /// What the host functions given to the runner share.
 pub(crate) struct Shared {
@@ -130,12 +131,7 @@ impl Shared {
 
     /// Delivers the messages hooks sent since the last safe point.
     pub(super) fn flush_pending(&self) {
-        let pending = std::mem::take(
-            &mut *self
-                .pending
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        );
+        let pending = std::mem::take(&mut *self.pending.locked());
         for message in pending {
             self.deliver(message);
         }
@@ -152,11 +148,7 @@ pub(super) struct DriverHost {
 #[async_trait]
 impl Host for DriverHost {
     fn send_message(&self, message: CustomMessage, _options: SendMessageOptions) {
-        self.shared
-            .pending
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(message);
+        self.shared.pending.locked().push(message);
     }
 
     fn append_entry(&self, custom_type: &str, data: Option<Value>) {

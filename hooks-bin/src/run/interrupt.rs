@@ -21,11 +21,12 @@
 //! answers "cancelled"), not a signal.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use super::transcript::Transcript;
+use crate::sync::Locked as _;
 
 /// The exit status after an interruption (128 + SIGINT), as shells report it.
 pub const EXIT_INTERRUPTED: u8 = 130;
@@ -59,7 +60,7 @@ pub struct RunningTool<'a> {
 
 impl Drop for RunningTool<'_> {
     fn drop(&mut self) {
-        *self.interrupts.lock_tool() = None;
+        *self.interrupts.tool.locked() = None;
     }
 }
 
@@ -70,15 +71,11 @@ impl Interrupts {
         Arc::new(Interrupts::default())
     }
 
-    fn lock_tool(&self) -> std::sync::MutexGuard<'_, Option<(String, CancellationToken)>> {
-        self.tool.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     /// Records that the tool call `label` runs with `cancel` until the returned guard is
     /// dropped: a first Ctrl-C meanwhile cancels `cancel`.
     #[must_use = "the call counts as running only while the guard lives"]
     pub fn tool_running(&self, label: String, cancel: CancellationToken) -> RunningTool<'_> {
-        *self.lock_tool() = Some((label, cancel));
+        *self.tool.locked() = Some((label, cancel));
         RunningTool { interrupts: self }
     }
 
@@ -88,7 +85,7 @@ impl Interrupts {
             self.exit.cancel();
             return Interrupted::Exiting;
         }
-        match self.lock_tool().as_ref() {
+        match self.tool.locked().as_ref() {
             Some((label, cancel)) => {
                 cancel.cancel();
                 Interrupted::CancelledTool(label.clone())

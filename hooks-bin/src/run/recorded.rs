@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::transcript::Transcript;
 use crate::run::tools::BuiltinTool;
+use crate::sync::Locked as _;
 
 /// A tool that keeps what the real tool returned, before `tool_result` handlers change it, and
 /// records the `tool_result` event the wrapper is about to emit.
@@ -23,10 +24,7 @@ pub(super) struct Recorded {
 
 impl Recorded {
     pub(super) fn take(&self) -> Option<Result<ToolOutput, ToolError>> {
-        self.raw
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take()
+        self.raw.locked().take()
     }
 }
 
@@ -65,10 +63,7 @@ impl Tool for Recorded {
                 is_warning: None,
             },
         );
-        *self
-            .raw
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(out.clone());
+        *self.raw.locked() = Some(out.clone());
         out
     }
 }

@@ -17,6 +17,7 @@ use hooks_core::{HookUi, NoUi, StatusLine};
 use serde_json::{Value, json};
 
 use crate::run::transcript::{Transcript, clean};
+use crate::sync::Locked as _;
 
 /// The width the status line is rendered to.
 const STATUS_WIDTH: usize = 100;
@@ -147,10 +148,7 @@ impl HookUi for HostUi {
 
     fn set_status(&self, key: &str, text: Option<&str>) {
         let rendered = {
-            let mut status = self
-                .status
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut status = self.status.locked();
             let before = status.render(STATUS_WIDTH);
             status.set(key, text);
             let after = status.render(STATUS_WIDTH);
@@ -163,17 +161,11 @@ impl HookUi for HostUi {
     }
 
     fn set_editor_text(&self, text: &str) {
-        *self
-            .editor_text
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = text.to_owned();
+        *self.editor_text.locked() = text.to_owned();
     }
 
     fn get_editor_text(&self) -> String {
-        self.editor_text
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
+        self.editor_text.locked().clone()
     }
 
     fn theme(&self) -> Theme {

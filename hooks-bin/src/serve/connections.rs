@@ -27,9 +27,10 @@
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::sync::Locked as _;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderValue, Request, Response, header};
@@ -103,15 +104,11 @@ impl Unproven {
         }
     }
 
-    fn open(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, CancellationToken>> {
-        self.open.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     /// A new unproven connection; the oldest ones past the bound are closed.
     fn admit(&self) -> (u64, CancellationToken) {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let token = CancellationToken::new();
-        let mut open = self.open();
+        let mut open = self.open.locked();
         open.insert(id, token.clone());
         while open.len() > self.max {
             if let Some((_, oldest)) = open.pop_first() {
@@ -123,17 +120,17 @@ impl Unproven {
 
     /// The connection `id` is proven or closed: it is no longer counted.
     fn forget(&self, id: u64) {
-        self.open().remove(&id);
+        self.open.locked().remove(&id);
     }
 
     fn close_oldest(&self) {
-        if let Some((_, oldest)) = self.open().pop_first() {
+        if let Some((_, oldest)) = self.open.locked().pop_first() {
             oldest.cancel();
         }
     }
 
     fn close_all(&self) {
-        for (_, token) in std::mem::take(&mut *self.open()) {
+        for (_, token) in std::mem::take(&mut *self.open.locked()) {
             token.cancel();
         }
     }

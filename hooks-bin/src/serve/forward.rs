@@ -12,43 +12,27 @@
 //! command adapter writes its own. A server that cannot be started or reached fails the call
 //! by the agent's rule, naming what to run.
 
-use std::io::{self, Write as _};
-
 use super::control::{ServeArgs, ensure_running};
 use super::socket::{self, Unanswered};
 use crate::agents::Agent;
 use crate::call::{AdapterOptions, Outcome};
-use crate::json;
 
-/// Serves one call of `agent`'s `event_name` through the server, with the adapter's options
-/// `opts`; returns the exit code.
+/// One call of `agent`'s `event_name` with the input `input` and the adapter's options
+/// `opts`, served by this user's server (started when it does not run): its [`Outcome`], or
+/// the call's failure when the server cannot be started or reached. The command transport
+/// reads the input and writes the outcome ([`crate::transport::command::serve`]).
 #[must_use]
-pub fn run(agent: Agent, event_name: &str, opts: &AdapterOptions) -> u8 {
-    let protocol = agent.protocol();
-    let outcome = forward(agent, event_name, opts)
-        .unwrap_or_else(|why| Outcome::failure(protocol, event_name, &why));
-    if !outcome.stdout.is_empty() {
-        let mut out = io::stdout().lock();
-        if let Err(e) = out
-            .write_all(outcome.stdout.as_bytes())
-            .and_then(|()| out.flush())
-        {
-            let failed = Outcome::failure(
-                protocol,
-                event_name,
-                &format!("cannot write the answer to stdout: {e}"),
-            );
-            eprint!("{}", failed.stderr);
-            return failed.code;
-        }
-    }
-    eprint!("{}", outcome.stderr);
-    outcome.code
+pub fn call(agent: Agent, event_name: &str, input: &[u8], opts: &AdapterOptions) -> Outcome {
+    forward(agent, event_name, input, opts)
+        .unwrap_or_else(|why| Outcome::failure(agent.protocol(), event_name, &why))
 }
 
-fn forward(agent: Agent, event_name: &str, opts: &AdapterOptions) -> Result<Outcome, String> {
-    let input = json::read_bounded(&mut io::stdin().lock())
-        .map_err(|e| format!("cannot read stdin: {e}"))?;
+fn forward(
+    agent: Agent,
+    event_name: &str,
+    input: &[u8],
+    opts: &AdapterOptions,
+) -> Result<Outcome, String> {
     let binary = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
     let endpoint =
         super::Endpoint::of(&binary, None).map_err(|e| format!("hooks serve cannot run: {e}"))?;
@@ -61,7 +45,7 @@ fn forward(agent: Agent, event_name: &str, opts: &AdapterOptions) -> Result<Outc
             binary.display()
         )
     })?;
-    match socket::call(&endpoint, &running, agent, event_name, &input, opts) {
+    match socket::call(&endpoint, &running, agent, event_name, input, opts) {
         Ok(outcome) | Err(Unanswered::BrokeOff(outcome)) => Ok(outcome),
         Err(Unanswered::NotConnected(why)) => Err(format!(
             "hooks serve (pid {}) could not be asked: {why}",

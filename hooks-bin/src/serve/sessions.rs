@@ -75,9 +75,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
+use crate::sync::Locked as _;
 use hooks_core::HookRunner;
 use hooks_core::events::{SessionShutdownEvent, SessionStartEvent};
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
@@ -258,12 +259,7 @@ impl<D> Clone for Sessions<D> {
 
 impl<D> fmt::Debug for Sessions<D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let live = self
-            .inner
-            .slots
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len();
+        let live = self.inner.slots.locked().len();
         f.debug_struct("Sessions")
             .field("config", &self.inner.config)
             .field("live", &live)
@@ -452,7 +448,7 @@ impl<D: Send + Sync + 'static> Sessions<D> {
     pub async fn shutdown_all(&self) -> usize {
         self.inner.closing.store(true, Ordering::Release);
         let slots: Vec<Arc<Slot<D>>> = {
-            let mut map = self.inner.lock();
+            let mut map = self.inner.slots.locked();
             map.drain()
                 .map(|(_, slot)| slot)
                 .inspect(|slot| slot.closed.store(true, Ordering::Release))
@@ -474,7 +470,7 @@ impl<D: Send + Sync + 'static> Sessions<D> {
     /// How many sessions are alive.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.inner.lock().len()
+        self.inner.slots.locked().len()
     }
 
     /// Whether no session is alive.
@@ -486,23 +482,19 @@ impl<D: Send + Sync + 'static> Sessions<D> {
     /// Whether the session `key` is alive.
     #[must_use]
     pub fn contains(&self, key: &SessionKey) -> bool {
-        self.inner.lock().contains_key(key)
+        self.inner.slots.locked().contains_key(key)
     }
 
     /// The keys of the live sessions, sorted.
     #[must_use]
     pub fn keys(&self) -> Vec<SessionKey> {
-        let mut keys: Vec<SessionKey> = self.inner.lock().keys().cloned().collect();
+        let mut keys: Vec<SessionKey> = self.inner.slots.locked().keys().cloned().collect();
         keys.sort();
         keys
     }
 }
 
 impl<D: Send + Sync + 'static> Inner<D> {
-    fn lock(&self) -> MutexGuard<'_, HashMap<SessionKey, Arc<Slot<D>>>> {
-        self.slots.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     fn now(&self) -> u64 {
         u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX)
     }
@@ -514,7 +506,7 @@ impl<D: Send + Sync + 'static> Inner<D> {
             return Err(SessionError::ShuttingDown);
         }
         let now = self.now();
-        let mut map = self.lock();
+        let mut map = self.slots.locked();
         if let Some(slot) = map.get(key) {
             slot.last_used.store(now, Ordering::Relaxed);
             return Ok(Arc::clone(slot));
@@ -545,14 +537,14 @@ impl<D: Send + Sync + 'static> Inner<D> {
 
     /// Takes `key`'s slot out of the map, marked closed.
     fn take(&self, key: &SessionKey) -> Option<Arc<Slot<D>>> {
-        let slot = self.lock().remove(key)?;
+        let slot = self.slots.locked().remove(key)?;
         slot.closed.store(true, Ordering::Release);
         Some(slot)
     }
 
     /// Removes `slot` from the map if it is still the one there.
     fn remove(&self, slot: &Arc<Slot<D>>) {
-        let mut map = self.lock();
+        let mut map = self.slots.locked();
         if map.get(&slot.key).is_some_and(|s| Arc::ptr_eq(s, slot)) {
             map.remove(&slot.key);
         }
@@ -603,7 +595,7 @@ async fn reap_idle<D: Send + Sync + 'static>(inner: Weak<Inner<D>>) {
         let idle_nanos = u64::try_from(inner.config.idle_timeout.as_nanos()).unwrap_or(u64::MAX);
         let now = inner.now();
         let idle: Vec<Arc<Slot<D>>> = {
-            let mut map = inner.lock();
+            let mut map = inner.slots.locked();
             let keys: Vec<SessionKey> = map
                 .values()
                 .filter(|s| now.saturating_sub(s.last_used.load(Ordering::Relaxed)) >= idle_nanos)

@@ -169,11 +169,6 @@ pub fn call(
     let trust = match opts.trust {
         TrustMode::All => "all",
         TrustMode::Check => "check",
-        TrustMode::CheckWith(_) => {
-            return Err(not_connected(
-                "a trust store of its own is not the server's".to_owned(),
-            ));
-        }
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

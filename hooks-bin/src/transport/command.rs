@@ -105,7 +105,7 @@ pub fn serve(
     protocol: &dyn Protocol,
     event_name: &str,
     opts: &AdapterOptions,
-    hand_over: Option<HandOver<'_>>,
+    hand_over: HandOver<'_>,
 ) -> u8 {
     silence_panic_output();
     let mut err = io::stderr().lock();
@@ -119,37 +119,19 @@ pub fn serve(
         // Nothing written can be read: the exit code is all there is.
         return report(&Outcome::exit_failure(protocol, event_name, &why), &mut err);
     }
+    let mut out = io::stdout().lock();
     let input = match json::read_bounded(&mut io::stdin().lock()) {
         Ok(input) => input,
         Err(e) => {
             let reason = format!("cannot read stdin: {e}");
             let failed = Outcome::failure(protocol, event_name, &reason);
-            return deliver(
-                failed,
-                protocol,
-                event_name,
-                &mut io::stdout().lock(),
-                &mut err,
-            );
+            return deliver(failed, protocol, event_name, &mut out, &mut err);
         }
     };
-    if let Some(outcome) = hand_over.and_then(|hand_over| hand_over(&input)) {
-        return deliver(
-            outcome,
-            protocol,
-            event_name,
-            &mut io::stdout().lock(),
-            &mut err,
-        );
+    match hand_over(&input) {
+        Some(outcome) => deliver(outcome, protocol, event_name, &mut out, &mut err),
+        None => run(protocol, event_name, &input, &mut out, &mut err, opts),
     }
-    run(
-        protocol,
-        event_name,
-        &input,
-        &mut io::stdout().lock(),
-        &mut err,
-        opts,
-    )
 }
 
 /// Fails the call for `event_name` whose command line was rejected (the rejection is printed

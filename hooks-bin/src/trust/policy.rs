@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 use std::time::SystemTime;
 
 use hooks_core::loader::path::normalize_lexically;
@@ -15,6 +15,7 @@ use crate::text::shell_quote;
 
 use super::error::shown;
 use super::store::{TrustStore, sha256_file};
+use crate::sync::Locked as _;
 
 /// How a host checks hook files before it runs them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -23,8 +24,6 @@ pub enum TrustMode {
     /// ([`store_path`](super::store_path)).
     #[default]
     Check,
-    /// Project-level files must be in this trust store file.
-    CheckWith(PathBuf),
     /// Every file is trusted (`--trust-all`).
     All,
 }
@@ -84,8 +83,6 @@ fn under(path: &Path, dir: &Path) -> bool {
 /// times), and a hook file is hashed again only when its own identity changed.
 #[derive(Debug)]
 pub struct TrustPolicy {
-    /// `None`: the store of this process ([`store_path`](super::store_path)).
-    store_path: Option<PathBuf>,
     seen: Mutex<Seen>,
 }
 
@@ -129,24 +126,15 @@ impl TrustPolicy {
     /// The policy of `mode`; `None` for [`TrustMode::All`] (every file loads).
     #[must_use]
     pub fn new(mode: &TrustMode) -> Option<Self> {
-        let store_path = match mode {
-            TrustMode::All => return None,
-            TrustMode::Check => None,
-            TrustMode::CheckWith(path) => Some(path.clone()),
-        };
-        Some(TrustPolicy {
-            store_path,
+        (*mode == TrustMode::Check).then(|| TrustPolicy {
             seen: Mutex::new(Seen::default()),
         })
     }
 
     /// Why `path` may not run now, or `None` when it is trusted.
     fn refusal(&self, path: &Path) -> Option<String> {
-        let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
-        let store_file = match &self.store_path {
-            Some(path) => Ok(path.clone()),
-            None => super::store_path().map_err(|e| e.to_string()),
-        };
+        let mut seen = self.seen.locked();
+        let store_file = super::store_path().map_err(|e| e.to_string());
         let current = match FileId::of(path) {
             Ok(id) => match seen.hashes.get(path) {
                 Some((then, hash)) if *then == id => Ok(hash.clone()),

@@ -42,21 +42,12 @@ impl CurrentSession {
     /// The current store.
     #[must_use]
     pub fn get(&self) -> Arc<JsonlSessionStore> {
-        Arc::clone(
-            &self
-                .store
-                .read()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        )
+        Arc::clone(&crate::sync::read(&self.store))
     }
 
     /// Makes `store` current and returns the previous one.
     pub fn replace(&self, store: JsonlSessionStore) -> Arc<JsonlSessionStore> {
-        let mut guard = self
-            .store
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        std::mem::replace(&mut *guard, Arc::new(store))
+        std::mem::replace(&mut *crate::sync::write(&self.store), Arc::new(store))
     }
 
     /// The entry of the current session that `entry` names (by id, or by position).

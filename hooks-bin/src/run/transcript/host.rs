@@ -42,15 +42,11 @@ impl Transcript {
 
     /// A hook persisted a custom entry.
     pub fn entry(&self, custom_type: &str, data: Option<&Value>) {
-        if self.json {
-            self.record("entry", json!({"customType": custom_type, "data": data}));
-        } else {
+        let fields = json!({"customType": custom_type, "data": data});
+        self.say("entry", fields, Style::Dim, || {
             let data = data.map(Value::to_string).unwrap_or_default();
-            self.lines(&[self.paint(
-                Style::Dim,
-                &format!("  entry  [{}] {}", clean(custom_type), clean(&data)),
-            )]);
-        }
+            format!("  entry  [{}] {}", clean(custom_type), clean(&data))
+        });
     }
 
     /// The status line changed.
@@ -65,26 +61,23 @@ impl Transcript {
 
     /// A hook sent a notification.
     pub fn notify(&self, kind: &str, message: &str) {
-        if self.json {
-            self.record("notify", json!({"kind": kind, "message": message}));
-        } else {
-            let style = match kind {
-                "error" => Style::Bad,
-                "warning" => Style::Warn,
-                _ => Style::Plain,
-            };
-            self.lines(&[self.paint(style, &format!("  notify ({kind})  {}", clean(message)))]);
-        }
+        let style = match kind {
+            "error" => Style::Bad,
+            "warning" => Style::Warn,
+            _ => Style::Plain,
+        };
+        self.say(
+            "notify",
+            json!({"kind": kind, "message": message}),
+            style,
+            || format!("  notify ({kind})  {}", clean(message)),
+        );
     }
 
     /// A hook asked the user something; `answer` is what it got.
     pub fn prompt(&self, kind: &str, title: &str, answer: &Value) {
-        if self.json {
-            self.record(
-                "prompt",
-                json!({"kind": kind, "title": title, "answer": answer}),
-            );
-        } else {
+        let fields = json!({"kind": kind, "title": title, "answer": answer});
+        self.say("prompt", fields, Style::Plain, || {
             let answer = match answer {
                 Value::Null => "(no answer)".to_owned(),
                 Value::Bool(true) => "yes".to_owned(),
@@ -92,25 +85,20 @@ impl Transcript {
                 Value::String(s) => clean(s),
                 other => clean(&other.to_string()),
             };
-            self.lines(&[format!("  ? {kind} \"{}\" → {answer}", clean(title))]);
-        }
+            format!("  ? {kind} \"{}\" → {answer}", clean(title))
+        });
     }
 
     /// A handler failed (reported through the runner's error listeners).
     pub fn hook_error(&self, hook_path: &str, event: &str, error: &str) {
-        if self.json {
-            self.record(
-                "hook_error",
-                json!({"hookPath": hook_path, "event": event, "error": error}),
-            );
-        } else {
-            let text = format!(
+        let fields = json!({"hookPath": hook_path, "event": event, "error": error});
+        self.say("hook_error", fields, Style::Bad, || {
+            format!(
                 "  hook error  {} on {event}: {}",
                 clean(hook_path),
                 clean(error)
-            );
-            self.lines(&[self.paint(Style::Bad, &text)]);
-        }
+            )
+        });
     }
 
     /// A command ran.

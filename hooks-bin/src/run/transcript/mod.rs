@@ -43,6 +43,7 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::sync::Locked as _;
 use hooks_core::events::Content;
 use hooks_core::ui::Theme;
 use serde::Serialize;
@@ -121,12 +122,6 @@ impl Transcript {
         clean(path.strip_prefix(&self.root).unwrap_or(path))
     }
 
-    /// Whether readable output is coloured.
-    #[must_use]
-    pub fn color(&self) -> bool {
-        self.color
-    }
-
     /// The theme renderers get.
     #[must_use]
     pub fn theme(&self) -> Theme {
@@ -149,12 +144,6 @@ impl Transcript {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Output> {
-        self.out
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
     /// Writes one JSON record: `type`, then `line` (when set), then `fields`.
     fn record(&self, kind: &str, fields: Value) {
         let mut map = Map::new();
@@ -165,10 +154,19 @@ impl Transcript {
         if let Value::Object(fields) = fields {
             map.extend(fields);
         }
-        let mut out = self.lock();
+        let mut out = self.out.locked();
         let text = serde_json::to_string(&Value::Object(map)).unwrap_or_default();
         let _ = writeln!(out.sink, "{text}");
         let _ = out.sink.flush();
+    }
+
+    /// The record `kind` with `fields`, or, in readable output, the line `line()` in `style`.
+    fn say(&self, kind: &str, fields: Value, style: Style, line: impl FnOnce() -> String) {
+        if self.json {
+            self.record(kind, fields);
+        } else {
+            self.lines(&[self.paint(style, &line())]);
+        }
     }
 
     fn paint(&self, style: Style, text: &str) -> String {
@@ -189,7 +187,7 @@ impl Transcript {
 
     /// Writes readable lines (each already sanitized and styled), after any pending events.
     fn lines(&self, lines: &[String]) {
-        let mut out = self.lock();
+        let mut out = self.out.locked();
         Self::flush_events(self, &mut out);
         for line in lines {
             let _ = writeln!(out.sink, "{line}");
@@ -212,7 +210,7 @@ impl Transcript {
         if self.json {
             return;
         }
-        let mut out = self.lock();
+        let mut out = self.out.locked();
         self.flush_events(&mut out);
         let _ = out.sink.flush();
     }

@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::{StartInfo, Style, ToolRecord, Transcript, clean};
+use crate::sync::Locked as _;
 
 impl Transcript {
     /// The run starts.
@@ -34,22 +35,17 @@ impl Transcript {
 
     /// A hook entry failed to load.
     pub fn load_error(&self, path: &str, error: &str) {
-        if self.json {
-            self.record("load_error", json!({"path": path, "error": error}));
-        } else {
-            let text = format!("  load error  {}: {}", clean(path), clean(error));
-            self.lines(&[self.paint(Style::Warn, &text)]);
-        }
+        let fields = json!({"path": path, "error": error});
+        self.say("load_error", fields, Style::Warn, || {
+            format!("  load error  {}: {}", clean(path), clean(error))
+        });
     }
 
     /// A warning (discovery, session file).
     pub fn warning(&self, message: &str) {
-        if self.json {
-            self.record("warning", json!({"message": message}));
-        } else {
-            let text = format!("  warning  {}", clean(message));
-            self.lines(&[self.paint(Style::Warn, &text)]);
-        }
+        self.say("warning", json!({"message": message}), Style::Warn, || {
+            format!("  warning  {}", clean(message))
+        });
     }
 
     /// A script action starts; `summary` is its readable form, `fields` its JSON fields.
@@ -84,7 +80,7 @@ impl Transcript {
                 json!({"event": name, "handled": handled, "payload": payload}),
             );
         } else {
-            self.lock().events.push(name.to_owned());
+            self.out.locked().events.push(name.to_owned());
         }
     }
 
@@ -128,20 +124,15 @@ impl Transcript {
         }
         let mut lines = Vec::new();
         match outcome.status {
-            "blocked" => lines.push(self.paint(
-                Style::Bad,
-                &format!(
-                    "  ✗ blocked: {}",
-                    clean(outcome.reason.as_deref().unwrap_or(""))
-                ),
-            )),
-            "cancelled" => lines.push(self.paint(
-                Style::Warn,
-                &format!(
-                    "  ✗ cancelled: {}",
-                    clean(outcome.reason.as_deref().unwrap_or(""))
-                ),
-            )),
+            status @ ("blocked" | "cancelled") => {
+                let style = if status == "blocked" {
+                    Style::Bad
+                } else {
+                    Style::Warn
+                };
+                let reason = clean(outcome.reason.as_deref().unwrap_or(""));
+                lines.push(self.paint(style, &format!("  ✗ {status}: {reason}")));
+            }
             "error" => {
                 lines.push(self.paint(Style::Bad, "  ✗ tool error:"));
                 lines.extend(self.body(outcome.reason.as_deref().unwrap_or("")));
@@ -170,31 +161,24 @@ impl Transcript {
 
     /// The assistant's scripted answer.
     pub fn assistant(&self, text: &str) {
-        if self.json {
-            self.record("assistant", json!({"text": text}));
-        } else {
-            self.lines(&[format!("  assistant  {}", clean(text))]);
-        }
+        self.say("assistant", json!({"text": text}), Style::Plain, || {
+            format!("  assistant  {}", clean(text))
+        });
     }
 
     /// A Ctrl-C was handled (`kind`: `cancel`, `stop` or `exit`).
     pub fn interrupt(&self, kind: &str, message: &str) {
-        if self.json {
-            self.record("interrupt", json!({"kind": kind, "message": message}));
-        } else {
-            let text = format!("  ^C  {}", clean(message));
-            self.lines(&[self.paint(Style::Warn, &text)]);
-        }
+        let fields = json!({"kind": kind, "message": message});
+        self.say("interrupt", fields, Style::Warn, || {
+            format!("  ^C  {}", clean(message))
+        });
     }
 
     /// An action could not be carried out.
     pub fn error(&self, message: &str) {
-        if self.json {
-            self.record("error", json!({"message": message}));
-        } else {
-            let text = format!("  error  {}", clean(message));
-            self.lines(&[self.paint(Style::Bad, &text)]);
-        }
+        self.say("error", json!({"message": message}), Style::Bad, || {
+            format!("  error  {}", clean(message))
+        });
     }
 
     /// The run ended.

@@ -8,7 +8,7 @@
 //! waits for; what needs no answer (a notification, a message to send) is a notification.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use async_trait::async_trait;
 use hooks_core::events::{CustomMessage, SessionEntry};
@@ -22,6 +22,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::peer::Peer;
+use crate::sync::Locked as _;
 
 /// What the client says about the agent with each call (the `ctx` param); every field may be
 /// left out.
@@ -63,11 +64,11 @@ impl ClientState {
 
     /// Replaces the context with the one a call brought.
     pub(crate) fn update(&self, ctx: ClientContext) {
-        *self.ctx.write().unwrap_or_else(PoisonError::into_inner) = ctx;
+        *crate::sync::write(&self.ctx) = ctx;
     }
 
     fn read<T>(&self, f: impl FnOnce(&ClientContext) -> T) -> T {
-        f(&self.ctx.read().unwrap_or_else(PoisonError::into_inner))
+        f(&crate::sync::read(&self.ctx))
     }
 }
 
@@ -244,7 +245,7 @@ impl HookUi for BridgeUi {
 
     fn set_status(&self, key: &str, text: Option<&str>) {
         let line = {
-            let mut status = self.status.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut status = self.status.locked();
             status.set(key, text);
             status.render(usize::MAX)
         };

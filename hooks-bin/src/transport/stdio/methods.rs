@@ -2,7 +2,7 @@
 //! params and answers).
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime};
 
 use hooks_core::events::{EventKind, SessionShutdownEvent, SessionStartEvent};
@@ -22,6 +22,7 @@ use crate::call::audit::log::{DecisionLog, LogTask};
 use crate::call::audit::record::Record;
 use crate::call::trace::{self, Runs};
 use crate::serve::{Entered, Session, SessionKey, Sessions};
+use crate::sync::Locked as _;
 
 /// The agent name of every session of this transport ([`SessionKey::agent`]).
 const AGENT: &str = "stdio";
@@ -46,14 +47,14 @@ impl SessionData {
 
     /// The errors reported since the last call.
     fn take_error_list(&self) -> Vec<HookError> {
-        std::mem::take(&mut *self.errors.lock().unwrap_or_else(PoisonError::into_inner))
+        std::mem::take(&mut *self.errors.locked())
     }
 
     /// The handlers that ran since the last call (none when they are not traced).
     fn take_runs(&self) -> Vec<trace::HandlerRun> {
-        self.runs.as_ref().map_or_else(Vec::new, |runs| {
-            std::mem::take(&mut *runs.lock().unwrap_or_else(PoisonError::into_inner))
-        })
+        self.runs
+            .as_ref()
+            .map_or_else(Vec::new, |runs| std::mem::take(&mut *runs.locked()))
     }
 }
 
@@ -248,9 +249,7 @@ impl Server {
         let errors: Arc<Mutex<Vec<HookError>>> = Arc::default();
         let sink = Arc::clone(&errors);
         let subscription = runner.on_error(move |e| {
-            sink.lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(e.clone());
+            sink.locked().push(e.clone());
         });
         Ok(Session {
             runner: Arc::new(runner),
@@ -375,7 +374,7 @@ impl Server {
         let errors = Arc::clone(&entered.data.errors);
         drop(entered);
         let outcome = runner.run_command(&p.name, &p.args).await;
-        let reported = std::mem::take(&mut *errors.lock().unwrap_or_else(PoisonError::into_inner));
+        let reported = std::mem::take(&mut *errors.locked());
         let mut answer = json!({ "errors": reported.iter().map(error_json).collect::<Vec<_>>() });
         if let Some(Err(e)) = outcome {
             answer["error"] = Value::from(format!("/{} failed: {}", p.name, e.message()));

@@ -5,12 +5,13 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::wire::{self, RpcError};
+use crate::sync::Locked as _;
 
 type Waiting = oneshot::Sender<Result<Value, RpcError>>;
 
@@ -45,11 +46,7 @@ impl Peer {
     fn send(&self, message: &Value) {
         let mut line = message.to_string();
         line.push('\n');
-        let mut out = self
-            .inner
-            .out
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut out = self.inner.out.locked();
         if out
             .write_all(line.as_bytes())
             .and_then(|()| out.flush())
@@ -107,10 +104,7 @@ impl Peer {
     }
 
     fn waiting(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Waiting>> {
-        self.inner
-            .waiting
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+        self.inner.waiting.locked()
     }
 }
 
