@@ -400,3 +400,27 @@ fn follow_waits_for_a_log_that_is_not_there_yet() {
     let entry: Value = serde_json::from_str(&follower.next()).unwrap();
     assert_eq!(entry["entry"]["verdict"], "would block", "{entry}");
 }
+
+#[test]
+fn follow_goes_on_in_the_new_file_after_a_rotation_and_the_summary_reads_the_rotated_ones() {
+    let user = User::new();
+    // Rotated before every line but the first: each call's line lands in a new file.
+    std::fs::write(
+        user.dir.path().join("config/config.toml"),
+        "[log]\nenabled = true\nmax_bytes = 1\nkeep = 5\n",
+    )
+    .unwrap();
+    user.claude("PreToolUse", &ls("s-1"), false);
+    let follower = Follower::start(&user, &["--json"]);
+    let summary: Value = serde_json::from_str(&follower.next()).unwrap();
+    assert_eq!(calls_of(&summary), 1, "{summary:#}");
+    for session in ["s-2", "s-3"] {
+        user.claude("PreToolUse", &rm_rf(session), false);
+        let entry: Value = serde_json::from_str(&follower.next()).unwrap();
+        assert_eq!(entry["entry"]["session"], session, "{entry}");
+    }
+    drop(follower);
+    let summary = user.summary(&[]);
+    assert_eq!(calls_of(&summary), 3, "{summary:#}");
+    assert_eq!(summary["files"].as_array().unwrap().len(), 3, "{summary:#}");
+}
