@@ -14,7 +14,8 @@
 //! agents)"]`: a plain `cargo test` counts it as ignored, never as passed, and `--ignored` runs
 //! them. `HOOKS_E2E` decides what happens then when an agent is not in the cache: unset (or
 //! `require`), the scenario fails saying so; `install`, it is installed first (what `.ci/run`
-//! does: `HOOKS_E2E=install cargo test --workspace --test e2e -- --ignored`).
+//! does: `HOOKS_E2E=install cargo test --workspace --test e2e -- --ignored --skip
+//! bridge_overhead`, all but the measurement).
 
 mod agent;
 mod fixtures;
