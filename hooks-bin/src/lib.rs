@@ -24,6 +24,7 @@
 //! | `hooks serve [--status\|--stop\|--detach] [--port N] [--idle-timeout S] [--max-sessions N] [--call-timeout S]` | serve the hooks over HTTP on 127.0.0.1 and a unix socket in the runtime directory, one runner per agent session ([`serve`]) | 0; 1 not running (`--status`) or cannot serve |
 //! | `hooks serve --stdio` | serve the hooks over JSON-RPC 2.0 on stdin and stdout, one session per client session id ([`transport::stdio`]) | 0 at the end of input or on SIGTERM; 1 it could not start |
 //! | `hooks new NAME [--path DIR] [--dir DIR]` | create a bundle crate with its host binary, one guard, its tests, a README and a CI workflow ([`cli::new`]) | 0; 1 the directory exists or cannot be written; 2 invalid name or `--path` |
+//! | `hooks log [--since WHEN] [--agent AGENT] [--session ID] [--denied] [-f] [--json] [--file FILE]` | the decision log summarized per agent, event, tool and handler: calls, blocks, rewrites, what audit mode would have blocked or rewritten, errors, time; filtered, followed (`-f`) ([`cli::log`]) | 0; 1 no log where it looked, or it cannot be read; 2 invalid usage |
 //! | `hooks trust [PATH...]` / `hooks trust --list` / `hooks untrust PATH...` | record, list or remove trusted project hook files ([`trust`]) | 0; 1 a file or the store cannot be read or written; 2 the store is malformed, or no config directory |
 //!
 //! | environment / config file | what it does |

@@ -16,6 +16,7 @@ pub mod doctor;
 pub mod explain;
 pub mod install;
 pub mod list;
+pub mod log;
 pub mod new;
 pub mod trust;
 
@@ -120,6 +121,12 @@ pub enum Command {
     /// workflow (`cargo test` inside it passes at once).
     #[command(after_help = new::NEW_HELP)]
     New(new::NewArgs),
+    /// Summarize the decision log (audit mode's, or `[log] enabled = true`'s) per agent,
+    /// event, tool and handler: calls, blocks, rewrites, what audit mode would have blocked
+    /// or rewritten, errors, time; filter it (`--since`, `--agent`, `--session`, `--denied`)
+    /// and follow it (`-f`), as a table or as JSON (`--json`).
+    #[command(after_help = log::LOG_HELP)]
+    Log(log::LogArgs),
 }
 
 /// `--trust-all`, an option of the commands that load hook files (`list`, `run`, `claude`,
@@ -221,7 +228,8 @@ pub fn main() -> ExitCode {
         | Command::Doctor(_)
         | Command::Trust(_)
         | Command::Untrust(_)
-        | Command::New(_) => {
+        | Command::New(_)
+        | Command::Log(_) => {
             if cli.trust_all {
                 eprintln!(
                     "hooks: --trust-all is an option of list, run, serve and the agent adapters only"
@@ -247,6 +255,7 @@ pub fn main() -> ExitCode {
         Command::Trust(args) => trust::run_trust(&args),
         Command::Untrust(args) => trust::run_untrust(&args),
         Command::New(args) => new::run(&args),
+        Command::Log(args) => log::run(&args),
         Command::Serve(args) if args.stdio => match audit::Settings::load() {
             Ok(settings) => {
                 if let Some(why) = &settings.log_unplaced {

@@ -25,6 +25,7 @@ mod install_bridge;
 mod install_http;
 mod kill_switch;
 mod list_cli;
+mod log_cli;
 mod run_cli;
 mod run_pty;
 mod serve_agents;

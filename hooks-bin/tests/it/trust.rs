@@ -356,13 +356,14 @@ fn trust_all_skips_the_check() {
 /// The child process of [`each_call_uses_the_trust_mode_it_is_given`], which names the project
 /// in `HOOKS_TRUST_MODE_CHILD` (and sets `HOME` and `HOOKS_CONFIG_DIR`).
 #[test]
+#[ignore = "the child process of each_call_uses_the_trust_mode_it_is_given, which runs it"]
 fn trust_mode_child() {
     use hooks_bin::agents::claude::Claude;
     use hooks_bin::call::{AdapterOptions, answer};
     use hooks_bin::trust::TrustMode;
-    let Some(root) = std::env::var_os("HOOKS_TRUST_MODE_CHILD").map(PathBuf::from) else {
-        return; // Only meaningful inside the child process.
-    };
+    let root = std::env::var_os("HOOKS_TRUST_MODE_CHILD")
+        .map(PathBuf::from)
+        .expect("HOOKS_TRUST_MODE_CHILD, set by the test that runs this child");
     let project = root.join("project");
     let marker = root.join("ran-project");
     let input = json!({
@@ -408,6 +409,7 @@ fn each_call_uses_the_trust_mode_it_is_given() {
         .args([
             "trust::trust_mode_child",
             "--exact",
+            "--ignored",
             "--nocapture",
             "--test-threads=1",
         ])

@@ -146,12 +146,12 @@ pub(crate) static TYPESCRIPT: Package = Package {
     lock: Mutex::new(()),
 };
 
-/// What to do when an agent is not in the cache (`HOOKS_E2E`).
+/// What to do when an agent is not in the cache (`HOOKS_E2E`). A scenario never skips: every
+/// scenario that needs an agent is `#[ignore]`d, so that a plain `cargo test` counts it as
+/// ignored, and runs with `--ignored` (what `.ci/run` does), where a missing agent fails it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
-    /// Unset: skip its scenarios, saying so.
-    Optional,
-    /// `require`: a missing agent is a failure.
+    /// Unset or `require`: a missing agent is a failure.
     Require,
     /// `install`: install it, and fail if that fails.
     Install,
@@ -164,12 +164,11 @@ impl Mode {
     /// The mode `HOOKS_E2E` selects; any other value is an error naming the valid ones.
     pub(crate) fn from_env() -> Mode {
         match std::env::var(MODE_ENV).as_deref() {
-            Err(_) | Ok("") => Mode::Optional,
-            Ok("require") => Mode::Require,
+            Err(_) | Ok("" | "require") => Mode::Require,
             Ok("install") => Mode::Install,
             Ok(other) => panic!(
                 "{MODE_ENV}={other:?} is not a mode: use `require` (a missing agent fails), \
-                 `install` (install missing agents from npm) or leave it unset (skip them)"
+                 `install` (install missing agents from npm); unset is `require`"
             ),
         }
     }
@@ -308,34 +307,26 @@ impl Package {
         Ok(())
     }
 
-    /// The binary for a suite, by [`Mode`]: `None` (after saying why) when the suite should be
-    /// skipped.
+    /// The binary for a suite, by [`Mode`]: the one in the cache, or (`install`) the one
+    /// installed now.
     ///
     /// # Panics
     ///
-    /// When the agent is missing and the mode requires it, or the install fails.
-    pub(crate) fn for_suite(&self) -> Option<PathBuf> {
+    /// When the agent is missing and not to be installed, or the install fails.
+    pub(crate) fn for_suite(&self) -> PathBuf {
         let cache = cache_dir();
         match Mode::from_env() {
-            Mode::Install => Some(
-                self.install_into(&cache)
-                    .unwrap_or_else(|e| panic!("installing {} failed: {e}", self.spec())),
-            ),
-            mode => {
-                if let Some(binary) = self.installed_in(&cache) {
-                    return Some(binary);
-                }
-                let why = format!(
+            Mode::Install => self
+                .install_into(&cache)
+                .unwrap_or_else(|e| panic!("installing {} failed: {e}", self.spec())),
+            Mode::Require => self.installed_in(&cache).unwrap_or_else(|| {
+                panic!(
                     "{} {} is not installed in {} ({MODE_ENV}=install installs it)",
                     self.agent,
                     self.version,
                     cache.display()
-                );
-                assert!(mode != Mode::Require, "{why}, and {MODE_ENV}=require");
-                let test = std::thread::current().name().unwrap_or("?").to_owned();
-                crate::report(&format!("skipped {test}: {why}"));
-                None
-            }
+                )
+            }),
         }
     }
 }

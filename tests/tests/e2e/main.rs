@@ -9,9 +9,13 @@
 //! agent's settings with `hooks install`, runs the agent once or more ([`agent`]), and checks the
 //! effect on disk and in the requests the model received.
 //!
-//! The agents come from the npm registry at pinned versions ([`install`]). `HOOKS_E2E` decides
-//! what happens when one is not in the cache: unset, its scenarios print that they were skipped
-//! and why; `require`, they fail; `install`, it is installed first (what `.ci/run` does).
+//! The agents come from the npm registry at pinned versions ([`install`]). Every scenario that
+//! runs an agent (or the TypeScript compiler) is `#[ignore = "needs HOOKS_E2E=install (the real
+//! agents)"]`: a plain `cargo test` counts it as ignored, never as passed, and `--ignored` runs
+//! them. `HOOKS_E2E` decides what happens then when an agent is not in the cache: unset (or
+//! `require`), the scenario fails saying so; `install`, it is installed first (what `.ci/run`
+//! does: `HOOKS_E2E=install cargo test --workspace --test e2e -- --ignored --skip
+//! bridge_overhead`, all but the measurement).
 
 mod agent;
 mod fixtures;
@@ -24,8 +28,8 @@ mod timing;
 
 use std::io::Write;
 
-/// Prints a line past the test harness's output capture, so that skips and measurements show
-/// in a normal `cargo test` run.
+/// Prints a line past the test harness's output capture, so that installs and measurements
+/// show in a normal `cargo test` run.
 pub(crate) fn report(line: &str) {
     let _ = writeln!(std::io::stderr(), "e2e: {line}");
 }

@@ -138,8 +138,10 @@ impl Agent for Claude {
     const NAME: &'static str = "claude";
     type Run = ClaudeRun;
 
-    fn for_suite() -> Option<Claude> {
-        CLAUDE.for_suite().map(|binary| Claude { binary })
+    fn for_suite() -> Claude {
+        Claude {
+            binary: CLAUDE.for_suite(),
+        }
     }
 
     /// Nothing: each run names the server in its environment.

@@ -340,8 +340,10 @@ impl Agent for Codex {
     const NAME: &'static str = "codex";
     type Run = CodexRun;
 
-    fn for_suite() -> Option<Codex> {
-        CODEX.for_suite().map(|binary| Codex { binary })
+    fn for_suite() -> Codex {
+        Codex {
+            binary: CODEX.for_suite(),
+        }
     }
 
     /// [`Codex::configure_with`] no more configuration.

@@ -67,8 +67,10 @@ impl Agent for Droid {
     const NAME: &'static str = "droid";
     type Run = DroidRun;
 
-    fn for_suite() -> Option<Droid> {
-        DROID.for_suite().map(|binary| Droid { binary })
+    fn for_suite() -> Droid {
+        Droid {
+            binary: DROID.for_suite(),
+        }
     }
 
     /// Writes the user settings that make `server` the custom model.

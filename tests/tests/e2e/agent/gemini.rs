@@ -99,8 +99,10 @@ impl Agent for Gemini {
     const NAME: &'static str = "gemini";
     type Run = GeminiRun;
 
-    fn for_suite() -> Option<Gemini> {
-        GEMINI.for_suite().map(|binary| Gemini { binary })
+    fn for_suite() -> Gemini {
+        Gemini {
+            binary: GEMINI.for_suite(),
+        }
     }
 
     /// Writes the user settings an offline run needs: API-key auth (for

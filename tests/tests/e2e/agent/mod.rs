@@ -34,9 +34,8 @@ pub(crate) trait Agent: Sized {
     /// What one run left.
     type Run: AgentRun;
 
-    /// The installed agent, or `None` when its suite is skipped (see
-    /// [`crate::install::Package::for_suite`]).
-    fn for_suite() -> Option<Self>;
+    /// The installed agent (see [`crate::install::Package::for_suite`]).
+    fn for_suite() -> Self;
 
     /// Writes what an offline run against `server` needs into the sandbox (what is not given
     /// on the command line or in the environment of each run).
@@ -116,20 +115,19 @@ pub(crate) fn assert_no_hook_failure(run: &(impl AgentRun + HookFailures)) {
     );
 }
 
-/// The agent in a fresh sandbox named `name`, configured for `server`; `None` when its suite
-/// is skipped.
-pub(crate) fn setup<A: Agent>(name: &str, server: &ModelServer) -> Option<(A, Sandbox)> {
-    let agent = A::for_suite()?;
+/// The agent in a fresh sandbox named `name`, configured for `server`.
+pub(crate) fn setup<A: Agent>(name: &str, server: &ModelServer) -> (A, Sandbox) {
+    let agent = A::for_suite();
     let sandbox = Sandbox::new(name);
     A::configure(&sandbox, server);
-    Some((agent, sandbox))
+    (agent, sandbox)
 }
 
 /// [`setup`] with the agent's hooks installed ([`Agent::install_hooks`]).
-pub(crate) fn installed<A: Agent>(name: &str, server: &ModelServer) -> Option<(A, Sandbox)> {
-    let (agent, sandbox) = setup::<A>(name, server)?;
+pub(crate) fn installed<A: Agent>(name: &str, server: &ModelServer) -> (A, Sandbox) {
+    let (agent, sandbox) = setup::<A>(name, server);
     agent.install_hooks(&sandbox);
-    Some((agent, sandbox))
+    (agent, sandbox)
 }
 
 /// Whether a run trusts the project folder (Gemini CLI and Copilot CLI ask).

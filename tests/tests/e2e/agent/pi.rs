@@ -105,15 +105,15 @@ pub(crate) enum Place {
 }
 
 impl PiAgent {
-    /// The agent for a suite, or `None` when the suite is skipped (see
-    /// [`crate::install::Package::for_suite`]).
-    pub(crate) fn for_suite(flavor: Flavor) -> Option<PiAgent> {
+    /// The agent for a suite (see [`crate::install::Package::for_suite`]).
+    pub(crate) fn for_suite(flavor: Flavor) -> PiAgent {
         let package = flavor.package();
-        package.for_suite().map(|binary| PiAgent {
+        let binary = package.for_suite();
+        PiAgent {
             flavor,
             runtime: package.runtime_for(&binary),
             binary,
-        })
+        }
     }
 
     /// `~/.pi/agent` (`~/.omp/agent`) of the sandbox.

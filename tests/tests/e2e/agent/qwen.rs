@@ -64,8 +64,10 @@ impl Agent for Qwen {
     const NAME: &'static str = "qwen";
     type Run = QwenRun;
 
-    fn for_suite() -> Option<Qwen> {
-        QWEN.for_suite().map(|binary| Qwen { binary })
+    fn for_suite() -> Qwen {
+        Qwen {
+            binary: QWEN.for_suite(),
+        }
     }
 
     /// Writes the user settings of an offline run: no usage statistics, telemetry or update

@@ -41,10 +41,9 @@ fn tsc(tsc: &Path, args: &[&str]) -> Command {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn bridge_ts_type_checks_under_strict() {
-    let Some(compiler) = TYPESCRIPT.for_suite() else {
-        return;
-    };
+    let compiler = TYPESCRIPT.for_suite();
     let scratch = tempfile::tempdir().expect("scratch directory");
     let cmd = tsc(&compiler, &["--noEmit", "--strict", "-p", "."]);
     let done = process::run_bounded(cmd, scratch.path(), "tsc", LIMIT);
@@ -58,10 +57,9 @@ fn bridge_ts_type_checks_under_strict() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn bridge_ts_failure_rules_pass_their_unit_tests() {
-    let Some(compiler) = TYPESCRIPT.for_suite() else {
-        return;
-    };
+    let compiler = TYPESCRIPT.for_suite();
     let scratch = tempfile::tempdir().expect("scratch directory");
     let out = scratch.path().join("out");
     let mut cmd = tsc(&compiler, &["-p", "test", "--outDir"]);
@@ -101,12 +99,9 @@ fn bridge_ts_failure_rules_pass_their_unit_tests() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn bridge_ts_declares_the_extension_api_as_pi_and_oh_my_pi_do() {
-    let (Some(compiler), Some(pi), Some(omp)) =
-        (TYPESCRIPT.for_suite(), PI.for_suite(), OMP.for_suite())
-    else {
-        return;
-    };
+    let (compiler, pi, omp) = (TYPESCRIPT.for_suite(), PI.for_suite(), OMP.for_suite());
     // `dist/cli.js` of each package: its declarations of extensions are beside.
     let package = |cli: &Path| cli.ancestors().nth(2).expect("the package").to_path_buf();
     let scratch = tempfile::tempdir().expect("scratch directory");

@@ -47,9 +47,7 @@ pub(super) fn assert_the_model_got_the_guard_s_reason(server: &ModelServer, evid
 /// ends well.
 pub(super) fn rm_rf_is_blocked_and_the_model_gets_the_reason<A: Agent>(name: &str) {
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let Some((agent, sb)) = agent::installed::<A>(name, &server) else {
-        return;
-    };
+    let (agent, sb) = agent::installed::<A>(name, &server);
     let kept = sb.victims(&["victim"]);
     let run = agent.run(&sb, &server, "delete the victim directory");
     assert!(kept[0].exists(), "rm -rf ran:\n{}", run.evidence());
@@ -60,9 +58,9 @@ pub(super) fn rm_rf_is_blocked_and_the_model_gets_the_reason<A: Agent>(name: &st
 /// The model runs `ls`, then answers `listed`: its one tool result lists the file and says no
 /// word about hooks. Returns the run, the sandbox and the server, for what the agent itself
 /// must not have shown.
-pub(super) fn ls_runs_quietly<A: Agent>(name: &str) -> Option<(A::Run, Sandbox, ModelServer)> {
+pub(super) fn ls_runs_quietly<A: Agent>(name: &str) -> (A::Run, Sandbox, ModelServer) {
     let server = ModelServer::start(Script::shell_then("ls", "listed"));
-    let (agent, sb) = agent::installed::<A>(name, &server)?;
+    let (agent, sb) = agent::installed::<A>(name, &server);
     sb.write(LISTED, "hello\n");
     let run = agent.run(&sb, &server, "list the files");
     let results = server.tool_results();
@@ -79,7 +77,7 @@ pub(super) fn ls_runs_quietly<A: Agent>(name: &str) -> Option<(A::Run, Sandbox, 
         "{}",
         run.evidence()
     );
-    Some((run, sb, server))
+    (run, sb, server)
 }
 
 /// The model runs `command`, which prints `secret.env` (`API_KEY=...`): the secret never
@@ -87,9 +85,9 @@ pub(super) fn ls_runs_quietly<A: Agent>(name: &str) -> Option<(A::Run, Sandbox, 
 pub(super) fn a_secret_printed_by_a_command_is_redacted<A: Agent>(
     name: &str,
     command: &str,
-) -> Option<A::Run> {
+) -> A::Run {
     let server = ModelServer::start(Script::shell_then(command, "read"));
-    let (agent, sb) = agent::installed::<A>(name, &server)?;
+    let (agent, sb) = agent::installed::<A>(name, &server);
     sb.write("secret.env", format!("{}\n", secret_line()));
     let run = agent.run(&sb, &server, "show secret.env");
     let results = server.tool_results();
@@ -103,23 +101,21 @@ pub(super) fn a_secret_printed_by_a_command_is_redacted<A: Agent>(
         "the redacted output did not reach the model: {results:?}\n{}",
         run.evidence()
     );
-    Some(run)
+    run
 }
 
 /// The prompt `/handoff`, a command of the examples: the prompt never reaches the model.
 /// Returns the run, for where the agent showed the command's answer.
-pub(super) fn a_prompt_command_answers_without_a_model_call<A: Agent>(
-    name: &str,
-) -> Option<A::Run> {
+pub(super) fn a_prompt_command_answers_without_a_model_call<A: Agent>(name: &str) -> A::Run {
     let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
-    let (agent, sb) = agent::installed::<A>(name, &server)?;
+    let (agent, sb) = agent::installed::<A>(name, &server);
     let run = agent.run(&sb, &server, "/handoff");
     assert!(
         server.model_turns().is_empty(),
         "the prompt reached the model:\n{}",
         run.evidence()
     );
-    Some(run)
+    run
 }
 
 /// Asserts what the installed `SessionStart` command, run through a [`fixtures::tee`] in the
@@ -176,12 +172,12 @@ fn the_guard_blocks_ls_is_quiet_and_a_read_secret_is<A, T>(
     name: &str,
     guarded: &Guarded,
     arrange: impl FnOnce(&Sandbox) -> T,
-) -> Option<(A::Run, Sandbox, T)>
+) -> (A::Run, Sandbox, T)
 where
     A: Agent,
     A::Run: HookFailures,
 {
-    let agent = A::for_suite()?;
+    let agent = A::for_suite();
     let sb = Sandbox::new(name);
     sb.write("victim/keep.txt", "precious\n");
     sb.write(LISTED, "hello\n");
@@ -239,7 +235,7 @@ where
         assert_eq!(run.answer().as_deref(), Some("done"), "{evidence}");
     }
     assert_no_hook_failure(&run);
-    Some((run, sb, arranged))
+    (run, sb, arranged)
 }
 
 /// The installed gate's command (at `pointer` in [`Agent::installed_hooks`]) fed a truncated
@@ -251,9 +247,7 @@ fn a_malformed_input_to_the_tool_gate_blocks_the_call<A: Agent>(
     reason: Said<'_>,
 ) {
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
-    let Some((agent, sb)) = agent::installed::<A>(name, &server) else {
-        return;
-    };
+    let (agent, sb) = agent::installed::<A>(name, &server);
     break_input(&A::installed_hooks(&sb), pointer);
     let kept = sb.victims(&["victim"]);
     let run = agent.run(&sb, &server, "delete victim");
@@ -313,9 +307,7 @@ where
     A::Run: HookFailures,
 {
     let server = ModelServer::start(Script::new(vec![Step::Text("hi".into())]));
-    let Some((agent, sb)) = agent::setup::<A>(name, &server) else {
-        return;
-    };
+    let (agent, sb) = agent::setup::<A>(name, &server);
     install_e2e_bundle::<A>(&sb);
     let run = agent.run(&sb, &server, "hello");
     let turns = server.model_turns();
@@ -365,15 +357,14 @@ mod gemini {
     };
 
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn the_guard_blocks_ls_is_quiet_and_a_read_secret_is_replaced() {
         // The decision log, a line per call of ours: which events Gemini CLI ran us for.
-        let Some((run, sb, ())) = the_guard_blocks_ls_is_quiet_and_a_read_secret_is::<Gemini, _>(
+        let (run, sb, ()) = the_guard_blocks_ls_is_quiet_and_a_read_secret_is::<Gemini, _>(
             "gemini-bundle",
             &GUARDED,
             |sb| hooks_config(sb, "[log]\nenabled = true\n"),
-        ) else {
-            return;
-        };
+        );
         let evidence = run.evidence();
         let called: Vec<String> = decisions(&sb)
             .iter()
@@ -392,12 +383,10 @@ mod gemini {
     }
 
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn a_prompt_command_answers_without_a_model_call() {
-        let Some(run) =
-            super::a_prompt_command_answers_without_a_model_call::<Gemini>("gemini-bundle-handoff")
-        else {
-            return;
-        };
+        let run =
+            super::a_prompt_command_answers_without_a_model_call::<Gemini>("gemini-bundle-handoff");
         assert!(
             run.warnings()
                 .iter()
@@ -410,6 +399,7 @@ mod gemini {
     }
 
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn a_malformed_input_to_the_tool_gate_blocks_the_call() {
         super::a_malformed_input_to_the_tool_gate_blocks_the_call::<Gemini>(
             "gemini-bundle-malformed",
@@ -419,6 +409,7 @@ mod gemini {
     }
 
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn a_bundle_session_start_message_reaches_the_model() {
         super::a_bundle_session_start_message_reaches_the_model::<Gemini>("gemini-bundle-session");
     }
@@ -427,11 +418,10 @@ mod gemini {
     /// message is what the model gets, in every model turn (the prompt's and, after a tool,
     /// the next one's), and the text it replaced never reaches the model.
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn a_bundle_context_handler_rewrites_what_the_model_is_sent() {
         let server = ModelServer::start(Script::shell_then("echo E2E-TOOL-RAN", "done"));
-        let Some((gemini, sb)) = agent::setup::<Gemini>("gemini-bundle-context", &server) else {
-            return;
-        };
+        let (gemini, sb) = agent::setup::<Gemini>("gemini-bundle-context", &server);
         install_e2e_bundle::<Gemini>(&sb);
         let prompt = format!("please {REWRITE_ME} now");
         let run = gemini.run(&sb, &server, &prompt);
@@ -480,6 +470,7 @@ mod qwen {
     };
 
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn the_guard_blocks_ls_is_quiet_and_a_read_secret_is_replaced() {
         the_guard_blocks_ls_is_quiet_and_a_read_secret_is::<Qwen, _>(
             "qwen-bundle",
@@ -491,17 +482,16 @@ mod qwen {
     /// Qwen Code shows a blocked prompt's reason nowhere (measured), so the command's answer
     /// is only seen by its effect: the model is not asked.
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn a_prompt_command_answers_without_a_model_call() {
-        let Some(run) =
-            super::a_prompt_command_answers_without_a_model_call::<Qwen>("qwen-bundle-handoff")
-        else {
-            return;
-        };
+        let run =
+            super::a_prompt_command_answers_without_a_model_call::<Qwen>("qwen-bundle-handoff");
         assert!(run.finished.success(), "{}", run.evidence());
         assert_no_hook_failure(&run);
     }
 
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn a_malformed_input_to_the_tool_gate_blocks_the_call() {
         super::a_malformed_input_to_the_tool_gate_blocks_the_call::<Qwen>(
             "qwen-bundle-malformed",
@@ -511,6 +501,7 @@ mod qwen {
     }
 
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn a_bundle_session_start_message_reaches_the_model() {
         super::a_bundle_session_start_message_reaches_the_model::<Qwen>("qwen-bundle-session");
     }
@@ -537,22 +528,22 @@ mod droid {
     };
 
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn the_guard_blocks_ls_is_quiet_and_a_read_secret_is_withheld() {
         // A recorder next to the installed hook shows what Droid handed the hooks.
-        let Some((run, _sb, recorder)) = the_guard_blocks_ls_is_quiet_and_a_read_secret_is::<
-            Droid,
-            _,
-        >("droid-bundle", &GUARDED, |sb| {
-            let recorder = Recorder::new(&sb.root().join("recorder"));
-            fixtures::add_group(
-                &Droid::user_settings(sb),
-                "PostToolUse",
-                json!({"hooks": [{"type": "command", "command": recorder.command("PostToolUse")}]}),
-            );
-            recorder
-        }) else {
-            return;
-        };
+        let (run, _sb, recorder) = the_guard_blocks_ls_is_quiet_and_a_read_secret_is::<Droid, _>(
+            "droid-bundle",
+            &GUARDED,
+            |sb| {
+                let recorder = Recorder::new(&sb.root().join("recorder"));
+                fixtures::add_group(
+                    &Droid::user_settings(sb),
+                    "PostToolUse",
+                    json!({"hooks": [{"type": "command", "command": recorder.command("PostToolUse")}]}),
+                );
+                recorder
+            },
+        );
         assert!(
             recorder
                 .inputs("PostToolUse")
@@ -564,6 +555,7 @@ mod droid {
     }
 
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn a_malformed_input_to_the_tool_gate_blocks_the_call() {
         super::a_malformed_input_to_the_tool_gate_blocks_the_call::<Droid>(
             "droid-bundle-malformed",
@@ -573,6 +565,7 @@ mod droid {
     }
 
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn a_bundle_session_start_message_reaches_the_model() {
         super::a_bundle_session_start_message_reaches_the_model::<Droid>("droid-bundle-session");
     }
@@ -591,6 +584,7 @@ mod copilot {
     };
 
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn the_guard_blocks_ls_is_quiet_and_a_read_secret_is_replaced() {
         the_guard_blocks_ls_is_quiet_and_a_read_secret_is::<Copilot, _>(
             "copilot-bundle",
@@ -600,12 +594,11 @@ mod copilot {
     }
 
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn a_prompt_command_answers_without_a_model_call() {
-        let Some(run) = super::a_prompt_command_answers_without_a_model_call::<Copilot>(
+        let run = super::a_prompt_command_answers_without_a_model_call::<Copilot>(
             "copilot-bundle-handoff",
-        ) else {
-            return;
-        };
+        );
         assert!(
             run.events.iter().any(|e| e["type"] == "session.warning"
                 && e["data"]["warningType"] == "policy_blocked"
@@ -621,6 +614,7 @@ mod copilot {
 
     /// Copilot CLI drops a hook's stderr on exit 2; the adapter's deny carries the reason.
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn a_malformed_input_to_the_tool_gate_blocks_the_call() {
         super::a_malformed_input_to_the_tool_gate_blocks_the_call::<Copilot>(
             "copilot-bundle-malformed",
@@ -630,6 +624,7 @@ mod copilot {
     }
 
     #[test]
+    #[ignore = "needs HOOKS_E2E=install (the real agents)"]
     fn a_bundle_session_start_message_reaches_the_model() {
         super::a_bundle_session_start_message_reaches_the_model::<Copilot>(
             "copilot-bundle-session",

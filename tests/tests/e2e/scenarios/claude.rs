@@ -8,25 +8,25 @@ use crate::agent::{Agent, AgentRun, HookFailures, Sandbox};
 use crate::fixtures::{self, REDACTED, Recorder, SECRET, secret_line};
 use crate::model::{ModelServer, Script, Step};
 
-/// Claude Code with the hooks installed in a fresh sandbox, or `None` (skipped); each run
+/// Claude Code with the hooks installed in a fresh sandbox; each run
 /// names the model server ([`Agent::configure`] has nothing to write).
-fn setup(name: &str) -> Option<(Claude, Sandbox)> {
-    let claude = Claude::for_suite()?;
+fn setup(name: &str) -> (Claude, Sandbox) {
+    let claude = Claude::for_suite();
     let sandbox = Sandbox::new(name);
     claude.install_hooks(&sandbox);
-    Some((claude, sandbox))
+    (claude, sandbox)
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn rm_rf_is_blocked_and_the_model_gets_the_reason() {
     bundle::rm_rf_is_blocked_and_the_model_gets_the_reason::<Claude>("claude-gate");
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn in_audit_mode_rm_rf_runs_and_the_log_records_the_unenforced_deny() {
-    let Some((claude, sb)) = setup("claude-audit") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-audit");
     sb.write("victim/keep.txt", "precious\n");
     // The user's config file, where the hooks Claude Code starts find it ($HOME is the
     // sandbox's); the decision log goes to the default place under the state directory.
@@ -75,10 +75,9 @@ fn in_audit_mode_rm_rf_runs_and_the_log_records_the_unenforced_deny() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn ls_runs_quietly() {
-    let Some((run, _sb, server)) = bundle::ls_runs_quietly::<Claude>("claude-ls") else {
-        return;
-    };
+    let (run, _sb, server) = bundle::ls_runs_quietly::<Claude>("claude-ls");
     // The hooks answer nothing but what the examples show the user (their status line and
     // debug note after the tool, as a systemMessage): no decision, no context, no error.
     let hook_outputs: Vec<&Value> = run
@@ -107,10 +106,9 @@ fn ls_runs_quietly() {
 /// `debug-only` note of `debug_notes` with its renderer) is shown by Claude Code as a system
 /// message, and never reaches the model.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn status_line_and_displayed_messages_reach_the_user_and_never_the_model() {
-    let Some((claude, sb)) = setup("claude-shown") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-shown");
     let server = ModelServer::start(Script::shell_then("echo hi", "done"));
     let run = claude.run(&sb, &server, "say hi");
     let shown = informational(&run);
@@ -133,10 +131,9 @@ fn status_line_and_displayed_messages_reach_the_user_and_never_the_model() {
 /// `session_start` hook (its `tools run: 0` status line): a resume is a `session_switch`,
 /// which no example handles, and a compaction is no new session.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn session_start_runs_only_for_a_new_session() {
-    let Some((claude, sb)) = setup("claude-sources") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-sources");
     let tee = fixtures::tee(sb.root());
     fixtures::edit_handlers(&Claude::installed_hooks(&sb), |event, handler| {
         if event == "SessionStart" {
@@ -198,10 +195,9 @@ fn reattached(server: &ModelServer) -> String {
 /// brings it back; a file with no secret reads as usual and is re-attached (which shows the
 /// compaction did re-attach what Read opened).
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn after_a_compaction_a_secret_read_before_it_never_reaches_the_model() {
-    let Some((claude, sb)) = setup("claude-reread") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-reread");
     let contents = format!("name=demo\n{}\n", secret_line());
     let secret = sb.write("config.txt", &contents);
     let clean = sb.write("notes.txt", "e2e-clean-notes\n");
@@ -269,10 +265,9 @@ fn after_a_compaction_a_secret_read_before_it_never_reaches_the_model() {
 /// way Claude runs it (exec form, the input on stdin) with broken input: it must exit 2 (a block
 /// in Claude Code) with a reason on stderr.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn installed_gating_entries_fail_closed_on_malformed_input() {
-    let Some((_claude, sb)) = setup("claude-malformed") else {
-        return;
-    };
+    let (_claude, sb) = setup("claude-malformed");
     let installed = fixtures::read_settings(&Claude::installed_hooks(&sb));
     for event in [
         "PreToolUse",
@@ -313,10 +308,9 @@ fn installed_gating_entries_fail_closed_on_malformed_input() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn every_installed_event_runs_cleanly() {
-    let Some((claude, sb)) = setup("claude-events") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-events");
     sb.write("a.txt", "a\n");
     // PreToolUse and PostToolUse (ls), PostToolUseFailure (a failing command).
     let server = ModelServer::start(Script::new(vec![
@@ -356,10 +350,9 @@ fn every_installed_event_runs_cleanly() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn pre_compact_holds_a_compaction_while_the_marker_exists() {
-    let Some((claude, sb)) = setup("claude-precompact") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-precompact");
     sb.write(".hooks/hold-compaction", "");
     let server = ModelServer::start(Script::new(vec![Step::Text("hello".into())]));
     let first = claude.run(&sb, &server, "say hello");
@@ -394,10 +387,9 @@ fn pre_compact_holds_a_compaction_while_the_marker_exists() {
 /// Per-hook time inside Claude Code, from its debug log, next to a `/bin/true` hook on the same
 /// event (the agent's own cost of starting a hook).
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn hook_times_from_the_debug_log() {
-    let Some((claude, sb)) = setup("claude-times") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-times");
     for event in [
         "SessionStart",
         "UserPromptSubmit",
@@ -455,8 +447,8 @@ fn read_with_recorder(
     file: &str,
     contents: &[u8],
     output_only: bool,
-) -> Option<(ClaudeRun, ModelServer, Sandbox, Vec<Value>)> {
-    let (claude, sb) = setup(name)?;
+) -> (ClaudeRun, ModelServer, Sandbox, Vec<Value>) {
+    let (claude, sb) = setup(name);
     if output_only {
         output_path_only(&sb);
     }
@@ -471,7 +463,7 @@ fn read_with_recorder(
     let server = ModelServer::start(Script::new(vec![read(&path), Step::Text("read".into())]));
     let run = claude.run(&sb, &server, &format!("read {file}"));
     let inputs = fixtures::recorded(&log);
-    Some((run, server, sb, inputs))
+    (run, server, sb, inputs)
 }
 
 /// The `tool_response` shapes PostToolUse received (`type` and keys), for reports.
@@ -506,15 +498,14 @@ fn only_result(server: &ModelServer) -> String {
 
 /// The redactor answers the read itself (the notebook holds a secret): the cells come as text.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn read_of_a_notebook_is_redacted_before_the_model_sees_it() {
-    let Some((run, server, _sb, inputs)) = read_with_recorder(
+    let (run, server, _sb, inputs) = read_with_recorder(
         "claude-read-notebook",
         "demo.ipynb",
         fixtures::notebook().as_bytes(),
         false,
-    ) else {
-        return;
-    };
+    );
     let evidence = redaction_evidence(&run, &server, &inputs);
     assert!(server.received(SECRET).is_empty(), "{evidence}");
     let result = only_result(&server);
@@ -526,12 +517,10 @@ fn read_of_a_notebook_is_redacted_before_the_model_sees_it() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn read_of_a_pdf_never_shows_the_model_a_secret() {
-    let Some((run, server, _sb, inputs)) =
-        read_with_recorder("claude-read-pdf", "demo.pdf", &fixtures::pdf(), false)
-    else {
-        return;
-    };
+    let (run, server, _sb, inputs) =
+        read_with_recorder("claude-read-pdf", "demo.pdf", &fixtures::pdf(), false);
     let evidence = redaction_evidence(&run, &server, &inputs);
     assert!(server.received(SECRET).is_empty(), "{evidence}");
     assert!(
@@ -542,14 +531,12 @@ fn read_of_a_pdf_never_shows_the_model_a_secret() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn read_of_an_image_reaches_the_model_unchanged() {
     use base64::Engine as _;
     let png = fixtures::png();
-    let Some((run, server, _sb, inputs)) =
-        read_with_recorder("claude-read-image", "demo.png", &png, false)
-    else {
-        return;
-    };
+    let (run, server, _sb, inputs) =
+        read_with_recorder("claude-read-image", "demo.png", &png, false);
     assert_eq!(
         inputs.first().map(|i| i["tool_response"]["type"].clone()),
         Some(json!("image")),
@@ -566,12 +553,10 @@ fn read_of_an_image_reaches_the_model_unchanged() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn cat_of_a_secret_file_is_redacted_before_the_model_sees_it() {
-    let Some(run) =
-        bundle::a_secret_printed_by_a_command_is_redacted::<Claude>("claude-cat", "cat secret.env")
-    else {
-        return;
-    };
+    let run =
+        bundle::a_secret_printed_by_a_command_is_redacted::<Claude>("claude-cat", "cat secret.env");
     assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
 }
 
@@ -600,16 +585,15 @@ fn shown_to_user(run: &ClaudeRun, text: &str) -> bool {
 /// The output path alone ([`output_path_only`]): with a read answered by the redactor itself,
 /// a notebook holding a secret comes as text, its images left out.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_notebook_image_stays_while_its_text_is_redacted() {
     use base64::Engine as _;
-    let Some((run, server, _sb, inputs)) = read_with_recorder(
+    let (run, server, _sb, inputs) = read_with_recorder(
         "claude-read-notebook-image",
         "plot.ipynb",
         fixtures::notebook_with_image().as_bytes(),
         true,
-    ) else {
-        return;
-    };
+    );
     let evidence = redaction_evidence(&run, &server, &inputs);
     assert!(server.received(SECRET).is_empty(), "{evidence}");
     assert!(only_result(&server).contains(REDACTED), "{evidence}");
@@ -622,11 +606,10 @@ fn a_notebook_image_stays_while_its_text_is_redacted() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_caption_next_to_an_image_read_withholds_it_with_a_notice() {
     use base64::Engine as _;
-    let Some((claude, sb)) = setup("claude-image-caption") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-image-caption");
     read_post_hook(&sb, CAPTION_HOOK);
     let png = sb.write("demo.png", fixtures::png());
     let server = ModelServer::start(Script::new(vec![read(&png), Step::Text("seen".into())]));
@@ -647,10 +630,9 @@ fn a_caption_next_to_an_image_read_withholds_it_with_a_notice() {
 /// The output path alone ([`output_path_only`]): a notebook holding a secret reaches
 /// `PostToolUse`.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_failing_hook_withholds_a_notebook_read() {
-    let Some((claude, sb)) = setup("claude-notebook-failing-hook") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-notebook-failing-hook");
     output_path_only(&sb);
     read_post_hook(
         &sb,
@@ -673,10 +655,9 @@ fn a_failing_hook_withholds_a_notebook_read() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn grep_content_is_redacted_before_the_model_sees_it() {
-    let Some((claude, sb)) = setup("claude-grep") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-grep");
     sb.write("secret.env", format!("name=demo\n{}\n", secret_line()));
     let server = ModelServer::start(Script::new(vec![
         Step::tool(
@@ -699,8 +680,8 @@ fn grep_content_is_redacted_before_the_model_sees_it() {
 
 /// Reads `demo.pdf` with `pages` (Claude Code renders the pages with `pdftoppm`, here
 /// [`fixtures::pdftoppm_stand_in`]); returns the run and the server.
-fn read_pdf_pages(name: &str, hook: Option<&str>) -> Option<(ClaudeRun, ModelServer)> {
-    let (claude, sb) = setup(name)?;
+fn read_pdf_pages(name: &str, hook: Option<&str>) -> (ClaudeRun, ModelServer) {
+    let (claude, sb) = setup(name);
     if let Some(body) = hook {
         read_post_hook(&sb, body);
     }
@@ -712,14 +693,13 @@ fn read_pdf_pages(name: &str, hook: Option<&str>) -> Option<(ClaudeRun, ModelSer
         Step::Text("read".into()),
     ]));
     let run = claude.run_with_path(&sb, &server, "read page 1", &[], Some(&bin));
-    Some((run, server))
+    (run, server)
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn pdf_pages_reach_the_model_as_the_images_they_are() {
-    let Some((run, server)) = read_pdf_pages("claude-pdf-pages", None) else {
-        return;
-    };
+    let (run, server) = read_pdf_pages("claude-pdf-pages", None);
     let result = only_result(&server);
     assert!(
         result.contains("PDF pages extracted: 1 page(s)"),
@@ -736,10 +716,9 @@ fn pdf_pages_reach_the_model_as_the_images_they_are() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_caption_next_to_pdf_pages_withholds_them_with_a_notice() {
-    let Some((run, server)) = read_pdf_pages("claude-pdf-pages-caption", Some(CAPTION_HOOK)) else {
-        return;
-    };
+    let (run, server) = read_pdf_pages("claude-pdf-pages-caption", Some(CAPTION_HOOK));
     let result = only_result(&server);
     assert!(
         result.contains("Claude Code's Read parts output cannot carry the change"),
@@ -765,8 +744,8 @@ enum Broken {
 
 /// Breaks every installed handler as `how` says, keeping its other fields (and adding
 /// `extra`), then runs `rm -rf victim`; returns whether the victim survived, with evidence.
-fn rm_rf_with_broken_hooks(name: &str, how: &Broken, extra: &Value) -> Option<(bool, String)> {
-    let (claude, sb) = setup(name)?;
+fn rm_rf_with_broken_hooks(name: &str, how: &Broken, extra: &Value) -> (bool, String) {
+    let (claude, sb) = setup(name);
     fixtures::edit_handlers(&Claude::installed_hooks(&sb), |_, handler| {
         match how {
             Broken::Missing => handler["command"] = json!("/nonexistent/hooks"),
@@ -794,7 +773,7 @@ fn rm_rf_with_broken_hooks(name: &str, how: &Broken, extra: &Value) -> Option<(b
         run.debug_lines("PreToolUse"),
         run.finished.status
     );
-    Some((survived, evidence))
+    (survived, evidence)
 }
 
 /// Install writes `"onFailure": "block"` on every gating entry for Claude Code 2.1.328; without
@@ -802,10 +781,9 @@ fn rm_rf_with_broken_hooks(name: &str, how: &Broken, extra: &Value) -> Option<(b
 const ON_FAILURE: &str = "a broken hook let rm -rf run (is onFailure: block installed?)";
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn installed_gating_entries_have_on_failure_block() {
-    let Some((_claude, sb)) = setup("claude-on-failure") else {
-        return;
-    };
+    let (_claude, sb) = setup("claude-on-failure");
     let installed = fixtures::read_settings(&Claude::installed_hooks(&sb));
     for (event, groups) in installed["hooks"].as_object().expect("hooks") {
         let handler = &groups[0]["hooks"][0];
@@ -823,23 +801,24 @@ fn installed_gating_entries_have_on_failure_block() {
 
 /// [`rm_rf_with_broken_hooks`] as installed: the victim survives.
 fn installed_entries_never_let_rm_rf_run(name: &str, how: &Broken) {
-    let Some((survived, evidence)) = rm_rf_with_broken_hooks(name, how, &json!({})) else {
-        return;
-    };
+    let (survived, evidence) = rm_rf_with_broken_hooks(name, how, &json!({}));
     assert!(survived, "{ON_FAILURE}:\n{evidence}");
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_missing_hook_binary_never_lets_rm_rf_run() {
     installed_entries_never_let_rm_rf_run("claude-missing", &Broken::Missing);
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_crashing_hook_never_lets_rm_rf_run() {
     installed_entries_never_let_rm_rf_run("claude-crash", &Broken::Crashes);
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_hanging_hook_never_lets_rm_rf_run() {
     installed_entries_never_let_rm_rf_run("claude-hang", &Broken::Hangs);
 }
@@ -847,28 +826,23 @@ fn a_hanging_hook_never_lets_rm_rf_run() {
 /// What the fix relies on: Claude Code 2.1.328 blocks the call when a handler with
 /// `"onFailure": "block"` is missing, crashes or hangs.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn on_failure_block_stops_rm_rf_when_the_hook_is_missing_crashes_or_hangs() {
     for (name, how) in [
         ("claude-missing-block", Broken::Missing),
         ("claude-crash-block", Broken::Crashes),
         ("claude-hang-block", Broken::Hangs),
     ] {
-        let Some((survived, evidence)) =
-            rm_rf_with_broken_hooks(name, &how, &json!({"onFailure": "block"}))
-        else {
-            return;
-        };
+        let (survived, evidence) =
+            rm_rf_with_broken_hooks(name, &how, &json!({"onFailure": "block"}));
         assert!(survived, "{name}: rm -rf ran:\n{evidence}");
     }
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn handoff_prompt_never_reaches_the_model_and_says_why() {
-    let Some(run) =
-        bundle::a_prompt_command_answers_without_a_model_call::<Claude>("claude-handoff")
-    else {
-        return;
-    };
+    let run = bundle::a_prompt_command_answers_without_a_model_call::<Claude>("claude-handoff");
     crate::report(&format!("claude /handoff shown: {:?}", informational(&run)));
     let expected = "UserPromptSubmit operation blocked by hook:\n/handoff: starting a new session \
         is not available through the claude hook adapter (the agent owns its sessions); nothing \
@@ -883,10 +857,9 @@ fn handoff_prompt_never_reaches_the_model_and_says_why() {
 /// What a fix for messages to the user can use: a `systemMessage` is shown in `stream-json` as a
 /// `system` / `informational` event, and never sent to the model.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn system_message_is_shown_to_the_user_and_not_to_the_model() {
-    let Some((claude, sb)) = setup("claude-system-message") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-system-message");
     let hook = fixtures::script(
         &sb.root().join("say.sh"),
         "cat > /dev/null\necho '{\"systemMessage\": \"e2e-visible-to-the-user\"}'",
@@ -916,10 +889,9 @@ fn system_message_is_shown_to_the_user_and_not_to_the_model() {
 /// The compaction guard's notify goes with the cancelled compaction's reason, which Claude Code
 /// shows as the compaction's error (a PreCompact `systemMessage` is shown nowhere).
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_notify_from_a_hook_is_shown_to_the_user() {
-    let Some((claude, sb)) = setup("claude-notify") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-notify");
     sb.write(".hooks/hold-compaction", "");
     let server = ModelServer::start(Script::new(vec![Step::Text("hello".into())]));
     claude.run(&sb, &server, "say hello");
@@ -936,8 +908,8 @@ fn a_notify_from_a_hook_is_shown_to_the_user() {
 // one, its test fails and the README's row has to change.
 
 /// Claude Code with the hooks installed and a recorder on the tool and prompt events.
-fn setup_recorded(name: &str) -> Option<(Claude, Sandbox, Recorder)> {
-    let (claude, sb) = setup(name)?;
+fn setup_recorded(name: &str) -> (Claude, Sandbox, Recorder) {
+    let (claude, sb) = setup(name);
     let recorder = Recorder::new(&sb.root().join("recorder"));
     for event in ["PreToolUse", "PostToolUse", "UserPromptSubmit"] {
         fixtures::add_handler(
@@ -946,15 +918,14 @@ fn setup_recorded(name: &str) -> Option<(Claude, Sandbox, Recorder)> {
             json!({"type": "command", "command": recorder.command(event)}),
         );
     }
-    Some((claude, sb, recorder))
+    (claude, sb, recorder)
 }
 
 /// `CLAUDE.md` is read by Claude Code itself into the first request; no hook is called.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn memory_file_content_reaches_the_model_with_no_hook_call() {
-    let Some((claude, sb, recorder)) = setup_recorded("claude-memory") else {
-        return;
-    };
+    let (claude, sb, recorder) = setup_recorded("claude-memory");
     sb.write("CLAUDE.md", format!("# notes\n{}\n", secret_line()));
     let server = ModelServer::start(Script::new(vec![Step::Text("ok".into())]));
     let run = claude.run(&sb, &server, "hello");
@@ -965,10 +936,9 @@ fn memory_file_content_reaches_the_model_with_no_hook_call() {
 /// `@file` in a prompt attaches the file's content without a tool call: only `UserPromptSubmit`
 /// runs, and it sees the file's name, not its content.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn an_at_mention_attaches_a_file_that_no_tool_hook_sees() {
-    let Some((claude, sb, recorder)) = setup_recorded("claude-at-mention") else {
-        return;
-    };
+    let (claude, sb, recorder) = setup_recorded("claude-at-mention");
     sb.write("secret.env", format!("{}\n", secret_line()));
     let server = ModelServer::start(Script::new(vec![Step::Text("ok".into())]));
     let run = claude.run(&sb, &server, "look at @secret.env");
@@ -984,10 +954,9 @@ fn an_at_mention_attaches_a_file_that_no_tool_hook_sees() {
 /// re-attachment, so a file that held no secret when Read opened it, and holds one by the
 /// compaction, reaches the model in full, with no hook called for it.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn after_a_compaction_a_secret_written_into_a_file_read_before_reaches_the_model() {
-    let Some((claude, sb, recorder)) = setup_recorded("claude-reread-changed") else {
-        return;
-    };
+    let (claude, sb, recorder) = setup_recorded("claude-reread-changed");
     let file = sb.write("notes.txt", "e2e-clean-notes\n");
     let server = ModelServer::start(Script::new(vec![
         read(&file),
@@ -1026,10 +995,9 @@ fn after_a_compaction_a_secret_written_into_a_file_read_before_reaches_the_model
 /// `{"continue": false}` from `PostToolUse` stops Claude Code before the model is sent the
 /// tool's output, but the output stays in the session, and a `--continue` sends it.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn continue_false_on_post_tool_use_stops_claude_before_the_model_sees_the_output() {
-    let Some((claude, sb)) = setup("claude-continue-false") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-continue-false");
     let hook = fixtures::script(
         &sb.root().join("stop.sh"),
         "cat > /dev/null\necho '{\"continue\": false, \"stopReason\": \"e2e-withheld-notice\"}'",
@@ -1074,10 +1042,9 @@ fn continue_false_on_post_tool_use_stops_claude_before_the_model_sees_the_output
 /// the block `API_KEY=...` reached the model in a `<task-notification>`): the example redactor
 /// blocks it, and the model gets the reason.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn monitor_output_never_reaches_the_model_unredacted() {
-    let Some((claude, sb)) = setup("claude-monitor") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-monitor");
     sb.write("secret.env", format!("{}\n", secret_line()));
     let server = ModelServer::start(Script::new(vec![
         Step::tool(
@@ -1114,11 +1081,10 @@ fn monitor_output_never_reaches_the_model_unredacted() {
 /// A `Bash` command printing an image data URL: Claude Code hands the hook `isImage: true`
 /// with the URL as `stdout`, and the model gets it as an image, which the redactor keeps.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn an_image_printed_by_bash_reaches_the_model_as_the_image_it_is() {
     use base64::Engine as _;
-    let Some((claude, sb)) = setup("claude-bash-image") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-bash-image");
     let png = fixtures::png();
     sb.write("demo.png", &png);
     sb.write("secret.env", format!("{}\n", secret_line()));
@@ -1142,10 +1108,9 @@ fn an_image_printed_by_bash_reaches_the_model_as_the_image_it_is() {
 /// the task id, the completion notice names only the output file, and the model reads that
 /// file with a tool the redactor covers (here `cat`), so the secret never reaches it.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_background_command_s_output_never_reaches_the_model_unredacted() {
-    let Some((claude, sb)) = setup("claude-background") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-background");
     sb.write("secret.env", format!("{}\n", secret_line()));
     let server = ModelServer::start(Script::new(vec![
         Step::tool(
@@ -1181,10 +1146,9 @@ fn a_background_command_s_output_never_reaches_the_model_unredacted() {
 /// and whose answer takes only `additionalContext` (measured besides: `continue: false` and
 /// exit 2 there leave what the model gets unchanged), so the secret reaches the model.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_failing_command_s_output_reaches_the_model_with_no_rewrite() {
-    let Some((claude, sb)) = setup("claude-bash-fails") else {
-        return;
-    };
+    let (claude, sb) = setup("claude-bash-fails");
     let log = sb.root().join("post-tool-use-failure.jsonl");
     let recorder = fixtures::recorder(sb.root(), &log);
     fixtures::add_handler(

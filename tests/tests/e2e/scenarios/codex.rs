@@ -14,14 +14,13 @@ use crate::model::responses::SESSION_ID;
 use crate::model::{ModelServer, Script, Step};
 use crate::process;
 
-/// Codex configured for `server` (with `config` TOML added), the hooks installed, or `None`
-/// (skipped).
-fn setup(name: &str, server: &ModelServer, config: &str) -> Option<(Codex, Sandbox)> {
-    let codex = Codex::for_suite()?;
+/// Codex configured for `server` (with `config` TOML added), the hooks installed.
+fn setup(name: &str, server: &ModelServer, config: &str) -> (Codex, Sandbox) {
+    let codex = Codex::for_suite();
     let sandbox = Sandbox::new(name);
     Codex::configure_with(&sandbox, server, config);
     codex.install_hooks(&sandbox);
-    Some((codex, sandbox))
+    (codex, sandbox)
 }
 
 /// Adds a recorder of hook inputs on `events`; returns its log.
@@ -64,15 +63,15 @@ fn hook_mentions(run: &CodexRun, sandbox: &Sandbox) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn rm_rf_is_blocked_and_the_model_gets_the_reason() {
     bundle::rm_rf_is_blocked_and_the_model_gets_the_reason::<Codex>("codex-gate");
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn ls_runs_quietly() {
-    let Some((run, sb, _server)) = bundle::ls_runs_quietly::<Codex>("codex-ls") else {
-        return;
-    };
+    let (run, sb, _server) = bundle::ls_runs_quietly::<Codex>("codex-ls");
     assert!(run.finished.success(), "{}", run.evidence());
     assert_eq!(hook_mentions(&run, &sb), Vec::<String>::new());
 }
@@ -83,11 +82,10 @@ fn ls_runs_quietly() {
 /// Codex compacts after any exit code, exit 0 with `continue: false` and the reason as its
 /// `stopReason`.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn installed_gating_entries_fail_closed_on_malformed_input() {
     let server = ModelServer::start(Script::default());
-    let Some((_codex, sb)) = setup("codex-malformed", &server, "") else {
-        return;
-    };
+    let (_codex, sb) = setup("codex-malformed", &server, "");
     let installed = fixtures::read_settings(&Codex::installed_hooks(&sb));
     for event in [
         "PreToolUse",
@@ -134,12 +132,14 @@ fn installed_gating_entries_fail_closed_on_malformed_input() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn cat_of_a_secret_file_is_redacted_before_the_model_sees_it() {
     bundle::a_secret_printed_by_a_command_is_redacted::<Codex>("codex-cat", "cat secret.env");
 }
 
 /// Codex runs `PostToolUse` after a failing command too, so its output is redacted as well.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_failing_command_s_output_is_redacted_too() {
     bundle::a_secret_printed_by_a_command_is_redacted::<Codex>(
         "codex-cat-fails",
@@ -164,11 +164,10 @@ fn exec_then_wait(cmd: &str, yield_ms: u64, text: &str) -> Script {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_command_that_ends_while_write_stdin_waits_is_redacted() {
     let server = ModelServer::start(exec_then_wait("sleep 2; cat secret.env", 250, "read"));
-    let Some((codex, sb)) = setup("codex-write-stdin", &server, "") else {
-        return;
-    };
+    let (codex, sb) = setup("codex-write-stdin", &server, "");
     sb.write("secret.env", format!("{}\n", secret_line()));
     let run = codex.run(&sb, &server, "show secret.env slowly");
     let results = server.tool_results();
@@ -191,11 +190,10 @@ fn a_command_that_ends_while_write_stdin_waits_is_redacted() {
 /// while it still runs reaches the model at once, and `PostToolUse` fires only when a later
 /// `write_stdin` sees the command end.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn output_printed_before_exec_command_yields_reaches_the_model_without_a_hook() {
     let server = ModelServer::start(exec_then_wait("cat secret.env; sleep 2", 1_000, "read"));
-    let Some((codex, sb)) = setup("codex-yield", &server, "") else {
-        return;
-    };
+    let (codex, sb) = setup("codex-yield", &server, "");
     sb.write("secret.env", format!("{}\n", secret_line()));
     let log = record(&sb, &["PostToolUse"]);
     let run = codex.run(&sb, &server, "show secret.env, then wait");
@@ -226,6 +224,7 @@ fn output_printed_before_exec_command_yields_reaches_the_model_without_a_hook() 
 /// tool whose call fires `PostToolUse`: `exec_command` (as `Bash`), `write_stdin` once the
 /// command ended (as `Bash`), `view_image`.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn post_tool_use_block_replaces_the_output_of_every_tool_that_fires_it() {
     let server = ModelServer::start(Script::new(vec![
         Step::Shell("echo plain".into()),
@@ -240,9 +239,7 @@ fn post_tool_use_block_replaces_the_output_of_every_tool_that_fires_it() {
         Step::tool("view_image", json!({"path": "demo.png"})),
         Step::Text("done".into()),
     ]));
-    let Some((codex, sb)) = setup("codex-block-every-tool", &server, "") else {
-        return;
-    };
+    let (codex, sb) = setup("codex-block-every-tool", &server, "");
     sb.write("demo.png", fixtures::png());
     let hook = fixtures::script(
         &sb.root().join("replace.sh"),
@@ -296,11 +293,10 @@ fn the_guard_runs_without_the_bypass(codex: &Codex, sb: &Sandbox, server: &Model
 
 /// Codex 0.169.0 runs no hook that the user has not trusted, and says nothing about it.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn untrusted_hooks_are_skipped_without_a_word() {
     let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
-    let Some((codex, sb)) = setup("codex-untrusted", &server, "") else {
-        return;
-    };
+    let (codex, sb) = setup("codex-untrusted", &server, "");
     let run = codex.exec(&sb, &server, Trust::Config, &[], "run it");
     assert!(
         sb.project.join("ran.txt").exists(),
@@ -318,11 +314,10 @@ fn untrusted_hooks_are_skipped_without_a_word() {
 /// Trusting the installed hooks by writing what Codex's review writes (see
 /// [`Codex::trust_hooks`]) makes them run without `--dangerously-bypass-hook-trust`.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn hooks_trusted_in_config_toml_run_without_the_bypass() {
     let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
-    let Some((codex, sb)) = setup("codex-trusted", &server, "") else {
-        return;
-    };
+    let (codex, sb) = setup("codex-trusted", &server, "");
     Codex::trust_hooks(&sb);
     the_guard_runs_without_the_bypass(&codex, &sb, &server);
 }
@@ -331,11 +326,10 @@ fn hooks_trusted_in_config_toml_run_without_the_bypass() {
 /// to trust them for unattended runs; `--trust` trusts them in `config.toml` as Codex's review
 /// does, and Codex then runs them without `--dangerously-bypass-hook-trust`.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn hooks_trusted_by_install_run_without_the_bypass() {
     let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
-    let Some((codex, sb)) = agent::setup::<Codex>("codex-install-trust", &server) else {
-        return;
-    };
+    let (codex, sb) = agent::setup::<Codex>("codex-install-trust", &server);
     let installed = codex.install_hooks(&sb);
     for needle in [
         "only after you trust them",
@@ -360,11 +354,10 @@ fn hooks_trusted_by_install_run_without_the_bypass() {
 /// After `hooks install codex --trust`, Codex's own `hooks/list` lists every installed hook as
 /// trusted.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn install_trust_makes_codex_list_every_hook_trusted() {
     let server = ModelServer::start(Script::default());
-    let Some((codex, sb)) = agent::setup::<Codex>("codex-listed-trusted", &server) else {
-        return;
-    };
+    let (codex, sb) = agent::setup::<Codex>("codex-listed-trusted", &server);
     Codex::install_trusted_hooks(&sb);
     let hooks = listed_hooks(&codex, &sb);
     assert_eq!(hooks.len(), 5, "{hooks:?}");
@@ -400,11 +393,10 @@ fn listed_hooks(codex: &Codex, sb: &Sandbox) -> Vec<Value> {
 /// The trust hash computed here equals `currentHash` in Codex's own `hooks/list` (its
 /// app-server, over JSON-RPC on stdio), for every installed hook.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn trust_hash_is_the_one_codex_lists() {
     let server = ModelServer::start(Script::default());
-    let Some((codex, sb)) = setup("codex-hash", &server, "") else {
-        return;
-    };
+    let (codex, sb) = setup("codex-hash", &server, "");
     let hooks = listed_hooks(&codex, &sb);
     let answer = Value::Array(hooks.clone());
     let installed = fixtures::read_settings(&Codex::installed_hooks(&sb));
@@ -433,11 +425,10 @@ fn trust_hash_is_the_one_codex_lists() {
 /// Codex 0.169.0 fails open when a hook cannot start: with the hooks binary gone, the guarded
 /// command runs (Codex has no `onFailure` setting; the README has to say so).
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_missing_hook_binary_lets_codex_run_the_command() {
     let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
-    let Some((codex, sb)) = setup("codex-missing", &server, "") else {
-        return;
-    };
+    let (codex, sb) = setup("codex-missing", &server, "");
     let bin = crate::hooks_bin::path().display().to_string();
     fixtures::edit_handlers(&Codex::installed_hooks(&sb), |_, handler| {
         let command = handler["command"].as_str().unwrap_or_default();
@@ -460,15 +451,14 @@ fn a_missing_hook_binary_lets_codex_run_the_command() {
 /// Codex 0.169.0 fails open as well when a hook crashes (exits 1 at once) or hangs past its
 /// timeout (2 s here): the guarded command runs (what the README's Codex table says).
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_crashing_or_hanging_hook_lets_codex_run_the_command() {
     for (name, command, timeout) in [
         ("codex-crash", "exit 1", None),
         ("codex-hang", "sleep 30", Some(2)),
     ] {
         let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
-        let Some((codex, sb)) = setup(name, &server, "") else {
-            return;
-        };
+        let (codex, sb) = setup(name, &server, "");
         fixtures::edit_handlers(&Codex::installed_hooks(&sb), |_, handler| {
             handler["command"] = json!(command);
             if let Some(secs) = timeout {
@@ -494,6 +484,7 @@ fn a_crashing_or_hanging_hook_lets_codex_run_the_command() {
 /// next to the same turn with every hook `/bin/true` (the agent's own cost of starting a hook).
 /// (`Stop` is left out: the turn is over, and the input closed, before its run is reported.)
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn hook_times_from_the_app_server() {
     let count_to_ten = || {
         let mut steps: Vec<Step> = (0..10).map(|i| Step::Shell(format!("echo {i}"))).collect();
@@ -503,9 +494,7 @@ fn hook_times_from_the_app_server() {
     let mut times = Vec::new();
     for (name, replace) in [("codex-times", false), ("codex-times-true", true)] {
         let server = ModelServer::start(count_to_ten());
-        let Some((codex, sb)) = setup(name, &server, "") else {
-            return;
-        };
+        let (codex, sb) = setup(name, &server, "");
         if replace {
             fixtures::edit_handlers(&Codex::installed_hooks(&sb), |_, handler| {
                 handler["command"] = json!("/bin/true");
@@ -551,11 +540,10 @@ const HANDOFF_REASON: &str = "/handoff: starting a new session is not available 
 /// In Codex's TUI and app (their `app-server`), a blocked prompt's reason is the hook run's
 /// `feedback`, shown to the user; the prompt never reaches the model.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn handoff_reason_reaches_the_tui_as_hook_feedback() {
     let server = ModelServer::start(Script::new(vec![Step::Text("unexpected".into())]));
-    let Some((codex, sb)) = setup("codex-handoff-tui", &server, "") else {
-        return;
-    };
+    let (codex, sb) = setup("codex-handoff-tui", &server, "");
     Codex::trust_hooks(&sb);
     let turn = codex.app_server_turn(&sb, "/handoff");
     assert!(
@@ -580,11 +568,9 @@ fn handoff_reason_reaches_the_tui_as_hook_feedback() {
 /// `codex exec` shows a blocked prompt's reason nowhere: the turn ends with no item and exit 0
 /// (the README says so). The prompt does not reach the model.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn codex_exec_shows_a_blocked_prompts_reason_nowhere() {
-    let Some(run) = bundle::a_prompt_command_answers_without_a_model_call::<Codex>("codex-handoff")
-    else {
-        return;
-    };
+    let run = bundle::a_prompt_command_answers_without_a_model_call::<Codex>("codex-handoff");
     assert!(run.finished.success(), "{}", run.evidence());
     assert!(
         !run.finished.stdout.contains("not available")
@@ -597,11 +583,10 @@ fn codex_exec_shows_a_blocked_prompts_reason_nowhere() {
 /// What the examples say to the user after a tool (the status line and the `debug-only` note)
 /// reaches Codex's TUI and app as the `postToolUse` hook run's warning, and never the model.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn status_line_and_displayed_messages_reach_the_tui_as_hook_warnings() {
     let server = ModelServer::start(Script::shell_then("echo hi", "done"));
-    let Some((codex, sb)) = setup("codex-shown", &server, "") else {
-        return;
-    };
+    let (codex, sb) = setup("codex-shown", &server, "");
     Codex::trust_hooks(&sb);
     let turn = codex.app_server_turn(&sb, "say hi");
     let warnings = turn.entries("postToolUse", "warning");
@@ -626,6 +611,7 @@ const COMPACT_EARLY: &str =
 /// `source: "startup"` at the start, `"compact"` after each compaction (after `PreCompact` and
 /// `PostCompact`, `trigger: "auto"`), and `"resume"` on `codex exec resume`.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn session_start_source_says_startup_compact_or_resume() {
     let mut script = Script::new(vec![
         Step::Shell("echo one".into()),
@@ -634,9 +620,7 @@ fn session_start_source_says_startup_compact_or_resume() {
     ]);
     script.large_usage_at = Some(0);
     let server = ModelServer::start(script);
-    let Some((codex, sb)) = setup("codex-sources", &server, COMPACT_EARLY) else {
-        return;
-    };
+    let (codex, sb) = setup("codex-sources", &server, COMPACT_EARLY);
     let log = record(&sb, &["SessionStart", "PreCompact", "PostCompact"]);
     let first = codex.run(&sb, &server, "count");
     assert!(first.finished.success(), "{}", first.evidence());
@@ -692,11 +676,10 @@ fn summaries(server: &ModelServer) -> usize {
 /// least that holds it. Its TUI and app show the reason as the hook run's `stop` entry, with
 /// what the guard notified; the turn ends `interrupted`.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_held_compaction_stops_the_turn_and_the_tui_says_why() {
     let server = ModelServer::start(compacting_script());
-    let Some((codex, sb)) = setup("codex-hold-tui", &server, COMPACT_EARLY) else {
-        return;
-    };
+    let (codex, sb) = setup("codex-hold-tui", &server, COMPACT_EARLY);
     sb.write(".hooks/hold-compaction", "");
     Codex::trust_hooks(&sb);
     let turn = codex.app_server_turn(&sb, "count");
@@ -718,11 +701,10 @@ fn a_held_compaction_stops_the_turn_and_the_tui_says_why() {
 /// `codex exec` ends with exit 1 when a PreCompact hook holds the compaction, and shows the
 /// reason nowhere (the README says so).
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn codex_exec_stops_at_a_held_compaction_and_shows_the_reason_nowhere() {
     let server = ModelServer::start(compacting_script());
-    let Some((codex, sb)) = setup("codex-hold", &server, COMPACT_EARLY) else {
-        return;
-    };
+    let (codex, sb) = setup("codex-hold", &server, COMPACT_EARLY);
     sb.write(".hooks/hold-compaction", "");
     let run = codex.run(&sb, &server, "count");
     assert_eq!(summaries(&server), 0, "compacted:\n{}", run.evidence());
@@ -740,11 +722,10 @@ fn codex_exec_stops_at_a_held_compaction_and_shows_the_reason_nowhere() {
 /// failure line) the app shows as the hook run's `stop` entry. The failure here is a working
 /// directory that does not exist (`--cwd`).
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_failing_pre_compact_hook_holds_the_compaction() {
     let server = ModelServer::start(compacting_script());
-    let Some((codex, sb)) = setup("codex-compact-fails", &server, COMPACT_EARLY) else {
-        return;
-    };
+    let (codex, sb) = setup("codex-compact-fails", &server, COMPACT_EARLY);
     let missing = sb.root().join("no-such-dir");
     fixtures::edit_handlers(&Codex::installed_hooks(&sb), |event, handler| {
         if event == "PreCompact" {
@@ -772,6 +753,7 @@ fn a_failing_pre_compact_hook_holds_the_compaction() {
 /// ends the run with exit 1); exit 2 with a reason on stderr, exit 1, and `decision: "block"`
 /// (not in its schema) all let it compact.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn only_continue_false_holds_a_codex_compaction() {
     use crate::fixtures::{Answer, Recorder};
     for (answer, held) in [
@@ -787,9 +769,7 @@ fn only_continue_false_holds_a_codex_compaction() {
         ),
     ] {
         let server = ModelServer::start(compacting_script());
-        let Some(codex) = Codex::for_suite() else {
-            return;
-        };
+        let codex = Codex::for_suite();
         let sb = Sandbox::new("codex-precompact-answers");
         Codex::configure_with(&sb, &server, COMPACT_EARLY);
         let recorder = Recorder::new(&sb.root().join("recorder"));
@@ -818,15 +798,14 @@ fn only_continue_false_holds_a_codex_compaction() {
 /// Only a new session runs the examples' `session_start` hook (its `tools run: 0` status line):
 /// a resume is a `session_switch`, which no example handles, and a compaction is no new session.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn session_start_runs_only_for_a_new_session() {
     let server = ModelServer::start({
         let mut script = compacting_script();
         script.steps.push(Step::Text("second done".into()));
         script
     });
-    let Some((codex, sb)) = setup("codex-session-start", &server, COMPACT_EARLY) else {
-        return;
-    };
+    let (codex, sb) = setup("codex-session-start", &server, COMPACT_EARLY);
     let tee = crate::fixtures::tee(sb.root());
     fixtures::edit_handlers(&Codex::installed_hooks(&sb), |event, handler| {
         if event == "SessionStart" {
@@ -845,11 +824,10 @@ fn session_start_runs_only_for_a_new_session() {
 
 /// `AGENTS.md` is read by Codex itself into the first request; no hook is called for it.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn agents_md_content_reaches_the_model_with_no_hook_call() {
     let server = ModelServer::start(Script::new(vec![Step::Text("ok".into())]));
-    let Some((codex, sb)) = setup("codex-agents-md", &server, "") else {
-        return;
-    };
+    let (codex, sb) = setup("codex-agents-md", &server, "");
     let log = record(&sb, &["PreToolUse", "PostToolUse"]);
     sb.write("AGENTS.md", format!("# notes\n{}\n", secret_line()));
     let run = codex.run(&sb, &server, "hello");
@@ -862,6 +840,7 @@ fn agents_md_content_reaches_the_model_with_no_hook_call() {
 /// the process exits, with the last chunk only (seen when the model polls it with
 /// `write_stdin`), and never when nobody polls.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn output_before_a_command_yields_reaches_the_model_with_no_post_tool_use() {
     let server = ModelServer::start(Script::new(vec![
         Step::tool(
@@ -870,9 +849,7 @@ fn output_before_a_command_yields_reaches_the_model_with_no_post_tool_use() {
         ),
         Step::Text("ok".into()),
     ]));
-    let Some((codex, sb)) = setup("codex-yield", &server, "") else {
-        return;
-    };
+    let (codex, sb) = setup("codex-yield", &server, "");
     let log = record(&sb, &["PreToolUse", "PostToolUse"]);
     let run = codex.run(&sb, &server, "run it");
     assert!(
@@ -899,6 +876,7 @@ fn output_before_a_command_yields_reaches_the_model_with_no_post_tool_use() {
 /// (no `tty`). The guard refuses the shell itself, and the model is told to run the command
 /// directly; `write_stdin` then has no session to write into.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn an_interactive_shell_is_refused_so_write_stdin_cannot_feed_it_rm_rf() {
     let server = ModelServer::start(Script::new(vec![
         Step::tool(
@@ -913,9 +891,7 @@ fn an_interactive_shell_is_refused_so_write_stdin_cannot_feed_it_rm_rf() {
         ),
         Step::Text("done".into()),
     ]));
-    let Some((codex, sb)) = setup("codex-interactive-shell", &server, "") else {
-        return;
-    };
+    let (codex, sb) = setup("codex-interactive-shell", &server, "");
     sb.write("victim/keep.txt", "precious\n");
     let log = record(&sb, &["PreToolUse"]);
     let run = codex.run(&sb, &server, "open a shell and clean up");

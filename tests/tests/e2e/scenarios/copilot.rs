@@ -98,12 +98,10 @@ fn no_failed_hooks(run: &CopilotRun) {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_prompt_run_fires_these_events_with_camel_case_inputs() {
-    let Some((case, run)) =
-        protocol::a_listing_run::<Copilot>("copilot-events", "ls", &EVENTS, "copilot")
-    else {
-        return;
-    };
+    let (case, run) =
+        protocol::a_listing_run::<Copilot>("copilot-events", "ls", &EVENTS, "copilot");
     assert_eq!(
         case.rec.events(),
         [
@@ -153,12 +151,9 @@ fn a_prompt_run_fires_these_events_with_camel_case_inputs() {
 /// In Claude's format the payloads are snake_case with `hook_event_name` and the shell tool is
 /// `Bash`; `PermissionRequest` keeps Copilot's own camelCase payload.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_claude_format_file_gets_snake_case_inputs_and_the_tool_name_bash_capitalised() {
-    let Some(case) =
-        Case::<Copilot>::new("copilot-claude-events", Script::shell_then("ls", "listed"))
-    else {
-        return;
-    };
+    let case = Case::<Copilot>::new("copilot-claude-events", Script::shell_then("ls", "listed"));
     for event in CLAUDE_EVENTS {
         fixtures::add_group(
             &case.user_hooks(),
@@ -198,10 +193,9 @@ fn a_claude_format_file_gets_snake_case_inputs_and_the_tool_name_bash_capitalise
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn project_hooks_load_only_in_a_trusted_folder_and_are_skipped_silently_otherwise() {
-    let Some(case) = Case::<Copilot>::new("copilot-project", protocol::two_listings()) else {
-        return;
-    };
+    let case = Case::<Copilot>::new("copilot-project", protocol::two_listings());
     case.record_in_the_project(&["preToolUse"]);
     let untrusted = case.run("list");
     assert_success(&untrusted);
@@ -225,15 +219,13 @@ fn project_hooks_load_only_in_a_trusted_folder_and_are_skipped_silently_otherwis
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn pre_tool_use_deny_blocks_and_the_model_gets_the_reason() {
     let deny = Answer::json(&json!({
         "permissionDecision": "deny", "permissionDecisionReason": "e2e: no rm -rf",
     }));
-    let Some((case, run)) =
-        protocol::rm_rf::<Copilot>("copilot-deny", &["victim"], Gate::Answer(deny), &[true])
-    else {
-        return;
-    };
+    let (case, run) =
+        protocol::rm_rf::<Copilot>("copilot-deny", &["victim"], Gate::Answer(deny), &[true]);
     assert_eq!(
         case.server.tool_texts(),
         ["Denied by preToolUse hook: e2e: no rm -rf"]
@@ -246,13 +238,12 @@ fn pre_tool_use_deny_blocks_and_the_model_gets_the_reason() {
 /// Exit 2 denies with a fixed text (its stderr is not passed on); any other non-zero exit is a
 /// hook error that denies naming the file; output that is not JSON is ignored.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn pre_tool_use_denies_on_every_non_zero_exit_and_ignores_garbage() {
-    let Some((case, run)) = protocol::exits_2_1_3_and_garbage::<Copilot>(
+    let (case, run) = protocol::exits_2_1_3_and_garbage::<Copilot>(
         "copilot-exit-codes",
         [true, true, true, false],
-    ) else {
-        return;
-    };
+    );
     let errored = hook_errored(&case);
     let results = case.server.tool_texts();
     assert_eq!(
@@ -277,16 +268,15 @@ fn pre_tool_use_denies_on_every_non_zero_exit_and_ignores_garbage() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_missing_hook_binary_denies_the_call() {
     let missing = json!({"type": "command", "bash": "/nonexistent/hooks copilot preToolUse", "timeoutSec": 30});
-    let Some((case, run)) = protocol::rm_rf::<Copilot>(
+    let (case, run) = protocol::rm_rf::<Copilot>(
         "copilot-missing",
         &["victim"],
         Gate::Handler(missing),
         &[true],
-    ) else {
-        return;
-    };
+    );
     assert_eq!(case.server.tool_texts(), [hook_errored(&case)]);
     assert!(
         run.failed_hooks()
@@ -298,13 +288,11 @@ fn a_missing_hook_binary_denies_the_call() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_hanging_hook_lets_the_call_proceed_after_its_timeout() {
     let hang = json!({"type": "command", "bash": "/bin/sleep 30", "timeoutSec": 2});
-    let Some((_case, run)) =
-        protocol::rm_rf::<Copilot>("copilot-hang", &["victim"], Gate::Handler(hang), &[false])
-    else {
-        return;
-    };
+    let (_case, run) =
+        protocol::rm_rf::<Copilot>("copilot-hang", &["victim"], Gate::Handler(hang), &[false]);
     assert_eq!(
         run.log_lines("timed out; allowing the tool call to proceed: HookTimeoutError: Hook command timed out after 2 seconds")
             .len(),
@@ -315,13 +303,12 @@ fn a_hanging_hook_lets_the_call_proceed_after_its_timeout() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn post_tool_use_modified_result_is_what_the_model_gets() {
-    let Some(case) = Case::<Copilot>::new(
+    let case = Case::<Copilot>::new(
         "copilot-modified-result",
         Script::shell_then("cat secret.env", "read"),
-    ) else {
-        return;
-    };
+    );
     case.record(&["postToolUse"]);
     case.rec.answer(
         "postToolUse",
@@ -337,13 +324,12 @@ fn post_tool_use_modified_result_is_what_the_model_gets() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn post_tool_use_additional_context_is_appended_as_guidance() {
-    let Some(case) = Case::<Copilot>::new(
+    let case = Case::<Copilot>::new(
         "copilot-post-context",
         Script::shell_then("echo hi", "done"),
-    ) else {
-        return;
-    };
+    );
     case.record(&["postToolUse"]);
     case.rec.answer(
         "postToolUse",
@@ -364,15 +350,14 @@ fn post_tool_use_additional_context_is_appended_as_guidance() {
 /// `Tool result blocked: REASON`); `updatedToolOutput` is ignored; `modifiedResult` works there
 /// too.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn in_claude_format_a_post_tool_use_block_withholds_the_result_and_updated_tool_output_is_ignored()
 {
     let cat = "cat secret.env";
-    let Some(case) = Case::<Copilot>::new(
+    let case = Case::<Copilot>::new(
         "copilot-claude-post",
         Script::shells_then(&[cat, cat, cat], "read"),
-    ) else {
-        return;
-    };
+    );
     fixtures::add_group(
         &case.user_hooks(),
         "PostToolUse",
@@ -399,15 +384,14 @@ fn in_claude_format_a_post_tool_use_block_withholds_the_result_and_updated_tool_
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn user_prompt_submitted_block_keeps_the_prompt_from_the_model_and_warns() {
     let block = Answer::json(&json!({"decision": "block", "reason": "e2e: /handoff answered"}));
-    let Some((_case, run)) = protocol::a_blocked_prompt::<Copilot>(
+    let (_case, run) = protocol::a_blocked_prompt::<Copilot>(
         "copilot-prompt-block",
         "userPromptSubmitted",
         &block,
-    ) else {
-        return;
-    };
+    );
     assert_eq!(run.finished.code(), Some(1), "{}", run.evidence());
     assert_eq!(run.result_exit_code(), Some(1));
     let warning = run
@@ -424,13 +408,12 @@ fn user_prompt_submitted_block_keeps_the_prompt_from_the_model_and_warns() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn user_prompt_submitted_rewrites_the_prompt_and_adds_a_system_reminder() {
-    let Some(case) = Case::<Copilot>::new(
+    let case = Case::<Copilot>::new(
         "copilot-prompt-rewrite",
         Script::new(vec![Step::Text("hi".into())]),
-    ) else {
-        return;
-    };
+    );
     case.record(&["userPromptSubmitted", "sessionStart"]);
     case.rec.answer(
         "userPromptSubmitted",
@@ -459,6 +442,7 @@ fn user_prompt_submitted_rewrites_the_prompt_and_adds_a_system_reminder() {
 /// in the log (and the call runs) unless `COPILOT_HOOK_ALLOW_LOCALHOST=1`; then the body is the
 /// command hook's input and the answer decides; a URL that refuses the connection denies.
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn http_pre_tool_use_hooks_need_allow_localhost_and_fail_closed() {
     let mut script = Script::new(vec![
         Step::Shell("rm -rf v1".into()),
@@ -470,9 +454,7 @@ fn http_pre_tool_use_hooks_need_allow_localhost_and_fail_closed() {
         "preToolUse".into(),
         json!({"permissionDecision": "deny", "permissionDecisionReason": "e2e: http deny"}),
     )];
-    let Some(case) = Case::<Copilot>::new("copilot-http", script) else {
-        return;
-    };
+    let case = Case::<Copilot>::new("copilot-http", script);
     case.hook(
         "preToolUse",
         json!({"type": "http", "url": format!("{}/hook/preToolUse", case.server.url()), "timeoutSec": 10}),
@@ -504,13 +486,12 @@ fn http_pre_tool_use_hooks_need_allow_localhost_and_fail_closed() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn an_unreachable_http_hook_denies_the_call() {
-    let Some(case) = Case::<Copilot>::new(
+    let case = Case::<Copilot>::new(
         "copilot-http-down",
         Script::shell_then("rm -rf victim", "done"),
-    ) else {
-        return;
-    };
+    );
     // Port 9 (discard) on loopback: nothing listens, the connection is refused.
     case.hook(
         "preToolUse",
@@ -529,19 +510,18 @@ fn an_unreachable_http_hook_denies_the_call() {
 }
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn pre_tool_use_modified_args_replace_the_arguments() {
     let rewrite = Answer::json(&json!({
         "permissionDecision": "allow",
         "modifiedArgs": {"command": "echo e2e-rewritten", "description": "e2e"},
     }));
-    let Some((case, _run)) = protocol::rm_rf::<Copilot>(
+    let (case, _run) = protocol::rm_rf::<Copilot>(
         "copilot-modified-args",
         &["victim"],
         Gate::Answer(rewrite),
         &[true],
-    ) else {
-        return;
-    };
+    );
     assert_eq!(
         case.server.tool_texts(),
         ["e2e-rewritten\n<shellId: 0 completed with exit code 0>"]

@@ -11,10 +11,9 @@ use crate::agent::{Sandbox, path_with};
 use crate::install::{CLAUDE, CODEX};
 
 #[test]
+#[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn doctor_is_clean_after_install_and_reads_the_real_agents_versions() {
-    let (Some(claude), Some(codex)) = (CLAUDE.for_suite(), CODEX.for_suite()) else {
-        return;
-    };
+    let (claude, codex) = (CLAUDE.for_suite(), CODEX.for_suite());
     let sb = Sandbox::new("doctor");
     let path = path_with(&[&claude, &codex]);
     let codex_home = Codex::home(&sb);

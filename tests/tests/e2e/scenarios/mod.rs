@@ -1,20 +1,27 @@
 //! The scenarios, per agent.
 
 /// The tests `PI` and `OMP` of one scenario of pi and oh-my-pi, `SCENARIO(flavor)`, run for
-/// each agent (with the attributes given, on both).
+/// each agent; ignored as every scenario is (they need the agents), or with the `#[ignore]`
+/// given.
 macro_rules! for_pi_and_omp {
-    ($(#[$attr:meta])* $scenario:ident => $pi:ident, $omp:ident) => {
+    (#[ignore = $why:literal] $scenario:ident => $pi:ident, $omp:ident) => {
         #[test]
-        $(#[$attr])*
+        #[ignore = $why]
         fn $pi() {
             $scenario(crate::agent::pi::Flavor::Pi);
         }
 
         #[test]
-        $(#[$attr])*
+        #[ignore = $why]
         fn $omp() {
             $scenario(crate::agent::pi::Flavor::Omp);
         }
+    };
+    ($scenario:ident => $pi:ident, $omp:ident) => {
+        for_pi_and_omp!(
+            #[ignore = "needs HOOKS_E2E=install (the real agents)"]
+            $scenario => $pi, $omp
+        );
     };
 }
 

@@ -65,18 +65,18 @@ fn scenario(on: Value, commands: Value) -> Value {
     json!({ "events": all_events(), "on": on, "commands": commands })
 }
 
-/// The agent, a sandbox and a model server for `script`, configured; `None` when skipped.
+/// The agent, a sandbox and a model server for `script`, configured.
 fn setup(
     flavor: Flavor,
     name: &str,
     script: Script,
     settings: &str,
-) -> Option<(PiAgent, Sandbox, ModelServer)> {
-    let agent = PiAgent::for_suite(flavor)?;
+) -> (PiAgent, Sandbox, ModelServer) {
+    let agent = PiAgent::for_suite(flavor);
     let sandbox = Sandbox::new(&format!("{}-{name}", flavor.name()));
     let server = ModelServer::start(script);
     agent.configure(&sandbox, &server, settings);
-    Some((agent, sandbox, server))
+    (agent, sandbox, server)
 }
 
 /// `-e PATH` for a probe put at [`Place::Flag`].
@@ -172,9 +172,7 @@ fn check_fixtures(
 // Where extensions load from
 
 fn extensions_load_from_project_user_and_flag(flavor: Flavor) {
-    let Some((agent, sb, server)) = setup(flavor, "places", Script::default(), "") else {
-        return;
-    };
+    let (agent, sb, server) = setup(flavor, "places", Script::default(), "");
     let probe = Probe::new(&sb, &scenario(json!({}), json!({})));
     probe.install(&agent, &sb, Place::Project, "project");
     probe.install(&agent, &sb, Place::User, "user");
@@ -224,9 +222,7 @@ fn print_run_delivers_its_events_in_order(flavor: Flavor) {
         flavor.shell("echo e2e-ordinary"),
         Step::Text("done".into()),
     ]);
-    let Some((agent, sb, server)) = setup(flavor, "order", script, "") else {
-        return;
-    };
+    let (agent, sb, server) = setup(flavor, "order", script, "");
     let probe = Probe::new(&sb, &scenario(json!({}), json!({})));
     let flagged = flag(&agent, &sb, &probe);
     let run = agent.run(&sb, &probe, &["--no-session", "-e", &flagged], &["run it"]);
@@ -306,9 +302,7 @@ fn results_reach_the_model(flavor: Flavor) {
         flavor.shell("echo E2E-ORIGINAL-OUTPUT"),
         Step::Text("done".into()),
     ]);
-    let Some((agent, sb, server)) = setup(flavor, "results", script, "") else {
-        return;
-    };
+    let (agent, sb, server) = setup(flavor, "results", script, "");
     sb.write("victim/keep.txt", "precious\n");
     // pi's systemPrompt is one string (chained), oh-my-pi's a list of strings replacing it.
     let system_prompt = match flavor {
@@ -409,9 +403,7 @@ probe.log('sent', r);
 ";
 
 fn print_prompt_runs_a_command_and_the_ui_is_inert(flavor: Flavor) {
-    let Some((agent, sb, server)) = setup(flavor, "command", Script::default(), "") else {
-        return;
-    };
+    let (agent, sb, server) = setup(flavor, "command", Script::default(), "");
     let commands = json!({"e2e-cmd": {"description": "E2E command", "body": UI_CALLS}});
     let probe = Probe::new(&sb, &scenario(json!({}), commands));
     let flagged = flag(&agent, &sb, &probe);
@@ -519,9 +511,7 @@ fn session_commands_fire_the_session_events(flavor: Flavor) {
         Step::Text("first answer".into()),
         Step::Text("answer in the new session".into()),
     ]);
-    let Some((agent, sb, server)) = setup(flavor, "sessions", script, "") else {
-        return;
-    };
+    let (agent, sb, server) = setup(flavor, "sessions", script, "");
     let probe = Probe::new(&sb, &scenario(json!({}), session_commands()));
     let flagged = flag(&agent, &sb, &probe);
     let dir = sb.root().join("sessions");
@@ -667,14 +657,14 @@ for_pi_and_omp!(
 // ---------------------------------------------------------------------------------------
 // Compaction in a print run: the model reports a context beyond the window
 
-fn compaction(flavor: Flavor, hold: bool) -> Option<(Vec<Value>, PiRun, ModelServer)> {
+fn compaction(flavor: Flavor, hold: bool) -> (Vec<Value>, PiRun, ModelServer) {
     let mut script = Script::new(vec![
         Step::Text("first answer".into()),
         Step::Text("second answer".into()),
     ]);
     script.large_usage_at = Some(0);
     let name = if hold { "compact-held" } else { "compact" };
-    let (agent, sb, server) = setup(flavor, name, script, "")?;
+    let (agent, sb, server) = setup(flavor, name, script, "");
     let on = if hold {
         json!({"session_before_compact": "return {cancel: true};"})
     } else {
@@ -705,7 +695,7 @@ fn compaction(flavor: Flavor, hold: bool) -> Option<(Vec<Value>, PiRun, ModelSer
         };
         check_fixtures(flavor, &log, pinned, &sb, &server);
     }
-    Some((log, run, server))
+    (log, run, server)
 }
 
 /// Whether a request asked the model for a summary (pi's and oh-my-pi's prompts).
@@ -722,9 +712,7 @@ fn summary_requests(server: &ModelServer) -> usize {
 }
 
 fn overflow_compaction_fires_the_compact_events(flavor: Flavor) {
-    let Some((log, run, server)) = compaction(flavor, false) else {
-        return;
-    };
+    let (log, run, server) = compaction(flavor, false);
     let session_events = [
         "session_before_compact",
         "session.compacting",
@@ -783,9 +771,7 @@ for_pi_and_omp!(
 );
 
 fn cancelled_compaction_is_held(flavor: Flavor) {
-    let Some((log, run, server)) = compaction(flavor, true) else {
-        return;
-    };
+    let (log, run, server) = compaction(flavor, true);
     assert!(
         !deliveries(&log, "session_before_compact").is_empty(),
         "{}",
@@ -817,9 +803,7 @@ fn failing_handlers(flavor: Flavor) {
     ]);
     // oh-my-pi's tool_call budget is a setting (default 30 s); the others are fixed.
     let settings = "extensionHandlers:\n  toolCallTimeoutMs: 1500\n";
-    let Some((agent, sb, server)) = setup(flavor, "failures", script, settings) else {
-        return;
-    };
+    let (agent, sb, server) = setup(flavor, "failures", script, settings);
     let on = json!({
         "tool_call": "const c = String(event.input.command);
 if (c.includes('E2E-THROW')) throw new Error('e2e: tool_call threw');
@@ -929,16 +913,13 @@ struct ChildCase {
     limit: std::time::Duration,
 }
 
-fn child_run(
-    flavor: Flavor,
-    case: &ChildCase,
-) -> Option<(PiRun, Vec<Value>, ModelServer, Sandbox)> {
+fn child_run(flavor: Flavor, case: &ChildCase) -> (PiRun, Vec<Value>, ModelServer, Sandbox) {
     let script = Script::new(vec![
         flavor.shell("rm -rf victim"),
         flavor.shell("echo E2E-CHILD"),
         Step::Text("done".into()),
     ]);
-    let (agent, sb, server) = setup(flavor, case.name, script, "")?;
+    let (agent, sb, server) = setup(flavor, case.name, script, "");
     sb.write("victim/keep.txt", "precious\n");
     let child = sb.root().join("child.js");
     fs::write(&child, CHILD_JS).expect("write the child");
@@ -975,7 +956,7 @@ fn child_run(
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect();
-    Some((run, notes_of_child, server, sb))
+    (run, notes_of_child, server, sb)
 }
 
 fn child_answers_and_ends_with_its_input(flavor: Flavor) {
@@ -986,9 +967,7 @@ fn child_answers_and_ends_with_its_input(flavor: Flavor) {
         detached: false,
         limit: crate::agent::RUN_LIMIT,
     };
-    let Some((run, child, server, sb)) = child_run(flavor, &case) else {
-        return;
-    };
+    let (run, child, server, sb) = child_run(flavor, &case);
     assert!(run.finished.success(), "{}", run.evidence());
     assert!(sb.project.join("victim/keep.txt").exists(), "rm -rf ran");
     let pid = child
@@ -1028,9 +1007,7 @@ fn child_that_ignores_end_of_input_outlives_the_agent(flavor: Flavor) {
         detached: true,
         limit: crate::agent::RUN_LIMIT,
     };
-    let Some((run, child, _server, _sb)) = child_run(flavor, &case) else {
-        return;
-    };
+    let (run, child, _server, _sb) = child_run(flavor, &case);
     assert!(run.finished.success(), "{}", run.evidence());
     // Nothing signals it: the agent exits, the child stays (the harness kills it by its
     // marker and lists it here). A child left in the agent's process group stays the same
@@ -1067,9 +1044,7 @@ fn open_child_pipes_at_exit(flavor: Flavor) {
         detached: false,
         limit: std::time::Duration::from_secs(20),
     };
-    let Some((run, _child, server, _sb)) = child_run(flavor, &case) else {
-        return;
-    };
+    let (run, _child, server, _sb) = child_run(flavor, &case);
     assert_eq!(server.tool_results().len(), 2, "{}", run.evidence());
     match flavor {
         Flavor::Pi => assert!(

@@ -20,9 +20,9 @@ use crate::model::{ModelServer, Script, Step};
 use super::bundle::GUARD_REASON;
 
 /// The agent, a sandbox with the bridge installed in its project, and a model server for
-/// `script`; `None` when the agent is not installed (the suite is skipped).
-fn setup(flavor: Flavor, name: &str, script: Script) -> Option<(PiAgent, Sandbox, ModelServer)> {
-    let agent = PiAgent::for_suite(flavor)?;
+/// `script`.
+fn setup(flavor: Flavor, name: &str, script: Script) -> (PiAgent, Sandbox, ModelServer) {
+    let agent = PiAgent::for_suite(flavor);
     let sandbox = Sandbox::new(&format!("bridge-{}-{name}", flavor.name()));
     let server = ModelServer::start(script);
     agent.configure(&sandbox, &server, "");
@@ -32,7 +32,7 @@ fn setup(flavor: Flavor, name: &str, script: Script) -> Option<(PiAgent, Sandbox
         &[],
     );
     assert!(installed.stdout.contains("Added the"), "{installed:?}");
-    Some((agent, sandbox, server))
+    (agent, sandbox, server)
 }
 
 /// A print run with `args` and `prompts`, with more environment.
@@ -119,9 +119,7 @@ fn tools_run_through_the_bundle(flavor: Flavor) {
         flavor.shell("echo E2E-AFTER"),
         Step::Text("done".into()),
     ]);
-    let Some((agent, sb, server)) = setup(flavor, "tools", script) else {
-        return;
-    };
+    let (agent, sb, server) = setup(flavor, "tools", script);
     sb.write("victim/keep.txt", "precious\n");
     sb.write("secrets.env", format!("API_KEY={SECRET}-0123456789\n"));
     let sessions = sb.root().join("sessions");
@@ -214,9 +212,7 @@ fn handoff_starts_a_new_session(flavor: Flavor) {
         Step::Text("first answer".into()),
         Step::Text("answer in the new session".into()),
     ]);
-    let Some((agent, sb, server)) = setup(flavor, "handoff", script) else {
-        return;
-    };
+    let (agent, sb, server) = setup(flavor, "handoff", script);
     let sessions = sb.root().join("sessions");
     let dir = sessions.display().to_string();
     let run = run(
@@ -282,9 +278,7 @@ fn dying_server_fails_each_event_by_its_rule(flavor: Flavor) {
         flavor.shell("mkdir -p .hooks && touch .hooks/e2e-exit-in-context && echo E2E-ARMED"),
         Step::Text("done".into()),
     ]);
-    let Some((agent, sb, server)) = setup(flavor, "killed", script) else {
-        return;
-    };
+    let (agent, sb, server) = setup(flavor, "killed", script);
     sb.write("victim/keep.txt", "precious\n");
     sb.write("secrets.env", format!("API_KEY={SECRET}-0123456789\n"));
     let run = run(&agent, &sb, &["--no-session"], &["go", SECOND_PROMPT], &[]);
@@ -357,9 +351,7 @@ fn describe_failing_at_load_is_asked_again(flavor: Flavor) {
         Step::Text("first answer".into()),
         Step::Text("answer in the new session".into()),
     ]);
-    let Some((agent, sb, server)) = setup(flavor, "describe", script) else {
-        return;
-    };
+    let (agent, sb, server) = setup(flavor, "describe", script);
     sb.write("victim/keep.txt", "precious\n");
     sb.write("secrets.env", format!("API_KEY={SECRET}-0123456789\n"));
     let marker = sb.root().join("hooks-started-once");
@@ -441,9 +433,7 @@ fn missing_binary_holds_every_model_call(flavor: Flavor) {
         flavor.shell("echo E2E-HARMLESS"),
         Step::Text("done".into()),
     ]);
-    let Some((agent, sb, server)) = setup(flavor, "missing", script) else {
-        return;
-    };
+    let (agent, sb, server) = setup(flavor, "missing", script);
     let missing = sb.root().join("no-such-dir/hooks").display().to_string();
     let run = run(
         &agent,
@@ -485,9 +475,7 @@ fn hung_server_is_given_up_and_restarted(flavor: Flavor) {
         flavor.shell("rm -rf victim"),
         Step::Text("done".into()),
     ]);
-    let Some((agent, sb, server)) = setup(flavor, "hung", script) else {
-        return;
-    };
+    let (agent, sb, server) = setup(flavor, "hung", script);
     sb.write("victim/keep.txt", "precious\n");
     let run = run(
         &agent,
@@ -536,9 +524,7 @@ fn held_compaction_is_held_and_says_so(flavor: Flavor) {
         Step::Text("second answer".into()),
     ]);
     script.large_usage_at = Some(0);
-    let Some((agent, sb, server)) = setup(flavor, "compact-held", script) else {
-        return;
-    };
+    let (agent, sb, server) = setup(flavor, "compact-held", script);
     sb.write(".hooks/hold-compaction", "");
     let sessions = sb.root().join("sessions").display().to_string();
     let run = run(
@@ -587,9 +573,7 @@ fn bridge_overhead(flavor: Flavor) {
             Step::Text("done".into()),
         ])
     };
-    let Some((agent, with, _first)) = setup(flavor, "timed", script()) else {
-        return;
-    };
+    let (agent, with, _first) = setup(flavor, "timed", script());
     // The same agent with an extension that does nothing, and with none.
     let empty = Sandbox::new(&format!("bridge-{}-empty", flavor.name()));
     empty.write(

@@ -28,19 +28,19 @@ pub(super) struct Case<A> {
 
 impl<A: Recorded> Case<A> {
     /// The agent in a fresh sandbox named `name`, configured for a model server running
-    /// `script`, with a recorder; `None` when the agent's suite is skipped.
-    pub(super) fn new(name: &str, script: Script) -> Option<Case<A>> {
-        let agent = A::for_suite()?;
+    /// `script`, with a recorder.
+    pub(super) fn new(name: &str, script: Script) -> Case<A> {
+        let agent = A::for_suite();
         let sb = Sandbox::new(name);
         let server = ModelServer::start(script);
         A::configure(&sb, &server);
         let rec = Recorder::new(&sb.root().join("recorder"));
-        Some(Case {
+        Case {
             agent,
             sb,
             rec,
             server,
-        })
+        }
     }
 
     /// The user's hook settings file ([`Recorded::user_hooks`]).
@@ -98,16 +98,16 @@ pub(super) enum Gate<'a> {
 /// The model runs `rm -rf NAME` for each of `victims` (each a directory holding `keep.txt`),
 /// one call after the other, then says `done`, with `gate` on the gate; asserts which victims
 /// survived (`survives`, in order). Returns the case and the run, for the checks of what the
-/// agent's protocol made of it; `None` when the agent's suite is skipped.
+/// agent's protocol made of it.
 pub(super) fn rm_rf<A: Recorded>(
     name: &str,
     victims: &[&str],
     gate: Gate<'_>,
     survives: &[bool],
-) -> Option<(Case<A>, A::Run)> {
+) -> (Case<A>, A::Run) {
     let commands: Vec<String> = victims.iter().map(|v| format!("rm -rf {v}")).collect();
     let commands: Vec<&str> = commands.iter().map(String::as_str).collect();
-    let case = Case::<A>::new(name, Script::shells_then(&commands, "done"))?;
+    let case = Case::<A>::new(name, Script::shells_then(&commands, "done"));
     match gate {
         Gate::Answer(answer) => {
             case.record(&[A::GATE]);
@@ -136,7 +136,7 @@ pub(super) fn rm_rf<A: Recorded>(
         case.server.tool_texts(),
         run.evidence()
     );
-    Some((case, run))
+    (case, run)
 }
 
 /// [`rm_rf`] of `v1` to `v4`, the recorder on the gate answering exit 2, exit 1 and exit 3
@@ -145,7 +145,7 @@ pub(super) fn rm_rf<A: Recorded>(
 pub(super) fn exits_2_1_3_and_garbage<A: Recorded>(
     name: &str,
     survives: [bool; 4],
-) -> Option<(Case<A>, A::Run)> {
+) -> (Case<A>, A::Run) {
     let answers = [exit(2), exit(1), exit(3), garbage()];
     rm_rf::<A>(
         name,
@@ -162,8 +162,8 @@ pub(super) fn a_blocked_prompt<A: Recorded>(
     name: &str,
     event: &str,
     answer: &Answer,
-) -> Option<(Case<A>, A::Run)> {
-    let case = Case::<A>::new(name, Script::new(vec![Step::Text("unexpected".into())]))?;
+) -> (Case<A>, A::Run) {
+    let case = Case::<A>::new(name, Script::new(vec![Step::Text("unexpected".into())]));
     case.record(&[event]);
     case.rec.answer(event, answer);
     let run = case.run("/handoff");
@@ -173,7 +173,7 @@ pub(super) fn a_blocked_prompt<A: Recorded>(
         "the prompt reached the model\n{}",
         run.evidence()
     );
-    Some((case, run))
+    (case, run)
 }
 
 /// Two model turns of `ls`, each answered `done`: two runs of a scenario.
@@ -206,8 +206,8 @@ pub(super) fn a_listing_run<A: Recorded>(
     ls: &str,
     events: &[&str],
     fixture: &str,
-) -> Option<(Case<A>, A::Run)> {
-    let case = Case::<A>::new(name, Script::shell_then(ls, "listed"))?;
+) -> (Case<A>, A::Run) {
+    let case = Case::<A>::new(name, Script::shell_then(ls, "listed"));
     case.record(events);
     case.sb.write("listed-file.txt", "hello\n");
     let run = case.run("list the files");
@@ -219,7 +219,7 @@ pub(super) fn a_listing_run<A: Recorded>(
         run.evidence()
     );
     case.assert_inputs_match_fixtures(fixture, events);
-    Some((case, run))
+    (case, run)
 }
 
 /// The prompt `prompt` and one model turn answering `hi`, with the recorder on `events`
@@ -231,8 +231,8 @@ pub(super) fn a_run_with_context<A: Recorded>(
     events: &[&str],
     contexts: &[(&str, &str)],
     prompt: &str,
-) -> Option<(Case<A>, A::Run, Value)> {
-    let case = Case::<A>::new(name, Script::new(vec![Step::Text("hi".into())]))?;
+) -> (Case<A>, A::Run, Value) {
+    let case = Case::<A>::new(name, Script::new(vec![Step::Text("hi".into())]));
     case.record(events);
     for (event, text) in contexts {
         case.rec.answer(
@@ -246,7 +246,7 @@ pub(super) fn a_run_with_context<A: Recorded>(
     let turns = case.server.model_turns();
     assert_eq!(turns.len(), 1, "{}", run.evidence());
     let body = turns[0].body.clone();
-    Some((case, run, body))
+    (case, run, body)
 }
 
 /// Asserts that `run` exited with status 0.
