@@ -33,7 +33,7 @@
 //! Code, the output of a command that exits non-zero (only `PostToolUseFailure` fires, and it
 //! takes no new output; a failed result is left alone here, as upstream, since its rewrite is
 //! never applied); in Codex, what a command prints before it yields while still running. See
-//! the README's per-agent table for those paths.
+//! docs/agents.md's per-agent table for those paths.
 //!
 //! A redacted output is not enough where the agent shows the model a file again by itself.
 //! Claude Code keeps each file `Read` opened or `Edit` changed and, after a compaction, reads

@@ -14,7 +14,7 @@ use wait_timeout::ChildExt;
 use crate::agents::{AgentCli, FailClosed};
 
 /// How long `AGENT --version` may take, reading what it prints and waiting for it, before its
-/// process group is killed (`install` and `doctor` alike; the README says 5 s).
+/// process group is killed (`install` and `doctor` alike; docs/agents.md says 5 s).
 pub const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What is known about the installed agent's version.

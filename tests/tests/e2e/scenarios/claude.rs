@@ -49,7 +49,7 @@ fn in_audit_mode_rm_rf_runs_and_the_log_records_the_unenforced_deny() {
         .iter()
         .find(|l| l["event"]["agent"] == "PreToolUse" && l["tool"] == "bash")
         .unwrap_or_else(|| panic!("no PreToolUse line for bash in {text}"));
-    // The README's example line is this one, as written (`--nocapture` shows it).
+    // docs/agents.md's example line is this one, as written (`--nocapture` shows it).
     if let Some(raw) = text.lines().find(|l| l.contains(r#""agent":"PreToolUse""#)) {
         eprintln!("the decision log's PreToolUse line:\n{raw}");
     }
@@ -903,9 +903,9 @@ fn a_notify_from_a_hook_is_shown_to_the_user() {
     );
 }
 
-// What no hook sees in Claude Code 2.1.328 (the README's table): each of these pins a path on
+// What no hook sees in Claude Code 2.1.328 (docs/agents.md's table): each of these pins a path on
 // which the secret reaches the model without any hook being asked; when a new version closes
-// one, its test fails and the README's row has to change.
+// one, its test fails and docs/agents.md's row has to change.
 
 /// Claude Code with the hooks installed and a recorder on the tool and prompt events.
 fn setup_recorded(name: &str) -> (Claude, Sandbox, Recorder) {

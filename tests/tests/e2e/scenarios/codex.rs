@@ -423,7 +423,7 @@ fn trust_hash_is_the_one_codex_lists() {
 }
 
 /// Codex 0.169.0 fails open when a hook cannot start: with the hooks binary gone, the guarded
-/// command runs (Codex has no `onFailure` setting; the README has to say so).
+/// command runs (Codex has no `onFailure` setting; docs/agents.md has to say so).
 #[test]
 #[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_missing_hook_binary_lets_codex_run_the_command() {
@@ -449,7 +449,7 @@ fn a_missing_hook_binary_lets_codex_run_the_command() {
 }
 
 /// Codex 0.169.0 fails open as well when a hook crashes (exits 1 at once) or hangs past its
-/// timeout (2 s here): the guarded command runs (what the README's Codex table says).
+/// timeout (2 s here): the guarded command runs (what docs/agents.md's Codex table says).
 #[test]
 #[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn a_crashing_or_hanging_hook_lets_codex_run_the_command() {
@@ -566,7 +566,7 @@ fn handoff_reason_reaches_the_tui_as_hook_feedback() {
 }
 
 /// `codex exec` shows a blocked prompt's reason nowhere: the turn ends with no item and exit 0
-/// (the README says so). The prompt does not reach the model.
+/// (docs/agents.md says so). The prompt does not reach the model.
 #[test]
 #[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn codex_exec_shows_a_blocked_prompts_reason_nowhere() {
@@ -575,7 +575,7 @@ fn codex_exec_shows_a_blocked_prompts_reason_nowhere() {
     assert!(
         !run.finished.stdout.contains("not available")
             && !run.finished.stderr.contains("not available"),
-        "codex exec now shows the reason: update the README\n{}",
+        "codex exec now shows the reason: update docs/agents.md\n{}",
         run.evidence()
     );
 }
@@ -699,7 +699,7 @@ fn a_held_compaction_stops_the_turn_and_the_tui_says_why() {
 }
 
 /// `codex exec` ends with exit 1 when a PreCompact hook holds the compaction, and shows the
-/// reason nowhere (the README says so).
+/// reason nowhere (docs/agents.md says so).
 #[test]
 #[ignore = "needs HOOKS_E2E=install (the real agents)"]
 fn codex_exec_stops_at_a_held_compaction_and_shows_the_reason_nowhere() {
@@ -712,7 +712,7 @@ fn codex_exec_stops_at_a_held_compaction_and_shows_the_reason_nowhere() {
     assert!(
         !run.finished.stdout.contains("compaction held")
             && !run.finished.stderr.contains("compaction held"),
-        "codex exec now shows the reason: update the README\n{}",
+        "codex exec now shows the reason: update docs/agents.md\n{}",
         run.evidence()
     );
 }
@@ -820,7 +820,7 @@ fn session_start_runs_only_for_a_new_session() {
     bundle::assert_only_startup_starts_a_session("codex", &sb, &["startup", "compact", "resume"]);
 }
 
-// What no hook sees in Codex 0.169.0 (the README's table); see the Claude Code scenarios.
+// What no hook sees in Codex 0.169.0 (docs/agents.md's table); see the Claude Code scenarios.
 
 /// `AGENTS.md` is read by Codex itself into the first request; no hook is called for it.
 #[test]
