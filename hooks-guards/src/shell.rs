@@ -202,43 +202,52 @@ impl Walker {
 
     fn simple(&mut self, simple: &ast::SimpleCommand) -> Result<(), ReadError> {
         let mut cmd = SimpleCommand::default();
-        let items = simple
-            .prefix
-            .iter()
-            .flat_map(|p| p.0.iter())
-            .map(Some)
-            .chain(std::iter::once(None))
-            .chain(simple.suffix.iter().flat_map(|s| s.0.iter()).map(Some));
-        for item in items {
-            let Some(item) = item else {
-                if let Some(name) = &simple.word_or_name {
-                    let word = self.word(name)?;
-                    cmd.words.push(word);
-                }
-                continue;
-            };
-            match item {
-                ast::CommandPrefixOrSuffixItem::IoRedirect(redirect) => {
-                    self.redirect(redirect, &mut cmd)?;
-                }
-                ast::CommandPrefixOrSuffixItem::Word(word) => {
-                    let word = self.word(word)?;
-                    cmd.words.push(word);
-                }
-                ast::CommandPrefixOrSuffixItem::AssignmentWord(assignment, _) => {
-                    self.assignment(assignment)?;
-                }
-                ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, subshell) => {
-                    self.list(&subshell.list)?;
-                    cmd.words.push(Word {
-                        text: "/dev/fd/63".to_owned(),
-                        dynamic: true,
-                    });
-                }
-            }
+        let prefix = simple.prefix.iter().flat_map(|p| p.0.iter());
+        for item in prefix {
+            self.item(item, true, &mut cmd)?;
+        }
+        if let Some(name) = &simple.word_or_name {
+            let word = self.word(name)?;
+            cmd.words.push(word);
+        }
+        for item in simple.suffix.iter().flat_map(|s| s.0.iter()) {
+            self.item(item, false, &mut cmd)?;
         }
         if !cmd.words.is_empty() || !cmd.writes.is_empty() {
             self.out.push(cmd);
+        }
+        Ok(())
+    }
+
+    /// A prefix (`in_prefix`) or suffix item of `cmd`. After the command name an assignment
+    /// is an ordinary argument (`dd of=/dev/sda`).
+    fn item(
+        &mut self,
+        item: &ast::CommandPrefixOrSuffixItem,
+        in_prefix: bool,
+        cmd: &mut SimpleCommand,
+    ) -> Result<(), ReadError> {
+        match item {
+            ast::CommandPrefixOrSuffixItem::IoRedirect(redirect) => self.redirect(redirect, cmd)?,
+            ast::CommandPrefixOrSuffixItem::Word(word) => {
+                let word = self.word(word)?;
+                cmd.words.push(word);
+            }
+            ast::CommandPrefixOrSuffixItem::AssignmentWord(assignment, word) => {
+                if in_prefix {
+                    self.assignment(assignment)?;
+                } else {
+                    let word = self.word(word)?;
+                    cmd.words.push(word);
+                }
+            }
+            ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, subshell) => {
+                self.list(&subshell.list)?;
+                cmd.words.push(Word {
+                    text: "/dev/fd/63".to_owned(),
+                    dynamic: true,
+                });
+            }
         }
         Ok(())
     }

@@ -73,6 +73,8 @@ fn main() -> ExitCode {
     let mut per_file: BTreeMap<String, [usize; 5]> = BTreeMap::new();
     let mut times = Vec::new();
     let mut rule_ids = (0, 0);
+    let mut dcg_wrong = Vec::new();
+    let mut unreadable = Vec::new();
     for run in &counted {
         let row = per_file.entry(folder(&run.file)).or_default();
         row[0] += 1;
@@ -98,6 +100,9 @@ fn main() -> ExitCode {
                 block.as_ref().map_or("allow".to_owned(), Block::reason)
             ));
         }
+        if block.as_ref().is_some_and(|b| b.rule == "guard:unreadable") {
+            unreadable.push(run.name.clone());
+        }
         if let (Some(want), Some(got)) = (&run.rule_id, &block) {
             rule_ids.0 += 1;
             rule_ids.1 += usize::from(want == got.rule);
@@ -115,8 +120,15 @@ fn main() -> ExitCode {
         }
         if let Some(dcg) = &dcg {
             row[3] += 1;
-            if call(dcg, &run.command, &scratch).is_ok_and(|deny| deny == run.deny) {
-                row[4] += 1;
+            match call(dcg, &run.command, &scratch) {
+                Ok(deny) if deny == run.deny => row[4] += 1,
+                Ok(deny) => dcg_wrong.push(format!(
+                    "{} {:?}: {}",
+                    run.name,
+                    run.command,
+                    decision(deny)
+                )),
+                Err(err) => dcg_wrong.push(format!("{} {:?}: {err}", run.name, run.command)),
             }
         }
     }
@@ -144,6 +156,19 @@ fn main() -> ExitCode {
              0.16.0 into ~/.cache/hooks-e2e/dcg-0.16.0)"
         );
     }
+    if !dcg_wrong.is_empty() {
+        println!(
+            "dcg's answers that differ from its corpus ({}):",
+            dcg_wrong.len()
+        );
+        for wrong in &dcg_wrong {
+            println!("  {wrong}");
+        }
+    }
+    println!(
+        "blocked as unreadable (guard:unreadable): {} {unreadable:?}",
+        unreadable.len()
+    );
     println!(
         "rule ids: {} of the {} counted cases that name one were blocked by that rule",
         rule_ids.1, rule_ids.0
@@ -314,6 +339,16 @@ fn dcg_binary() -> Option<PathBuf> {
     path.is_file().then_some(path)
 }
 
+/// The arguments the Claude Code hook entry gives `binary`: `hooks-guards claude PreToolUse`,
+/// bare `dcg`.
+fn hook_args(binary: &Path) -> &'static [&'static str] {
+    if binary.file_name().is_some_and(|n| n == "dcg") {
+        &[]
+    } else {
+        &["claude", "PreToolUse"]
+    }
+}
+
 /// Whether `binary` (a Claude Code command hook) denies Claude Code's `Bash` call of `command`.
 fn call(binary: &Path, command: &str, scratch: &Path) -> Result<bool, String> {
     let input = serde_json::json!({
@@ -332,7 +367,7 @@ fn call(binary: &Path, command: &str, scratch: &Path) -> Result<bool, String> {
 /// Whether `binary` (a Claude Code command hook) denies the hook call `input`.
 fn call_raw(binary: &Path, input: &[u8], scratch: &Path) -> Result<bool, String> {
     let mut child = Command::new(binary)
-        .args(["claude", "PreToolUse"])
+        .args(hook_args(binary))
         .current_dir(scratch)
         .env("HOME", scratch)
         .env_remove("XDG_CONFIG_HOME")
