@@ -27,12 +27,14 @@ pub(crate) fn command(words: &[Word], stdin: Option<&str>, depth: usize) -> Opti
         return Some(unreadable(&ReadError::TooDeep));
     }
     let (first, args) = words.split_first()?;
-    if first.dynamic {
+    let name = basename(&first.text);
+    if first.dynamic && (!first.text.contains('/') || name.contains(['$', '`', '{', '}', '(', ')']))
+    {
         // The name is only known when it runs (`$(echo ls)`, `$CMD`): its substitutions were
-        // judged on their own; what it expands to cannot be.
+        // judged on their own; what it expands to cannot be. A literal last component
+        // (`$HOME/bin/git`) names the tool.
         return None;
     }
-    let name = basename(&first.text);
     if is_help_or_version(args) {
         return None;
     }

@@ -27,6 +27,7 @@ fn git_reset_hard_is_blocked_through_every_wrapper_and_shell() {
         "cat <<EOF\n$(git reset --hard)\nEOF",
         "xargs git reset --hard",
         "watch -n 1 git reset --hard",
+        "\"$HOME/bin/git\" reset --hard",
     ] {
         assert_eq!(rule(command), "core.git:reset-hard", "{command}");
     }
