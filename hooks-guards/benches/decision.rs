@@ -1,0 +1,119 @@
+//! Time per decision in process ([`hooks_guards::check_command`]) over dcg's corpus (the
+//! commands of hooks-guards/tests/corpus): criterion's estimate for a pass over the whole
+//! corpus and for three typical commands, then the median and p99 over the corpus' commands of
+//! each command's own median time (targets: median <= 20 us, p99 <= 200 us for commands under
+//! 1 KB).
+//!
+//! `cargo bench -p hooks-guards --bench decision`
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+
+/// Every `command = "..."` of the corpus files, as written.
+fn corpus() -> Vec<String> {
+    fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("corpus dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                collect(&path, out);
+            } else if path.extension().is_some_and(|e| e == "toml") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    collect(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"),
+        &mut files,
+    );
+    files.sort();
+    let mut commands = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("corpus file");
+        let value: toml::Table = toml::from_str(&text).expect("corpus toml");
+        for case in value
+            .get("case")
+            .and_then(|c| c.as_array())
+            .into_iter()
+            .flatten()
+        {
+            if let Some(command) = case.get("command").and_then(|c| c.as_str()) {
+                commands.push(command.to_owned());
+            }
+        }
+    }
+    commands
+}
+
+/// Each command's median over `runs` runs, sorted.
+fn per_command_medians(commands: &[String], runs: usize) -> Vec<Duration> {
+    let mut medians: Vec<Duration> = commands
+        .iter()
+        .map(|command| {
+            let mut times: Vec<Duration> = (0..runs)
+                .map(|_| {
+                    let start = Instant::now();
+                    black_box(hooks_guards::check_command(black_box(command)));
+                    start.elapsed()
+                })
+                .collect();
+            times.sort();
+            times[runs / 2]
+        })
+        .collect();
+    medians.sort();
+    medians
+}
+
+fn decision(c: &mut Criterion) {
+    let commands = corpus();
+    assert!(
+        commands.len() > 300,
+        "the corpus has {} commands",
+        commands.len()
+    );
+    let short: Vec<String> = commands
+        .iter()
+        .filter(|c| c.len() < 1024)
+        .cloned()
+        .collect();
+    let medians = per_command_medians(&short, 51);
+    let at = |q: f64| medians[((medians.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "per decision over {} corpus commands under 1 KB (each command's median of 51 runs): \
+         median {:?}, p90 {:?}, p99 {:?}, max {:?}",
+        medians.len(),
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        medians[medians.len() - 1]
+    );
+    let mut group = c.benchmark_group("decision");
+    group.bench_function("whole corpus (one pass)", |b| {
+        b.iter(|| {
+            for command in &commands {
+                black_box(hooks_guards::check_command(black_box(command)));
+            }
+        });
+    });
+    for command in [
+        "git status",
+        "git reset --hard",
+        "cd src && cargo build && rm -rf /tmp/build && bash -c 'git clean -fd'",
+    ] {
+        group.bench_function(command, |b| {
+            b.iter(|| black_box(hooks_guards::check_command(black_box(command))));
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
+    targets = decision
+}
+criterion_main!(benches);
