@@ -59,7 +59,15 @@ pub(super) fn as_before(path: &Path, new_text: String) -> String {
     let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let mut name = target.file_name().unwrap_or_default().to_os_string();
     name.push(".bak");
-    let Ok(old) = fs::read_to_string(target.with_file_name(name)) else {
+    let backup = target.with_file_name(name);
+    // A backup in a repository is anyone's file: read only a regular file of a settings file's
+    // size (not a link to `/dev/zero`, not a file of gigabytes).
+    let limit = u64::try_from(new_text.len())
+        .unwrap_or(u64::MAX)
+        .saturating_mul(4)
+        + 4096;
+    let plain = fs::symlink_metadata(&backup).is_ok_and(|m| m.is_file() && m.len() <= limit);
+    let Some(old) = plain.then(|| fs::read_to_string(&backup).ok()).flatten() else {
         return new_text;
     };
     let value = |text: &str| {

@@ -524,3 +524,23 @@ fn hooks_uninstall_pi_and_omp_remove_only_this_tools_bridge_and_keep_a_backup() 
         );
     }
 }
+
+/// A backup planted as a link (here to `/dev/zero`, which never ends) is not read: uninstall
+/// removes this tool's entries as usual and finishes.
+#[test]
+fn a_backup_that_is_a_link_is_not_read() {
+    let dir = common::workdir();
+    let path = file(dir.path(), "settings.json", ONE_LINE);
+    install(Target::Claude, &path, None, true);
+    let backup = dir.path().join("settings.json.bak");
+    fs::remove_file(&backup).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &backup).unwrap();
+    let (report, out) = uninstall(Target::Claude, &path, false);
+    assert!(report.written, "{out}");
+    let after: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        after,
+        serde_json::from_str::<serde_json::Value>(ONE_LINE).unwrap()
+    );
+}
