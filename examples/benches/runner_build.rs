@@ -16,14 +16,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use hooks_core::events::CustomMessage;
-use hooks_core::ui::NotifyKind;
-use hooks_core::{
+use hookwright::events::CustomMessage;
+use hookwright::ui::NotifyKind;
+use hookwright::{
     HookRunner, HookUi, Host, JsonlSessionStore, LoadedHook, SendMessageOptions, SessionManager,
 };
 
 /// Keeps the `examples` bundle linked in (its registrations are collected at link time).
-use examples as _;
+use hookwright_examples as _;
 
 const CWD: &str = "/tmp";
 
@@ -59,7 +59,7 @@ impl Host for BenchHost {
 }
 
 fn hooks() -> Vec<LoadedHook> {
-    hooks_core::registry::compiled_hooks(Path::new(CWD)).expect("the registry builds")
+    hookwright::registry::compiled_hooks(Path::new(CWD)).expect("the registry builds")
 }
 
 fn build(hooks: Vec<LoadedHook>, session: &Arc<dyn SessionManager>) -> HookRunner {

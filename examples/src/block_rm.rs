@@ -34,7 +34,7 @@ pub mod command_line;
 pub mod interactive;
 mod simple_commands;
 
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 use command_line::{argv_runs_rm_rf, runs_rm_rf};
 use interactive::{argv_starts_interactive_shell, starts_interactive_shell};

@@ -1,6 +1,6 @@
 //! Hold compactions while a marker file exists.
 
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 /// The marker file, relative to the session's working directory.
 pub const MARKER: &str = ".hooks/hold-compaction";

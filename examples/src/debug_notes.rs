@@ -3,8 +3,8 @@
 //! The notes are shown to the user and kept in the session, but [`crate::filter_context`]
 //! removes them from the model's context.
 
-use hooks_core::HookApiError;
-use hooks_core::prelude::*;
+use hookwright::HookApiError;
+use hookwright::prelude::*;
 
 /// The custom type of the notes.
 pub const DEBUG_ONLY: &str = "debug-only";

@@ -9,7 +9,7 @@
 //! });
 //! ```
 
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 /// Keeps `debug-only` messages away from the model.
 ///

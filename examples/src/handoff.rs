@@ -23,7 +23,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 /// The message the new session starts with.
 pub const SETUP_MESSAGE: &str = "Continue from prior session summary.";

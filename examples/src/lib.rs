@@ -1,7 +1,7 @@
 //! Example hook bundles, written the way a user would write their own.
 //!
-//! Link this crate into a `hooks` binary (`use examples as _;`) and every function below is
-//! registered. Each module is one hook (its id is the module path, e.g. `examples::block_rm`);
+//! Link this crate into a `hooks` binary (`use hookwright_examples as _;`) and every function below is
+//! registered. Each module is one hook (its id is the module path, e.g. `hookwright_examples::block_rm`);
 //! hooks run in id order.
 //!
 //! The four canonical examples of SPEC.md section 8:
@@ -21,7 +21,7 @@
 //! - [`debug_notes`]: a `debug-only` note after each tool, and a renderer for such notes.
 //!
 //! `examples/sessions/quickstart.jsonl` exercises all of them:
-//! `cargo run -p hooks-bin -- run examples/sessions/quickstart.jsonl`.
+//! `cargo run -p hookwright-cli -- run examples/sessions/quickstart.jsonl`.
 
 pub mod block_rm;
 pub mod compaction_guard;

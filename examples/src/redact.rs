@@ -52,7 +52,7 @@ pub mod secret_files;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 use regex::{Captures, Regex};
 
 static API_KEY: LazyLock<Regex> =

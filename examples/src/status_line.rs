@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 /// The status-line key of this hook (segments are shown sorted by key).
 pub const STATUS_KEY: &str = "tools";

@@ -3,9 +3,9 @@
 
 use std::sync::OnceLock;
 
-use hooks_bin::agents::{Protocol};
-use hooks_bin::call::{AdapterOptions};
-use hooks_bin::transport::{command};
+use hookwright_cli::agents::{Protocol};
+use hookwright_cli::call::{AdapterOptions};
+use hookwright_cli::transport::{command};
 
 /// The events tried: the first input byte picks one (the last is not a known event).
 pub const EVENTS: &[&str] = &[

@@ -1,4 +1,4 @@
-//! Claude Code adapter stdin: `hooks_bin::transport::command::run` with the Claude protocol on
+//! Claude Code adapter stdin: `hookwright_cli::transport::command::run` with the Claude protocol on
 //! arbitrary bytes (the first byte picks the event) with an empty hook set; see `adapter.rs`
 //! for what is checked.
 
@@ -9,4 +9,4 @@ mod adapter;
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| adapter::check(&hooks_bin::agents::claude::Claude, data));
+fuzz_target!(|data: &[u8]| adapter::check(&hookwright_cli::agents::claude::Claude, data));

@@ -1,4 +1,4 @@
-//! Codex adapter stdin: `hooks_bin::transport::command::run` with the Codex protocol on arbitrary
+//! Codex adapter stdin: `hookwright_cli::transport::command::run` with the Codex protocol on arbitrary
 //! bytes (the first byte picks the event) with an empty hook set; see `adapter.rs` for what is
 //! checked.
 
@@ -9,4 +9,4 @@ mod adapter;
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| adapter::check(&hooks_bin::agents::codex::Codex, data));
+fuzz_target!(|data: &[u8]| adapter::check(&hookwright_cli::agents::codex::Codex, data));

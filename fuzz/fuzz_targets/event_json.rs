@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use hooks_core::events::{
+use hookwright::events::{
     AgentEndEvent, BeforeAgentStartEvent, ContextEvent, Message, SessionBeforeCompactEvent,
     SessionEntry, ToolCallEvent, ToolResultEvent,
 };

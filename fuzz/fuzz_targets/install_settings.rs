@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use hooks_bin::agents::Agent;
-use hooks_bin::agents::hook_json::{POST_TOOL_USE, PRE_TOOL_USE, STOP};
-use hooks_bin::install::Install;
+use hookwright_cli::agents::Agent;
+use hookwright_cli::agents::hook_json::{POST_TOOL_USE, PRE_TOOL_USE, STOP};
+use hookwright_cli::install::Install;
 use libfuzzer_sys::fuzz_target;
 
 fn dir() -> &'static tempfile::TempDir {

@@ -1,4 +1,4 @@
-//! Session scripts: `hooks_bin::run::script::parse_bytes` on arbitrary bytes. Every rejection
+//! Session scripts: `hookwright_cli::run::script::parse_bytes` on arbitrary bytes. Every rejection
 //! is a list of errors, each one line naming the file and, unless it is about the whole file
 //! (line 0), a 1-based line and column.
 
@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let path = Path::new("fuzz.jsonl");
     // One registered command, so `command` lines are checked against a list.
     let commands = ["handoff".to_owned()];
-    if let Err(errors) = hooks_bin::run::script::parse_bytes(path, data, &commands) {
+    if let Err(errors) = hookwright_cli::run::script::parse_bytes(path, data, &commands) {
         assert!(!errors.is_empty(), "a rejection has at least one error");
         for error in errors {
             let text = error.to_string();

@@ -1,4 +1,4 @@
-//! Hook files' output: `hooks_core::loader::claude::decide_pre_tool_use` and
+//! Hook files' output: `hookwright::loader::claude::decide_pre_tool_use` and
 //! `decide_post_tool_use` on arbitrary stdout and stderr. The first byte picks how the process
 //! ended; the rest is split at the first 0xff byte into stdout and stderr.
 
@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use hooks_core::loader::claude::{HookExit, HookRun, decide_post_tool_use, decide_pre_tool_use};
+use hookwright::loader::claude::{HookExit, HookRun, decide_post_tool_use, decide_pre_tool_use};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

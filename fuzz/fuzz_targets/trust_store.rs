@@ -1,10 +1,10 @@
-//! The trust store (`trusted.json`): `hooks_bin::trust::TrustStore::parse` on arbitrary bytes
+//! The trust store (`trusted.json`): `hookwright_cli::trust::TrustStore::parse` on arbitrary bytes
 //! (the decoder `TrustStore::open` runs on the file's content). It decodes, with only
 //! well-formed hashes, or fails with a one-line error naming `trusted.json`.
 
 #![no_main]
 
-use hooks_bin::trust::TrustStore;
+use hookwright_cli::trust::TrustStore;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

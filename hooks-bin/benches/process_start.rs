@@ -4,9 +4,9 @@
 //! `hooks claude SessionStart`, an event for which the adapter looks for no hook files.
 //!
 //! ```text
-//! cargo bench -p hooks-bin --bench process_start            # 200 runs of each (about 15 s)
-//! RUNS=50 cargo bench -p hooks-bin --bench process_start    # fewer
-//! HOOKS_BIN=/path/to/hooks cargo bench -p hooks-bin --bench process_start
+//! cargo bench -p hookwright-cli --bench process_start            # 200 runs of each (about 15 s)
+//! RUNS=50 cargo bench -p hookwright-cli --bench process_start    # fewer
+//! HOOKS_BIN=/path/to/hooks cargo bench -p hookwright-cli --bench process_start
 //! ```
 //!
 //! The adapter is the `hooks` binary Cargo builds for this bench (release profile), with the

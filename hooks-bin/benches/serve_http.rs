@@ -4,10 +4,10 @@
 //! every POST with an empty 200 and runs nothing).
 //!
 //! ```text
-//! cargo bench -p hooks-bin --bench serve_http                 # about 40 s
-//! CALLS=5000 cargo bench -p hooks-bin --bench serve_http      # fewer calls per measurement
-//! HOOKS_BIN=/path/to/hooks cargo bench -p hooks-bin --bench serve_http  # another server binary
-//! SEQUENTIAL_ONLY=1 cargo bench -p hooks-bin --bench serve_http  # one session in sequence alone
+//! cargo bench -p hookwright-cli --bench serve_http                 # about 40 s
+//! CALLS=5000 cargo bench -p hookwright-cli --bench serve_http      # fewer calls per measurement
+//! HOOKS_BIN=/path/to/hooks cargo bench -p hookwright-cli --bench serve_http  # another server binary
+//! SEQUENTIAL_ONLY=1 cargo bench -p hookwright-cli --bench serve_http  # one session in sequence alone
 //! ```
 //!
 //! The server is the release `hooks serve` in a process of its own (a scratch user: config,
@@ -25,14 +25,14 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::routing::post;
-use examples as _;
+use hookwright_examples as _;
 use http_body_util::{BodyExt as _, Full};
 use hyper::body::Bytes;
 use hyper::client::conn::http1::SendRequest;
 use tokio::net::{TcpListener, TcpStream};
 
-use hooks_bin::call::AdapterOptions;
-use hooks_bin::serve::{Secret, ServeOptions, Server};
+use hookwright_cli::call::AdapterOptions;
+use hookwright_cli::serve::{Secret, ServeOptions, Server};
 
 fn input(session: &str, command: &str) -> Bytes {
     Bytes::from(format!(
@@ -280,7 +280,7 @@ async fn in_sequence(hooks: &Child, floor: &Child, secret: &Secret, calls: usize
     for i in 0..calls + calls / 10 {
         let began = Instant::now();
         let outcome = server
-            .answer(hooks_bin::agents::Agent::Claude, "PreToolUse", &body)
+            .answer(hookwright_cli::agents::Agent::Claude, "PreToolUse", &body)
             .await;
         if i >= calls / 10 {
             direct.push(began.elapsed());

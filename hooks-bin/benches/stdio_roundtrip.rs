@@ -3,7 +3,7 @@
 //! each in flight at once; the server's RSS with 1,000 live sessions. Beside them, the floor
 //! of the same pipes: a line through `cat` and back.
 //!
-//! `cargo bench -p hooks-bin --bench stdio_roundtrip` (about 20 s); `CALLS=N` changes the
+//! `cargo bench -p hookwright-cli --bench stdio_roundtrip` (about 20 s); `CALLS=N` changes the
 //! number of sequential calls (default 20,000); `HOOKS_BIN=/path/to/hooks` measures another
 //! server binary.
 

@@ -9,7 +9,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use hooks_core::loader::DiscoveryOptions;
+use hookwright::loader::DiscoveryOptions;
 
 /// What the commands that discover hook files say, once, when there is no home directory.
 pub const NO_HOME_WARNING: &str = "no home directory (HOME is unset, empty or not an absolute \

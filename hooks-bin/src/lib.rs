@@ -8,7 +8,7 @@
 //! use my_hooks as _; // link the bundle: its #[hook] functions register themselves
 //!
 //! fn main() -> std::process::ExitCode {
-//!     hooks_bin::main()
+//!     hookwright_cli::main()
 //! }
 //! ```
 //!

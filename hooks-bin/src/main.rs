@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use examples as _;
+use hookwright_examples as _;
 
 fn main() -> ExitCode {
-    hooks_bin::main()
+    hookwright_cli::main()
 }

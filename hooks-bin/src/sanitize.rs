@@ -6,7 +6,7 @@
 /// (newlines included) turned into spaces, runs of spaces collapsed.
 #[must_use]
 pub fn clean(text: &str) -> String {
-    hooks_core::ui::sanitize_status_text(&sanitize(text, false))
+    hookwright::ui::sanitize_status_text(&sanitize(text, false))
 }
 
 /// Several lines of tool or hook text, safe to print: escape sequences removed, tabs kept,

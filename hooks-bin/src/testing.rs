@@ -2,7 +2,7 @@
 //! for a recorded input, answered on the adapters' own path (the one `hooks explain` takes).
 //!
 //! ```
-//! use hooks_bin::testing::agent_call;
+//! use hookwright_cli::testing::agent_call;
 //! use serde_json::json;
 //!
 //! let input = json!({
@@ -19,7 +19,7 @@
 //! The call serves the hooks linked into the test binary alone, in enforce mode, with no
 //! decision log: the machine's hook files, `config.toml` and environment (`HOOKS_MODE`, an
 //! agent's project directory variable) do not change a test's answer. Hooks in a session of
-//! their own, without an agent's protocol, are `hooks_core::testing`'s.
+//! their own, without an agent's protocol, are `hookwright::testing`'s.
 
 use std::path::{Path, PathBuf};
 
@@ -77,7 +77,7 @@ pub fn agent_call_in(cwd: &Path, agent: &str, event: &str, input: &Value) -> Age
     let options = AdapterOptions {
         cwd: Some(PathBuf::from(cwd)),
         hooks: Some(std::sync::Arc::new(|cwd: &Path| {
-            hooks_core::registry::compiled_hooks(cwd).map_err(|e| e.to_string())
+            hookwright::registry::compiled_hooks(cwd).map_err(|e| e.to_string())
         })),
         trust: TrustMode::Check,
         ..AdapterOptions::default()

@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use hooks_bin::transport::stdio::{StdioOptions, serve};
-use hooks_core::prelude::*;
-use hooks_core::{HookApi, LoadedHook};
+use hookwright::prelude::*;
+use hookwright::{HookApi, LoadedHook};
+use hookwright_cli::transport::stdio::{StdioOptions, serve};
 use serde_json::{Value, json};
 
 const HOOKS: &str = env!("CARGO_BIN_EXE_hooks");
@@ -297,7 +297,7 @@ fn describe_names_the_bundles_events_commands_and_renderers() {
     assert_eq!(
         d["commands"][0],
         json!({"name": "handoff", "description": "Create a new session with setup message",
-               "hook": "examples::handoff"})
+               "hook": "hookwright_examples::handoff"})
     );
     assert_eq!(d["renderers"], json!(["debug-only"]));
     assert_eq!(d["loadErrors"], json!([]));

@@ -1,8 +1,8 @@
 //! Dispatch benchmarks of issue 6 (see `BENCHMARKS.md` for the numbers and the targets).
 //!
 //! ```text
-//! cargo bench -p hooks-core --bench dispatch            # everything (about 2 minutes)
-//! cargo bench -p hooks-core --bench dispatch -- floor   # one group, by name filter
+//! cargo bench -p hookwright --bench dispatch            # everything (about 2 minutes)
+//! cargo bench -p hookwright --bench dispatch -- floor   # one group, by name filter
 //! HOOKS_BENCH_ROW=floor/sync/100 HOOKS_BENCH_ITERATIONS=10000 \
 //!   valgrind --tool=cachegrind target/release/deps/dispatch-HASH   # one row, a fixed count
 //! ```
@@ -16,7 +16,7 @@
 //! `floor/{sync,async}/{1,10,100}`, `no_handlers`, `emit_turn_start`,
 //! `emit_context_100_messages`, `wrapper_execute` (raw tool, no handlers, 1+1 and 10+10
 //! handlers) and `registry/build_10000`. The allocation counts are a test:
-//! `cargo test -p hooks-core --test alloc_count -- --nocapture`.
+//! `cargo test -p hookwright --test alloc_count -- --nocapture`.
 //!
 //! Handlers are written with `#[hook]`, exactly as an author writes them, so each benchmark
 //! goes through the code the macro generates. A runner with N handlers gets N copies of the
@@ -41,15 +41,15 @@ use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use hooks_core::__private;
-use hooks_core::events::{
+use hookwright::__private;
+use hookwright::events::{
     ContextEvent, HookEvent, Message, ToolCallEvent, ToolCallEventResult, ToolInput,
     ToolResultEvent, TurnStartEvent,
 };
-use hooks_core::handler::HandlerInfo;
-use hooks_core::handler::{Handler, HandlerEntry, HandlerResult};
-use hooks_core::registry::{Registration, build_hooks_from};
-use hooks_core::{HookApi, HookContext, HookToolWrapper, Tool, ToolError, ToolOutput};
+use hookwright::handler::HandlerInfo;
+use hookwright::handler::{Handler, HandlerEntry, HandlerResult};
+use hookwright::registry::{Registration, build_hooks_from};
+use hookwright::{HookApi, HookContext, HookToolWrapper, Tool, ToolError, ToolOutput};
 
 #[path = "fixture/mod.rs"]
 mod fixture;
@@ -218,7 +218,7 @@ fn no_handlers(c: &mut Criterion) {
         now(runner.emit(black_box(&result_event)))
     });
     group.row("has_handlers", || {
-        runner.has_handlers(black_box(hooks_core::EventKind::ToolCall))
+        runner.has_handlers(black_box(hookwright::EventKind::ToolCall))
     });
     group.finish();
 }
@@ -274,7 +274,7 @@ impl Tool for Noop {
         _call_id: &str,
         _input: &ToolInput,
         _cancel: &CancellationToken,
-        _on_update: Option<&hooks_core::tool::UpdateCallback>,
+        _on_update: Option<&hookwright::tool::UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         Ok(ToolOutput::text("ok"))
     }
@@ -349,14 +349,14 @@ fn registrations() -> Vec<&'static Registration> {
     }
     fn run<'a>(
         _: &'a str,
-        _: &'a hooks_core::CommandContext,
-    ) -> hooks_core::handler::BoxFuture<'a, Result<(), hooks_core::HandlerError>> {
+        _: &'a hookwright::CommandContext,
+    ) -> hookwright::handler::BoxFuture<'a, Result<(), hookwright::HandlerError>> {
         __private::ready_command(Ok(()))
     }
     fn render(
-        _: &hooks_core::events::CustomMessage,
-        _: hooks_core::RenderOptions,
-        _: &hooks_core::ui::Theme,
+        _: &hookwright::events::CustomMessage,
+        _: hookwright::RenderOptions,
+        _: &hookwright::ui::Theme,
     ) -> Option<Vec<String>> {
         None
     }
@@ -446,18 +446,18 @@ fn main() {
 /// called through a function pointer, awaited as boxed futures, awaited as inline futures.
 fn primitives(c: &mut Criterion) {
     type Sync = fn(&ToolCallEvent) -> Option<u32>;
-    type Boxed = for<'a> fn(&'a ToolCallEvent) -> hooks_core::handler::BoxFuture<'a, Option<u32>>;
+    type Boxed = for<'a> fn(&'a ToolCallEvent) -> hookwright::handler::BoxFuture<'a, Option<u32>>;
     type Inline = for<'a> fn(
         &'a ToolCallEvent,
-    ) -> hooks_core::handler::HandlerFuture<'a, ToolCallEventResult>;
+    ) -> hookwright::handler::HandlerFuture<'a, ToolCallEventResult>;
     fn sync(_: &ToolCallEvent) -> Option<u32> {
         None
     }
-    fn boxed(_: &ToolCallEvent) -> hooks_core::handler::BoxFuture<'_, Option<u32>> {
+    fn boxed(_: &ToolCallEvent) -> hookwright::handler::BoxFuture<'_, Option<u32>> {
         Box::pin(async { None })
     }
-    fn inline(_: &ToolCallEvent) -> hooks_core::handler::HandlerFuture<'_, ToolCallEventResult> {
-        hooks_core::handler::HandlerFuture::from_or_box(async { Ok(None) })
+    fn inline(_: &ToolCallEvent) -> hookwright::handler::HandlerFuture<'_, ToolCallEventResult> {
+        hookwright::handler::HandlerFuture::from_or_box(async { Ok(None) })
     }
     let syncs: Vec<Sync> = vec![sync; 10];
     let boxeds: Vec<Boxed> = vec![boxed; 10];

@@ -141,7 +141,7 @@ impl HookSender {
 /// The builder a hook registers through (upstream `HookAPI`, the `pi` object).
 ///
 /// ```
-/// use hooks_core::prelude::*;
+/// use hookwright::prelude::*;
 ///
 /// let mut api = HookApi::new("my-hook", "/tmp");
 /// api.on(|event: &ToolCallEvent, _ctx: &HookContext| {

@@ -83,7 +83,7 @@ impl HookContext {
     ///
     /// ```
     /// use std::sync::atomic::{AtomicUsize, Ordering};
-    /// use hooks_core::prelude::*;
+    /// use hookwright::prelude::*;
     ///
     /// #[derive(Default)]
     /// struct ToolsRun(AtomicUsize);
@@ -124,7 +124,7 @@ impl HookContext {
     /// file to the model again after a compaction without a hook).
     ///
     /// ```
-    /// use hooks_core::prelude::*;
+    /// use hookwright::prelude::*;
     ///
     /// #[hook(event = "tool_call")]
     /// fn only_in_claude_code(event: &ToolCallEvent, ctx: &HookContext) -> Option<ToolCallEventResult> {

@@ -124,11 +124,11 @@ pub enum ExecError {
 /// # Example
 ///
 /// ```
-/// use hooks_core::exec::{exec_command, ExecOptions};
+/// use hookwright::exec::{exec_command, ExecOptions};
 /// use std::time::Duration;
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), hooks_core::exec::ExecError> {
+/// # async fn main() -> Result<(), hookwright::exec::ExecError> {
 /// let options = ExecOptions { timeout: Some(Duration::from_secs(10)), ..Default::default() };
 /// let result = exec_command("echo", &["hello".to_string()], ".".as_ref(), options).await?;
 /// assert_eq!(result.stdout, "hello\n");

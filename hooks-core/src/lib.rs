@@ -1,4 +1,4 @@
-//! # hooks-core
+//! # hookwright
 //!
 //! The runtime of the hooks framework: write the hooks of an AI coding agent (block a dangerous
 //! tool call, redact a tool's output, filter the model's context, react to session events, add
@@ -61,7 +61,7 @@ pub use session::{JsonlSessionStore, SessionError, SessionManager, SessionWriter
 pub use tool::{HookToolWrapper, Tool, ToolError, ToolOutput};
 pub use ui::{HookUi, NoUi, StatusLine};
 
-pub use hooks_macros::{command, hook, renderer};
+pub use hookwright_macros::{command, hook, renderer};
 
 /// This crate as a dependency is written: its package name, library name and version (for
 /// tools that write a dependency on it, such as `hooks new`).
@@ -82,7 +82,7 @@ pub struct Package {
     pub version: &'static str,
 }
 
-/// What a hook author needs: `use hooks_core::prelude::*;`.
+/// What a hook author needs: `use hookwright::prelude::*;`.
 pub mod prelude {
     pub use crate::api::HookApi;
     pub use crate::calls::{NewSessionOptions, RenderOptions, SendMessageOptions};
@@ -91,5 +91,5 @@ pub mod prelude {
     pub use crate::handler::HandlerError;
     pub use crate::tool::{Tool, ToolOutput};
     pub use crate::ui::{HookUi, NotifyKind, Theme, ThemeColor};
-    pub use hooks_macros::{command, hook, renderer};
+    pub use hookwright_macros::{command, hook, renderer};
 }

@@ -83,12 +83,12 @@ pub(crate) enum Payload {
         custom_type: &'static str,
         render: RenderFn,
     },
-    /// hooks-core's own marker: present whenever link-time registration works.
+    /// hookwright's own marker: present whenever link-time registration works.
     Sentinel,
 }
 
 /// One function registered by an attribute macro: its identity, its place in the source and
-/// the code to install. Built by the macros only (through `hooks_core::__private`).
+/// the code to install. Built by the macros only (through `hookwright::__private`).
 #[derive(Clone, Copy)]
 pub struct Registration {
     pub(crate) name: &'static str,
@@ -274,7 +274,7 @@ pub enum RegistryError {
         /// The second one.
         second: SourceLocation,
     },
-    /// Link-time registration does not work on this target: not even hooks-core's own
+    /// Link-time registration does not work on this target: not even hookwright's own
     /// registration was collected.
     #[error(
         "link-time registration is not supported on this target: no registration was collected"

@@ -2,8 +2,8 @@
 //! a scripted UI, and typed helpers to emit events into it.
 //!
 //! ```
-//! use hooks_core::prelude::*;
-//! use hooks_core::testing::TestSession;
+//! use hookwright::prelude::*;
+//! use hookwright::testing::TestSession;
 //! use serde_json::json;
 //!
 //! #[hook(event = "tool_call")]
@@ -26,9 +26,9 @@
 //! run; [`TestSession::emit`] takes any event. What the hooks did on the way is recorded: the
 //! questions they asked and the answers [`ScriptedUi`] gave, notifications, the status line,
 //! the messages they sent and the entries they appended. How an agent would see the same call
-//! (its exact stdout and exit code) is `hooks_bin::testing`'s, on the adapters' own path.
+//! (its exact stdout and exit code) is `hookwright_cli::testing`'s, on the adapters' own path.
 //!
-//! The module needs the `testing` feature (`hooks-core = { ..., features = ["testing"] }` under
+//! The module needs the `testing` feature (`hookwright = { ..., features = ["testing"] }` under
 //! `[dev-dependencies]`).
 
 use std::collections::VecDeque;

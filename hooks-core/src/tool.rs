@@ -95,9 +95,9 @@ pub type UpdateCallback = dyn Fn(ToolOutput) + Send + Sync;
 /// of several types in one collection, use [`DynTool`] (`Arc<dyn DynTool>` is a `Tool` again).
 ///
 /// ```
-/// use hooks_core::events::ToolInput;
-/// use hooks_core::tool::UpdateCallback;
-/// use hooks_core::{Tool, ToolError, ToolOutput};
+/// use hookwright::events::ToolInput;
+/// use hookwright::tool::UpdateCallback;
+/// use hookwright::{Tool, ToolError, ToolOutput};
 /// use serde_json::Value;
 /// use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 ///
@@ -178,7 +178,7 @@ impl<T: Tool + ?Sized> Tool for Arc<T> {
 ///
 /// ```
 /// # use std::sync::Arc;
-/// # use hooks_core::tool::DynTool;
+/// # use hookwright::tool::DynTool;
 /// fn toolbox(tools: Vec<Arc<dyn DynTool>>) -> Vec<String> {
 ///     tools.iter().map(|t| t.name().to_owned()).collect()
 /// }

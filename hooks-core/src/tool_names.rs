@@ -5,7 +5,7 @@
 //! reaching our handlers, [`ToolNames::theirs`] for our call reaching a hook written for the
 //! agent (a Claude-style hook file named `Bash.sh`). Claude Code's table is
 //! [`CLAUDE_TOOL_NAMES`](crate::loader::claude::CLAUDE_TOOL_NAMES), beside the loader's Claude
-//! protocol; the adapters in hooks-bin hold the other agents' tables.
+//! protocol; the adapters in hookwright-cli hold the other agents' tables.
 
 /// An agent's tool names that differ from ours, as `(theirs, ours)` pairs.
 ///
@@ -13,7 +13,7 @@
 /// both `bash`); the first pair with our name gives their name back.
 ///
 /// ```
-/// use hooks_core::tool_names::ToolNames;
+/// use hookwright::tool_names::ToolNames;
 ///
 /// const NAMES: ToolNames = ToolNames::new(&[("Bash", "bash"), ("shell", "bash")]);
 /// assert_eq!(NAMES.ours("shell"), "bash");

@@ -17,10 +17,10 @@ use serde_json::Value;
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use tokio_util::sync::CancellationToken;
 
-use hooks_core::events::{
+use hookwright::events::{
     ContextEvent, Message, ToolCallEvent, ToolInput, ToolResultEvent, TurnStartEvent,
 };
-use hooks_core::{HookToolWrapper, Tool, ToolError, ToolOutput};
+use hookwright::{HookToolWrapper, Tool, ToolError, ToolOutput};
 
 #[global_allocator]
 static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
@@ -58,7 +58,7 @@ impl Tool for Noop {
         _call_id: &str,
         _input: &ToolInput,
         _cancel: &CancellationToken,
-        _on_update: Option<&hooks_core::tool::UpdateCallback>,
+        _on_update: Option<&hookwright::tool::UpdateCallback>,
     ) -> Result<ToolOutput, ToolError> {
         Ok(ToolOutput::default())
     }

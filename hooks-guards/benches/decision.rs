@@ -1,10 +1,10 @@
-//! Time per decision in process ([`hooks_guards::check_command`]) over dcg's corpus (the
+//! Time per decision in process ([`hookwright_guards::check_command`]) over dcg's corpus (the
 //! commands of hooks-guards/tests/corpus): criterion's estimate for a pass over the whole
 //! corpus and for three typical commands, then the median and p99 over the corpus' commands of
 //! each command's own median time (targets: median <= 20 us, p99 <= 200 us for commands under
 //! 1 KB).
 //!
-//! `cargo bench -p hooks-guards --bench decision`
+//! `cargo bench -p hookwright-guards --bench decision`
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -56,7 +56,7 @@ fn per_command_medians(commands: &[String], runs: usize) -> Vec<Duration> {
             let mut times: Vec<Duration> = (0..runs)
                 .map(|_| {
                     let start = Instant::now();
-                    black_box(hooks_guards::check_command(black_box(command)));
+                    black_box(hookwright_guards::check_command(black_box(command)));
                     start.elapsed()
                 })
                 .collect();
@@ -95,7 +95,7 @@ fn decision(c: &mut Criterion) {
     group.bench_function("whole corpus (one pass)", |b| {
         b.iter(|| {
             for command in &commands {
-                black_box(hooks_guards::check_command(black_box(command)));
+                black_box(hookwright_guards::check_command(black_box(command)));
             }
         });
     });
@@ -105,7 +105,7 @@ fn decision(c: &mut Criterion) {
         "cd src && cargo build && rm -rf /tmp/build && bash -c 'git clean -fd'",
     ] {
         group.bench_function(command, |b| {
-            b.iter(|| black_box(hooks_guards::check_command(black_box(command))));
+            b.iter(|| black_box(hookwright_guards::check_command(black_box(command))));
         });
     }
     group.finish();

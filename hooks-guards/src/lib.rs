@@ -1,6 +1,6 @@
-//! # hooks-guards
+//! # hookwright-guards
 //!
-//! Guards to install as they are. Link the crate into a `hooks` binary (`use hooks_guards as _;`)
+//! Guards to install as they are. Link the crate into a `hooks` binary (`use hookwright_guards as _;`)
 //! and its hooks are registered:
 //!
 //! - [`destructive_commands`]: blocks `bash` calls that would destroy work: `git reset --hard`,
@@ -33,7 +33,7 @@
 //! `make clean`, `$CMD`, `curl ... | sh` all pass. Confine the agent (a container, a throwaway
 //! checkout, the agent's own sandbox) where that matters.
 
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 mod judge;
 pub mod packs;

@@ -1,7 +1,7 @@
-//! The guard's rules, beyond dcg's corpus (hooks-guards-host's `corpus` test): each test is
+//! The guard's rules, beyond dcg's corpus (hookwright-guards-host's `corpus` test): each test is
 //! named after the rule it checks and asserts the rule that blocks, or that the command runs.
 
-use hooks_guards::{check_argv, check_command};
+use hookwright_guards::{check_argv, check_command};
 
 /// The rule that blocks `command`, or `"allow"`.
 fn rule(command: &str) -> &'static str {

@@ -167,12 +167,12 @@ impl Common {
                     lit: Lit::Str(s), ..
                 })) => match s.parse::<syn::Path>() {
                     Ok(path) => self.krate.set(key, path, errors),
-                    Err(_) => errors.spanned(s, "expected a path: `crate = my_crate::hooks_core`"),
+                    Err(_) => errors.spanned(s, "expected a path: `crate = my_crate::hookwright`"),
                 },
                 Some(other) => {
-                    errors.spanned(other, "expected a path: `crate = my_crate::hooks_core`")
+                    errors.spanned(other, "expected a path: `crate = my_crate::hookwright`")
                 }
-                None => errors.spanned(key, "expected a path: `crate = my_crate::hooks_core`"),
+                None => errors.spanned(key, "expected a path: `crate = my_crate::hookwright`"),
             }
             true
         } else {
@@ -180,10 +180,10 @@ impl Common {
         }
     }
 
-    /// The path of the runtime's hidden module generated code names: `::hooks_core::__private`,
+    /// The path of the runtime's hidden module generated code names: `::hookwright::__private`,
     /// or `<crate = path>::__private`.
     pub(crate) fn private_path(krate: Option<syn::Path>) -> TokenStream {
-        let krate = krate.map_or_else(|| quote!(::hooks_core), ToTokens::into_token_stream);
+        let krate = krate.map_or_else(|| quote!(::hookwright), ToTokens::into_token_stream);
         quote!(#krate::__private)
     }
 

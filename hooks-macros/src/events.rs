@@ -4,8 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-/// Every event of SPEC.md section 3: its name and its type in `hooks_core::events`, in the order
-/// of `hooks_core::events::EventKind::ALL`. A test in the `tests` crate fails if they drift.
+/// Every event of SPEC.md section 3: its name and its type in `hookwright::events`, in the order
+/// of `hookwright::events::EventKind::ALL`. A test in the `tests` crate fails if they drift.
 pub(crate) const EVENTS: &[(&str, &str)] = &[
     ("session_start", "SessionStartEvent"),
     ("session_before_switch", "SessionBeforeSwitchEvent"),
@@ -86,10 +86,10 @@ fn levenshtein(a: &str, b: &str) -> usize {
 }
 
 /// `__event_table!()`: the table as `&[(name, type name, <type as HookEvent>::NAME)]`, for the
-/// test that keeps it in line with `hooks_core`.
+/// test that keeps it in line with `hookwright`.
 pub(crate) fn table(input: TokenStream) -> TokenStream {
     let krate = if input.is_empty() {
-        quote!(::hooks_core)
+        quote!(::hookwright)
     } else {
         input
     };

@@ -1,6 +1,6 @@
 //! Attribute macros of the hooks framework: [`macro@hook`], [`macro@command`] and
-//! [`macro@renderer`]. Use them through `hooks_core` (`use hooks_core::prelude::*;`), which
-//! re-exports them; the code they generate names the runtime as `::hooks_core::__private`.
+//! [`macro@renderer`]. Use them through `hookwright` (`use hookwright::prelude::*;`), which
+//! re-exports them; the code they generate names the runtime as `::hookwright::__private`.
 
 use proc_macro::TokenStream;
 
@@ -31,7 +31,7 @@ pub fn renderer(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Not public API. The event table of these macros as
 /// `&[(event name, type name, <type as HookEvent>::NAME)]`, for the test that keeps it in line
-/// with `hooks_core::events`. Takes an optional path to `hooks_core`.
+/// with `hookwright::events`. Takes an optional path to `hookwright`.
 #[doc(hidden)]
 #[proc_macro]
 pub fn __event_table(input: TokenStream) -> TokenStream {

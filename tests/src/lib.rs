@@ -31,3 +31,18 @@ pub mod docs {
     #[doc = include_str!("../../docs/trust.md")]
     pub mod trust {}
 }
+
+/// The Rust examples of the published packages' READMEs (their crates.io pages), compiled and
+/// run as doctests.
+pub mod packages {
+    #[doc = include_str!("../../hooks-core/README.md")]
+    pub mod hookwright {}
+    #[doc = include_str!("../../hooks-macros/README.md")]
+    pub mod hookwright_macros {}
+    #[doc = include_str!("../../hooks-bin/README.md")]
+    pub mod hookwright_cli {}
+    #[doc = include_str!("../../examples/README.md")]
+    pub mod hookwright_examples {}
+    #[doc = include_str!("../../hooks-guards/README.md")]
+    pub mod hookwright_guards {}
+}

@@ -9,9 +9,9 @@ use bundle_b as _;
 use std::path::Path;
 use std::sync::Arc;
 
-use hooks_core::events::{EventKind, Message};
-use hooks_core::registry::{self, RegistrationKind};
-use hooks_core::{HookRunner, JsonlSessionStore};
+use hookwright::events::{EventKind, Message};
+use hookwright::registry::{self, RegistrationKind};
+use hookwright::{HookRunner, JsonlSessionStore};
 
 fn runner() -> HookRunner {
     let cwd = Path::new(".");

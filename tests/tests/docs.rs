@@ -1,5 +1,5 @@
-//! The docs check: README.md and every file of docs/ stay true to the tree and the binary. Their
-//! Rust blocks are doctests (`tests/src/lib.rs`); here: every relative link resolves (file and
+//! The docs check: README.md, every file of docs/ and the packages' READMEs stay true to the tree
+//! and the binary. Their Rust blocks are doctests (`tests/src/lib.rs`); here: every relative link resolves (file and
 //! heading), every `hooks` command line in a shell block parses with the real command line,
 //! every JSON block parses, and no path of an author's machine is left in them.
 
@@ -12,10 +12,20 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
-/// README.md and docs/*.md: path and text.
+/// README.md, docs/*.md and the published packages' READMEs (their crates.io pages): path and
+/// text.
 fn docs() -> Vec<(PathBuf, String)> {
     let root = root();
     let mut files = vec![root.join("README.md")];
+    for package in [
+        "hooks-core",
+        "hooks-macros",
+        "hooks-bin",
+        "examples",
+        "hooks-guards",
+    ] {
+        files.push(root.join(package).join("README.md"));
+    }
     if let Ok(dir) = std::fs::read_dir(root.join("docs")) {
         let mut more: Vec<PathBuf> = dir
             .map(|e| e.expect("a docs entry").path())
@@ -165,7 +175,7 @@ fn the_docs_name_no_path_of_an_authors_machine() {
 }
 
 /// The arguments of a `hooks` command line in a shell block (`hooks ...`, `target/*/hooks ...`,
-/// `cargo run -p hooks-bin -- ...`, after a `$ ` prompt in a console block), without comment,
+/// `cargo run -p hookwright-cli -- ...`, after a `$ ` prompt in a console block), without comment,
 /// redirection or what follows a pipe; `None` for other lines.
 fn hooks_args(line: &str, console: bool) -> Option<Vec<String>> {
     let line = if console {
@@ -186,7 +196,7 @@ fn hooks_args(line: &str, console: bool) -> Option<Vec<String>> {
         w if w.ends_with("/hooks") => &words[1..],
         "cargo" => {
             let dash = words.iter().position(|w| w == "--")?;
-            if !words.windows(2).any(|p| p == ["-p", "hooks-bin"]) || words.get(1)? != "run" {
+            if !words.windows(2).any(|p| p == ["-p", "hookwright-cli"]) || words.get(1)? != "run" {
                 return None;
             }
             &words[dash + 1..]
@@ -212,7 +222,7 @@ fn every_hooks_command_line_in_the_docs_parses() {
                 };
                 seen += 1;
                 let argv = std::iter::once("hooks".to_owned()).chain(args);
-                if let Err(e) = hooks_bin::command().try_get_matches_from(argv)
+                if let Err(e) = hookwright_cli::command().try_get_matches_from(argv)
                     && e.kind() != clap::error::ErrorKind::DisplayHelp
                     && e.kind() != clap::error::ErrorKind::DisplayVersion
                 {

@@ -1,8 +1,8 @@
 //! One hook registering the same command name twice is a load-time error naming both places.
 //! (A test binary of its own: the duplicate makes every `compiled_hooks` call in it fail.)
 
-use hooks_core::prelude::*;
-use hooks_core::registry::{self, RegistryError};
+use hookwright::prelude::*;
+use hookwright::registry::{self, RegistryError};
 
 #[command("handoff")]
 fn handoff(_args: &str) {}

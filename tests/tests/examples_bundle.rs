@@ -1,18 +1,18 @@
-//! `use examples as _;` is all it takes to link the examples bundle: its hooks are then in the
+//! `use hookwright_examples as _;` is all it takes to link the examples bundle: its hooks are then in the
 //! registry, one per module, with the four canonical examples of SPEC.md section 8 among them.
 
-use examples as _;
+use hookwright_examples as _;
 
-use hooks_core::registry::{self, RegistrationKind};
+use hookwright::registry::{self, RegistrationKind};
 
 #[test]
 fn naming_the_bundle_links_its_hooks() {
     let ids = registry::compiled_hook_ids();
     for id in [
-        "examples::block_rm",
-        "examples::redact",
-        "examples::filter_context",
-        "examples::handoff",
+        "hookwright_examples::block_rm",
+        "hookwright_examples::redact",
+        "hookwright_examples::filter_context",
+        "hookwright_examples::handoff",
     ] {
         assert!(ids.contains(&id), "{id} missing from {ids:?}");
     }
@@ -20,7 +20,7 @@ fn naming_the_bundle_links_its_hooks() {
         .iter()
         .find(|r| r.kind() == RegistrationKind::Command && r.target() == "handoff")
         .expect("the /handoff command is registered");
-    assert_eq!(handoff.hook(), "examples::handoff");
+    assert_eq!(handoff.hook(), "hookwright_examples::handoff");
     assert!(handoff.location().file.starts_with("examples/src/"));
     let hooks = registry::compiled_hooks(std::path::Path::new(".")).expect("no duplicates");
     assert_eq!(hooks.len(), ids.len());

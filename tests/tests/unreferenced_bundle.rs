@@ -5,13 +5,13 @@
 #[test]
 fn a_bundle_that_is_never_named_is_not_linked() {
     assert_eq!(
-        hooks_core::registry::compiled_hook_ids(),
+        hookwright::registry::compiled_hook_ids(),
         Vec::<&str>::new(),
         "if rustc starts linking unnamed dependencies, the README's `use my_bundle as _;` \
          rule can be relaxed"
     );
     assert!(
-        hooks_core::registry::compiled_hooks(std::path::Path::new("."))
+        hookwright::registry::compiled_hooks(std::path::Path::new("."))
             .unwrap()
             .is_empty()
     );

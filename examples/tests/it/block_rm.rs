@@ -1,6 +1,6 @@
-//! What the recommended guard (`examples::block_rm::command_line`) counts as `rm -rf`.
+//! What the recommended guard (`hookwright_examples::block_rm::command_line`) counts as `rm -rf`.
 
-use examples::block_rm::command_line::{MAX_DEPTH, argv_runs_rm_rf, runs_rm_rf};
+use hookwright_examples::block_rm::command_line::{MAX_DEPTH, argv_runs_rm_rf, runs_rm_rf};
 
 /// Each command line that must be blocked, with what it shows.
 const BLOCKED: &[(&str, &str)] = &[

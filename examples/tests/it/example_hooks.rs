@@ -1,17 +1,17 @@
 //! Each example hook, called the way the runner calls it, and the bundle as a whole through
-//! the test kit (`hooks_core::testing`).
+//! the test kit (`hookwright::testing`).
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use examples::{
+use hookwright::context::{NewSessionOptions, SessionActionResult};
+use hookwright::prelude::*;
+use hookwright::testing::{Asked, ScriptedUi, TestSession};
+use hookwright::{HookRunner, Host, JsonlSessionStore, SessionActions, SessionManager};
+use hookwright_examples::{
     block_rm, compaction_guard, debug_notes, filter_context, handoff, redact, status_line,
 };
-use hooks_core::context::{NewSessionOptions, SessionActionResult};
-use hooks_core::prelude::*;
-use hooks_core::testing::{Asked, ScriptedUi, TestSession};
-use hooks_core::{HookRunner, Host, JsonlSessionStore, SessionActions, SessionManager};
 use serde_json::{Value, json};
 
 /// A session over no hooks (the examples are called directly), in `cwd`, with `ui` when given.
@@ -311,7 +311,7 @@ fn handoff_starts_a_child_session_with_the_setup_message() {
     let dir = tempfile::tempdir().expect("tempdir");
     let store = Arc::new(JsonlSessionStore::create(dir.path(), dir.path(), None).expect("store"));
     let parent = store.session_file().expect("file");
-    let hooks = hooks_core::registry::compiled_hooks(dir.path()).expect("registry");
+    let hooks = hookwright::registry::compiled_hooks(dir.path()).expect("registry");
     let runner = HookRunner::new(
         hooks,
         dir.path(),
@@ -441,38 +441,38 @@ fn debug_notes_are_sent_and_rendered() {
 
 #[test]
 fn the_bundle_registers_every_example() {
-    let ids = hooks_core::registry::compiled_hook_ids();
+    let ids = hookwright::registry::compiled_hook_ids();
     for id in [
-        "examples::block_rm",
-        "examples::compaction_guard",
-        "examples::debug_notes",
-        "examples::filter_context",
-        "examples::handoff",
-        "examples::redact",
-        "examples::status_line",
+        "hookwright_examples::block_rm",
+        "hookwright_examples::compaction_guard",
+        "hookwright_examples::debug_notes",
+        "hookwright_examples::filter_context",
+        "hookwright_examples::handoff",
+        "hookwright_examples::redact",
+        "hookwright_examples::status_line",
     ] {
         assert!(ids.contains(&id), "{id} is not registered: {ids:?}");
     }
-    let names: Vec<(&str, &str)> = hooks_core::registry::registrations()
+    let names: Vec<(&str, &str)> = hookwright::registry::registrations()
         .iter()
-        .filter(|r| r.hook().starts_with("examples::"))
+        .filter(|r| r.hook().starts_with("hookwright_examples::"))
         .map(|r| (r.hook(), r.name()))
         .collect();
     assert_eq!(
         names,
         [
-            ("examples::block_rm", "block_rm_rf"),
-            ("examples::compaction_guard", "hold_compaction"),
-            ("examples::debug_notes", "note_tool_output"),
-            ("examples::debug_notes", "render_debug_note"),
-            ("examples::filter_context", "drop_debug_only"),
-            ("examples::handoff", "handoff"),
-            ("examples::redact", "redact_tool_output"),
-            ("examples::redact", "block_unhooked_output"),
-            ("examples::redact", "answer_secret_reads"),
-            ("examples::redact", "block_secret_edits"),
-            ("examples::status_line", "reset_tool_count"),
-            ("examples::status_line", "count_tools"),
+            ("hookwright_examples::block_rm", "block_rm_rf"),
+            ("hookwright_examples::compaction_guard", "hold_compaction"),
+            ("hookwright_examples::debug_notes", "note_tool_output"),
+            ("hookwright_examples::debug_notes", "render_debug_note"),
+            ("hookwright_examples::filter_context", "drop_debug_only"),
+            ("hookwright_examples::handoff", "handoff"),
+            ("hookwright_examples::redact", "redact_tool_output"),
+            ("hookwright_examples::redact", "block_unhooked_output"),
+            ("hookwright_examples::redact", "answer_secret_reads"),
+            ("hookwright_examples::redact", "block_secret_edits"),
+            ("hookwright_examples::status_line", "reset_tool_count"),
+            ("hookwright_examples::status_line", "count_tools"),
         ]
     );
 }

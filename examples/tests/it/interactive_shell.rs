@@ -1,13 +1,15 @@
-//! The recommended guard (`examples::block_rm::block_rm_rf`) refuses a shell call that starts
+//! The recommended guard (`hookwright_examples::block_rm::block_rm_rf`) refuses a shell call that starts
 //! a shell or an interpreter with nothing to run: what is typed into it later (Codex's
 //! `write_stdin`) reaches no hook.
 
 use std::sync::Arc;
 
-use examples::block_rm::interactive::{argv_starts_interactive_shell, starts_interactive_shell};
-use examples::block_rm::{self, INTERACTIVE_SHELL_BLOCKED};
-use hooks_core::prelude::*;
-use hooks_core::{HookRunner, Host, JsonlSessionStore};
+use hookwright::prelude::*;
+use hookwright::{HookRunner, Host, JsonlSessionStore};
+use hookwright_examples::block_rm::interactive::{
+    argv_starts_interactive_shell, starts_interactive_shell,
+};
+use hookwright_examples::block_rm::{self, INTERACTIVE_SHELL_BLOCKED};
 use serde_json::{Value, json};
 
 /// Each command line that starts a shell or an interpreter reading its input, with what it

@@ -1,6 +1,6 @@
-//! What the recommended redaction (`examples::redact::redact_secrets`) finds.
+//! What the recommended redaction (`hookwright_examples::redact::redact_secrets`) finds.
 
-use examples::redact::{redact_api_keys, redact_secrets};
+use hookwright_examples::redact::{redact_api_keys, redact_secrets};
 
 /// Each text with a secret, and the text after redaction.
 const REDACTED: &[(&str, &str)] = &[

@@ -1,16 +1,16 @@
 //! The example redactor's answers to Claude Code's `Read` and `Edit` of a file holding a secret
-//! (`examples::redact::answer_secret_reads`, `block_secret_edits`, `secret_files`).
+//! (`hookwright_examples::redact::answer_secret_reads`, `block_secret_edits`, `secret_files`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use examples::redact::secret_files::{
+use hookwright::prelude::*;
+use hookwright::{HookRunner, Host, JsonlSessionStore};
+use hookwright_examples::redact::secret_files::{
     self, BINARY, DEFAULT_LINES, EDIT_BLOCKED, Lines, READ_IN_PLACE, SCAN_LIMIT, SHOWN_LIMIT,
     UNCHECKED,
 };
-use examples::redact::{REREADING_AGENTS, answer_secret_reads, block_secret_edits};
-use hooks_core::prelude::*;
-use hooks_core::{HookRunner, Host, JsonlSessionStore};
+use hookwright_examples::redact::{REREADING_AGENTS, answer_secret_reads, block_secret_edits};
 use serde_json::json;
 
 const SECRET: &str = "sk-unit-5ec7e7";

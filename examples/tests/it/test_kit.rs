@@ -1,7 +1,7 @@
-//! The test kit (`hooks_core::testing`) on hooks made by hand: what it scripts and records.
+//! The test kit (`hookwright::testing`) on hooks made by hand: what it scripts and records.
 
-use hooks_core::prelude::*;
-use hooks_core::testing::{Asked, ScriptedUi, TestSession};
+use hookwright::prelude::*;
+use hookwright::testing::{Asked, ScriptedUi, TestSession};
 use serde_json::json;
 
 fn rt() -> tokio::runtime::Runtime {
@@ -12,7 +12,7 @@ fn rt() -> tokio::runtime::Runtime {
 
 /// A hook that asks twice, notifies, sets the status line, sends a message and appends an
 /// entry on every `bash` call, and blocks the call unless both answers were yes.
-fn asking_hook() -> hooks_core::LoadedHook {
+fn asking_hook() -> hookwright::LoadedHook {
     let mut api = HookApi::new("asking", ".");
     api.on_async(|event: &ToolCallEvent, ctx: &HookContext| {
         Box::pin(async move {

@@ -25,7 +25,7 @@
 // Failure: if the server dies, answers garbage, does not answer within the budget
 // (HOOKS_BRIDGE_TIMEOUT_MS, default 25000; 1500 for session_shutdown: under oh-my-pi's 30 s and
 // 2 s handler budgets) or cannot build the session (its hooks did not load), the event fails by
-// its rule (ON_FAILURE, the table of hooks-bin's `OnFailure`): a tool_call is blocked with the
+// its rule (ON_FAILURE, the table of hookwright-cli's `OnFailure`): a tool_call is blocked with the
 // reason, a tool_result's output is replaced by `[tool output withheld: REASON]`, a context holds
 // its model call (the run is aborted; the messages handed back are one notice) and a
 // before_agent_start the model call of its prompt, a session_before_* cancels its action, and
@@ -69,12 +69,12 @@ const DEBUG = Boolean(process.env.HOOKS_BRIDGE_DEBUG);
 const T0 = Date.now();
 const SHUTDOWN_BUDGET_MS = Math.min(1_500, BUDGET_MS);
 
-/** What an event comes to when the server cannot answer it (hooks-bin's `OnFailure`). */
+/** What an event comes to when the server cannot answer it (hookwright-cli's `OnFailure`). */
 type Failure = "block" | "withhold" | "hold" | "cancel" | "report";
 
 /**
  * Our 25 events (SPEC.md section 3, in its order), each with its rule when the server cannot
- * answer: a copy of hooks-bin's `OnFailure::of` (this bridge cannot ask a server that is down),
+ * answer: a copy of hookwright-cli's `OnFailure::of` (this bridge cannot ask a server that is down),
  * checked against it by hooks-bin/tests/it/bridge_source.rs.
  */
 const ON_FAILURE = {

@@ -33,7 +33,7 @@
 
 use serde_json::{Value, json};
 
-use hooks_core::loader::claude::CLAUDE_TOOL_NAMES;
+use hookwright::loader::claude::CLAUDE_TOOL_NAMES;
 
 use super::hook_json::{
     self, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END,

@@ -50,8 +50,8 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use hooks_core::events::{AgentEndEvent, ToolCallEvent, ToolInput, ToolResultEvent};
-use hooks_core::tool_names::ToolNames;
+use hookwright::events::{AgentEndEvent, ToolCallEvent, ToolInput, ToolResultEvent};
+use hookwright::tool_names::ToolNames;
 
 use super::hook_json::replacement_text;
 use super::protocol::{

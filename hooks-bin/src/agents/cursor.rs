@@ -43,8 +43,8 @@
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use hooks_core::events::{AgentEndEvent, ToolCallEvent, ToolResultEvent};
-use hooks_core::tool_names::ToolNames;
+use hookwright::events::{AgentEndEvent, ToolCallEvent, ToolResultEvent};
+use hookwright::tool_names::ToolNames;
 
 use super::hook_json::check_event_name;
 use super::protocol::{

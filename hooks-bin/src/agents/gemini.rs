@@ -46,8 +46,8 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use hooks_core::events::{AssistantMessage, Content, ContextEvent, Extra, Message, MessageContent};
-use hooks_core::tool_names::ToolNames;
+use hookwright::events::{AssistantMessage, Content, ContextEvent, Extra, Message, MessageContent};
+use hookwright::tool_names::ToolNames;
 
 use super::hook_json::{self, SESSION_END, SESSION_START, hook_specific, replacement_text};
 use super::llm_content;

@@ -14,11 +14,11 @@
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use hooks_core::events::{
+use hookwright::events::{
     AgentEndEvent, AssistantMessage, Content, Extra, Message, SessionBeforeCompactEvent,
     ToolCallEvent, ToolInput, ToolResultEvent,
 };
-use hooks_core::tool_names::ToolNames;
+use hookwright::tool_names::ToolNames;
 
 use super::protocol::{AgentEvent, Call, Mapping, Request, StartSource, invalid, missing};
 use super::tool_io::{self, ToolOutputView, join_text};

@@ -57,7 +57,7 @@ fn block(part: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hooks_core::events::Content;
+    use hookwright::events::Content;
 
     fn content(llm_content: Value) -> Vec<Content> {
         ToolOutputView::new("read_file", as_blocks(&llm_content))

@@ -6,7 +6,7 @@
 //!
 //! One file per agent with one unit struct implementing [`Protocol`]: its [`Spec`] (its name,
 //! its events and what each is in our terms ([`AgentEvent`], [`Mapping`]), its tool names (a
-//! two-way [`ToolNames`](hooks_core::tool_names::ToolNames) table), its command line
+//! two-way [`ToolNames`](hookwright::tool_names::ToolNames) table), its command line
 //! ([`AgentCli`]) and where `hooks install` registers it ([`InstallShape`])), how its input
 //! decodes into our events ([`Protocol::decode`]; the shared hook JSON unless it says
 //! otherwise) and how our [`Decision`] is written in its schema ([`Protocol::encode`]). [`Agent`] names it; [`Agent::ALL`] is the one list of agents, from which
@@ -22,7 +22,7 @@
 //! | `PreToolUse` (`ToolCall`) | `tool_call` | a block → `permissionDecision: "deny"` with the reason |
 //! | `PostToolUse` (`ToolResult`) | `tool_result` | new content → the output replaced (per agent: [`claude`], [`codex`]) |
 //! | `PostToolUseFailure` (`ToolFailure`; Claude) | `tool_result` with `isError: true` (result ignored, as upstream) | none |
-//! | `UserPromptSubmit` (`Prompt`), prompt `/name args` with a registered command | the command, with a [`CommandContext`](hooks_core::CommandContext) whose `notify` text, status line and messages are collected; its session actions (`new_session`, `branch`, `navigate_tree`) answer `cancelled` | `decision: "block"`, `reason` = the collected output, and for each session action `/name: ... is not available through the AGENT hook adapter (the agent owns its sessions); nothing was done.` |
+//! | `UserPromptSubmit` (`Prompt`), prompt `/name args` with a registered command | the command, with a [`CommandContext`](hookwright::CommandContext) whose `notify` text, status line and messages are collected; its session actions (`new_session`, `branch`, `navigate_tree`) answer `cancelled` | `decision: "block"`, `reason` = the collected output, and for each session action `/name: ... is not available through the AGENT hook adapter (the agent owns its sessions); nothing was done.` |
 //! | `UserPromptSubmit` (`Prompt`), other prompts | `before_agent_start` | its message → `additionalContext` |
 //! | `SessionStart` (`SessionStart`), `source` `startup` (or none, or unknown) | `session_start` | messages sent with `send_message` → `additionalContext` |
 //! | `SessionStart`, `source` `resume` / `clear` / `fork` (Codex) | `session_switch` with reason `resume` / `new` / `fork`, no `previousSessionFile` | the same |

@@ -9,12 +9,12 @@
 
 use serde_json::Value;
 
-use hooks_core::HookRunner;
-use hooks_core::events::{
+use hookwright::HookRunner;
+use hookwright::events::{
     AgentEndEvent, Content, ContextEvent, EventKind, Message, SessionBeforeCompactEvent,
     ToolCallEvent, ToolResultEvent,
 };
-use hooks_core::tool_names::ToolNames;
+use hookwright::tool_names::ToolNames;
 
 use super::tool_io::ToolOutputView;
 use crate::json::InputError;
@@ -484,7 +484,7 @@ impl StartSource {
 pub enum Decision {
     /// Block the tool call.
     Deny {
-        /// Why ([`ToolCallEventResult::into_block_reason`](hooks_core::events::ToolCallEventResult::into_block_reason)).
+        /// Why ([`ToolCallEventResult::into_block_reason`](hookwright::events::ToolCallEventResult::into_block_reason)).
         reason: String,
     },
     /// Replace the tool's output with `content`.

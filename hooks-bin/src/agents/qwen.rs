@@ -34,7 +34,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use hooks_core::tool_names::ToolNames;
+use hookwright::tool_names::ToolNames;
 
 use super::hook_json::{
     self, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END,

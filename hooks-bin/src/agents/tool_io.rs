@@ -3,9 +3,9 @@
 //!
 //! # Names
 //!
-//! Each agent's protocol has one two-way table ([`ToolNames`](hooks_core::tool_names::ToolNames)):
+//! Each agent's protocol has one two-way table ([`ToolNames`](hookwright::tool_names::ToolNames)):
 //! Claude Code's is the loader's
-//! [`CLAUDE_TOOL_NAMES`](hooks_core::loader::claude::CLAUDE_TOOL_NAMES), Codex's
+//! [`CLAUDE_TOOL_NAMES`](hookwright::loader::claude::CLAUDE_TOOL_NAMES), Codex's
 //! [`CODEX_TOOL_NAMES`](super::codex::CODEX_TOOL_NAMES).
 //!
 //! | Claude Code | Codex | ours |
@@ -45,7 +45,7 @@ pub use output::{ToolOutputView, Unfit, join_text};
 
 use serde_json::{Map, Value};
 
-use hooks_core::events::ToolInput;
+use hookwright::events::ToolInput;
 
 /// Field names of Claude's tool inputs that we spell differently.
 const INPUT_ALIASES: &[(&str, &str)] = &[

@@ -3,12 +3,12 @@
 //! [`Decision`] for the protocol to encode, a failure for the transport to report, or both,
 //! and what the hooks said to the user ([`Reply::notice`]).
 
-use hooks_core::ToolCallHookError;
-use hooks_core::events::{
+use hookwright::ToolCallHookError;
+use hookwright::events::{
     ContextEvent, SessionBeforeCompactEvent, SessionShutdownEvent, SessionStartEvent,
     SessionSwitchEvent, SwitchReason, ToolCallEvent, ToolCallEventResult, ToolResultEvent,
 };
-use hooks_core::handler::HandlerErrorKind;
+use hookwright::handler::HandlerErrorKind;
 
 use super::MAX_REASON_CHARS;
 use super::session::{Sent, Session};

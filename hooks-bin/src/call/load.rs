@@ -1,10 +1,10 @@
 //! Loading the hooks a command works with: the compiled-in hooks of this binary, the hook files
 //! discovered for the working directory, then the paths given with `--hook`
-//! ([`hooks_core::loader::discover_and_load_hooks`]), with project-level hook files checked
+//! ([`hookwright::loader::discover_and_load_hooks`]), with project-level hook files checked
 //! against the user's trust store ([`crate::trust`]).
 //!
 //! The trust check is the host's, not the library's: the library loads every file its
-//! [`FilePolicy`](hooks_core::loader::FilePolicy) accepts, and this host passes the
+//! [`FilePolicy`](hookwright::loader::FilePolicy) accepts, and this host passes the
 //! [`TrustPolicy`] of the [`TrustMode`] each caller gives (none for `--trust-all`); no
 //! process-wide setting decides it. An untrusted project file is thus refused before
 //! de-duplication: it becomes a load error and shadows nothing, so a user-level hook file with
@@ -13,8 +13,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use hooks_core::LoadedHook;
-use hooks_core::loader::{
+use hookwright::LoadedHook;
+use hookwright::loader::{
     CapabilityRegistry, CapabilityResult, DiscoveryOptions, LoadError, discover_and_load_hooks,
 };
 

@@ -14,7 +14,7 @@
 //!    UTF-8; unknown fields ignored; a field it needs of the wrong type is an error);
 //! 3. loads the hooks for the working directory (`--cwd`, else the agent's project directory
 //!    (Claude Code's `CLAUDE_PROJECT_DIR`), else the input's `cwd`, else the process's; it must
-//!    be a directory), builds a [`HookRunner`](hooks_core::HookRunner) on a current-thread
+//!    be a directory), builds a [`HookRunner`](hookwright::HookRunner) on a current-thread
 //!    tokio runtime, and emits the event(s) of the mapping table below;
 //! 4. writes at most one JSON answer on stdout (nothing when the hooks have no opinion: the
 //!    adapter never prints `allow`), and exits with the code of the table below.
@@ -55,8 +55,8 @@
 //! nothing on stdout, before anything else is checked or loaded) and says on stderr that hooks
 //! are disabled ([`disabled_outcome`]): the fail-open lever a user pulls knowingly.
 //!
-//! Handler errors on `tool_call` come from [`HookRunner::emit_tool_call`](hooks_core::HookRunner::emit_tool_call); on other events
-//! they are collected through [`HookRunner::on_error`](hooks_core::HookRunner::on_error).
+//! Handler errors on `tool_call` come from [`HookRunner::emit_tool_call`](hookwright::HookRunner::emit_tool_call); on other events
+//! they are collected through [`HookRunner::on_error`](hookwright::HookRunner::on_error).
 
 pub mod audit;
 mod disable;
@@ -73,7 +73,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hooks_core::LoadedHook;
+use hookwright::LoadedHook;
 
 use crate::agents::AgentEvent;
 use crate::trust::TrustMode;

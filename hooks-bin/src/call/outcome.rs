@@ -141,13 +141,13 @@ impl CallFacts {
     /// input summarized too.
     pub(super) fn of(request: &Request, logged: bool) -> CallFacts {
         use crate::call::audit::summary::{Schema, object_summary};
-        use hooks_core::HookEvent as _;
-        use hooks_core::events::{
+        use hookwright::HookEvent as _;
+        use hookwright::events::{
             AgentEndEvent, BeforeAgentStartEvent, ContextEvent, SessionBeforeCompactEvent,
             SessionShutdownEvent, SessionStartEvent, SessionSwitchEvent, ToolCallEvent,
             ToolResultEvent,
         };
-        let summarized = |input: &hooks_core::events::ToolInput| {
+        let summarized = |input: &hookwright::events::ToolInput| {
             logged.then(|| object_summary(input, Schema::ToolInput))
         };
         let mut input = None;

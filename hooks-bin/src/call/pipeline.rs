@@ -22,7 +22,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hooks_core::{HookRunner, HookTable, JsonlSessionStore, SessionManager};
+use hookwright::{HookRunner, HookTable, JsonlSessionStore, SessionManager};
 
 use super::audit::Mode;
 use super::emit::{self, Reply};
@@ -348,6 +348,6 @@ fn unpanicked<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
 
 /// The failure of a call whose adapter panicked with `payload`.
 pub(crate) fn panicked(payload: &(dyn std::any::Any + Send)) -> String {
-    let message = hooks_core::HandlerError::from_panic(payload);
+    let message = hookwright::HandlerError::from_panic(payload);
     format!("internal error: the adapter panicked: {message}")
 }

@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use crate::sync::Locked as _;
 use async_trait::async_trait;
-use hooks_core::events::CustomMessage;
-use hooks_core::session::{SessionManager, SessionWriter};
-use hooks_core::ui::{NotifyKind, StatusLine, Theme};
-use hooks_core::{
+use hookwright::events::CustomMessage;
+use hookwright::session::{SessionManager, SessionWriter};
+use hookwright::ui::{NotifyKind, StatusLine, Theme};
+use hookwright::{
     HookError, HookRunner, HookTable, HookUi, Host, JsonlSessionStore, NavigateTreeOptions,
     NewSessionOptions, RenderOptions, SendMessageOptions, SessionActionResult, SessionActions,
     TableInUse,

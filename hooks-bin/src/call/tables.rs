@@ -7,13 +7,13 @@
 //! compiled-in hooks alone, the same ones (by id, in order) as the table kept from an earlier
 //! session, the new session's runner is built over that table instead: a compiled-in hook is
 //! the same code and registrations whichever session loads it, and its runner state, host and
-//! contexts are the runner's own ([`hooks_core::HookTable`]). A load with a hook file (or hooks
+//! contexts are the runner's own ([`hookwright::HookTable`]). A load with a hook file (or hooks
 //! given by a factory) gets a table of its own, as every session did before.
 
 use std::sync::Mutex;
 
 use crate::sync::Locked as _;
-use hooks_core::{HookTable, LoadedHook};
+use hookwright::{HookTable, LoadedHook};
 
 /// The table kept for sessions whose hooks are compiled-in hooks alone.
 #[derive(Debug, Default)]

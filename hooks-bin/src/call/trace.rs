@@ -1,5 +1,5 @@
 //! Tracing the handlers of one call: each handler is wrapped,
-//! before the runner is built, in one that calls it ([`HandlerEntry::call`](hooks_core::handler::HandlerEntry::call), which turns a
+//! before the runner is built, in one that calls it ([`HandlerEntry::call`](hookwright::handler::HandlerEntry::call), which turns a
 //! panic or a timeout into its error) and records its hook, name, source position, outcome
 //! and time. The wrapped handlers are what the runner dispatches, in its own order; nothing
 //! is added to the runner, and a run without `hooks explain` is not touched.
@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::sync::Locked as _;
-use hooks_core::handler::Handler;
-use hooks_core::{HookEvent, LoadedHook};
+use hookwright::handler::Handler;
+use hookwright::{HookEvent, LoadedHook};
 use serde::Serialize;
 
 /// What one handler did in the call, in the order the runner ran them.
@@ -44,10 +44,10 @@ pub fn trace(hooks: &mut [LoadedHook], runs: &Runs, default_timeout: Option<Dura
         let path = hook.path.clone();
         macro_rules! wrap_each {
             ($(($kind:ident, $name:literal, $event:ident $($rest:tt)*))*) => {$(
-                wrap::<hooks_core::events::$event>(hook, &path, runs, default_timeout);
+                wrap::<hookwright::events::$event>(hook, &path, runs, default_timeout);
             )*};
         }
-        hooks_core::for_each_event!(wrap_each);
+        hookwright::for_each_event!(wrap_each);
     }
 }
 

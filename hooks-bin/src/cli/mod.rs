@@ -30,7 +30,9 @@ use self::install::{InstallArgs, UninstallArgs};
     version,
     about = "Run, inspect and serve compiled agent hooks.",
     long_about = "Run, inspect and serve compiled agent hooks: the hooks linked into this binary \
-                  plus the hook files discovered for the working directory.",
+                  (`list` shows them) plus the hook files discovered for the working directory. \
+                  To serve hooks of your own, `new NAME` creates a bundle crate whose host \
+                  binary is this command with your hooks linked in.",
     after_help = "Exit status: 0 success; 1 a failure (see each command's help); 2 invalid usage \
                   or input. The agent adapters follow their agent's protocol; in audit mode \
                   (HOOKS_MODE=audit, or mode = \"audit\" in the config directory's config.toml) \

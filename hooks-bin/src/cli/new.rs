@@ -30,7 +30,7 @@ pub struct NewArgs {
 /// Exit status and files of `hooks new`, for `--help`.
 pub const NEW_HELP: &str = "Creates NAME/ with Cargo.toml, src/lib.rs (one guard: a forced git \
 push is blocked), src/main.rs (the host binary: every hooks command for this crate's hooks), \
-tests/guard.rs (the guard through hooks_core::testing and as Claude Code's call), README.md, \
+tests/guard.rs (the guard through hookwright::testing and as Claude Code's call), README.md, \
 .gitignore and .github/workflows/test.yml. Then: cd NAME && cargo test.
 
 Exit status: 0 created; 1 the directory exists or cannot be written (nothing is left behind); \
@@ -38,15 +38,15 @@ Exit status: 0 created; 1 the directory exists or cannot be written (nothing is 
 
 /// The framework's packages as the new crate names them.
 struct Framework {
-    core: hooks_core::Package,
-    bin: hooks_core::Package,
+    core: hookwright::Package,
+    bin: hookwright::Package,
     /// The checkout to depend on by path; `None`: the registry.
     checkout: Option<PathBuf>,
 }
 
 impl Framework {
     /// The dependency on `package` (`features`: its features) as a TOML inline table.
-    fn dependency(&self, package: hooks_core::Package, folder: &str, features: &[&str]) -> String {
+    fn dependency(&self, package: hookwright::Package, folder: &str, features: &[&str]) -> String {
         let mut table = match &self.checkout {
             Some(dir) => format!("{{ path = {}", toml_string(&dir.join(folder))),
             None => format!("{{ version = \"{}\"", package.version),
@@ -78,12 +78,12 @@ fn toml_string(path: &Path) -> String {
 
 /// This framework's packages, as the crate being written depends on them.
 fn framework(path: Option<&Path>) -> Result<Framework, String> {
-    let bin = hooks_core::Package {
+    let bin = hookwright::Package {
         name: env!("CARGO_PKG_NAME"),
         lib: env!("CARGO_CRATE_NAME"),
         version: env!("CARGO_PKG_VERSION"),
     };
-    let core = hooks_core::PACKAGE;
+    let core = hookwright::PACKAGE;
     let checkout = match path {
         Some(dir) => {
             let dir =
@@ -139,7 +139,7 @@ fn invalid_name(name: &str) -> Option<String> {
     if KEYWORDS.contains(&lib.as_str()) {
         return Some("it is a Rust keyword or a name of the standard library".to_owned());
     }
-    let core = hooks_core::PACKAGE;
+    let core = hookwright::PACKAGE;
     if [
         core.name,
         core.lib,
@@ -292,7 +292,7 @@ mod tests {
         assert!(invalid_name("a b").unwrap().contains("' '"));
         assert!(invalid_name("async").unwrap().contains("keyword"));
         assert!(
-            invalid_name(hooks_core::PACKAGE.name)
+            invalid_name(hookwright::PACKAGE.name)
                 .unwrap()
                 .contains("framework")
         );
@@ -306,8 +306,8 @@ mod tests {
     #[test]
     fn the_scaffold_fills_every_placeholder() {
         let fw = Framework {
-            core: hooks_core::PACKAGE,
-            bin: hooks_core::PACKAGE,
+            core: hookwright::PACKAGE,
+            bin: hookwright::PACKAGE,
             checkout: None,
         };
         for (rel, content) in files("demo-hooks", &fw) {

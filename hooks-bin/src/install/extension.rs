@@ -26,7 +26,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use hooks_core::EventKind;
+use hookwright::EventKind;
 
 use super::file::{diff, read_settings, remove_with_backup, say_backup, write_settings};
 use super::{InstallError, Scope};

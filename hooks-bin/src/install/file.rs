@@ -4,7 +4,7 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use hooks_core::loader::path::normalize_lexically;
+use hookwright::loader::path::normalize_lexically;
 use jsonc_parser::cst::CstRootNode;
 use similar::TextDiff;
 

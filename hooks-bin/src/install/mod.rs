@@ -192,7 +192,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hooks_core::{HookRunner, JsonlSessionStore};
+use hookwright::{HookRunner, JsonlSessionStore};
 
 use crate::agents::AgentEvent;
 

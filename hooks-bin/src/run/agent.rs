@@ -11,7 +11,7 @@
 
 use std::sync::atomic::Ordering;
 
-use hooks_core::events::{
+use hookwright::events::{
     AgentEndEvent, AgentStartEvent, AssistantMessage, Content, CustomMessage, Extra, Message,
     TurnEndEvent, TurnStartEvent,
 };
@@ -31,14 +31,14 @@ impl Driver {
             ..AgentRun::default()
         };
         if let Some(prompt) = prompt {
-            let event = hooks_core::events::BeforeAgentStartEvent {
+            let event = hookwright::events::BeforeAgentStartEvent {
                 prompt: prompt.to_owned(),
                 images: None,
             };
             self.shared.out.event(
                 "before_agent_start",
                 self.runner
-                    .has_handlers(hooks_core::EventKind::BeforeAgentStart),
+                    .has_handlers(hookwright::EventKind::BeforeAgentStart),
                 &event,
             );
             let result = self.runner.emit_before_agent_start(prompt, None).await;
@@ -85,8 +85,8 @@ impl Driver {
         let messages = context_messages(&*self.shared.session);
         self.shared.out.event(
             "context",
-            self.runner.has_handlers(hooks_core::EventKind::Context),
-            &hooks_core::events::ContextEvent {
+            self.runner.has_handlers(hookwright::EventKind::Context),
+            &hookwright::events::ContextEvent {
                 messages: messages.clone(),
             },
         );
@@ -105,7 +105,7 @@ impl Driver {
             }
             self.shared.out.result(
                 "context",
-                &hooks_core::events::ContextEventResult {
+                &hookwright::events::ContextEventResult {
                     messages: Some(sent.clone()),
                 },
             );

@@ -1,7 +1,7 @@
 //! [`AgentRun`]: the state of the open agent run (its turns and messages), and the clock its
 //! messages are stamped with ([`now_ms`]).
 
-use hooks_core::events::{Message, ToolResultMessage};
+use hookwright::events::{Message, ToolResultMessage};
 
 /// The state of the open agent run.
 #[derive(Default)]

@@ -11,10 +11,10 @@ use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
-use hooks_core::context::NavigateTreeOptions;
-use hooks_core::context::NewSessionOptions;
-use hooks_core::events::{SessionShutdownEvent, SessionStartEvent, SwitchReason};
-use hooks_core::{HookRunner, HookToolWrapper};
+use hookwright::context::NavigateTreeOptions;
+use hookwright::context::NewSessionOptions;
+use hookwright::events::{SessionShutdownEvent, SessionStartEvent, SwitchReason};
+use hookwright::{HookRunner, HookToolWrapper};
 use serde_json::{Value, json};
 
 use super::agent_run::AgentRun;
@@ -49,7 +49,7 @@ impl Driver {
                 let recorded = Recorded {
                     tool,
                     out: Arc::clone(&shared.out),
-                    result_handled: runner.has_handlers(hooks_core::EventKind::ToolResult),
+                    result_handled: runner.has_handlers(hookwright::EventKind::ToolResult),
                     raw: Mutex::new(None),
                 };
                 Some((*name, HookToolWrapper::new(recorded, Arc::clone(&runner))))

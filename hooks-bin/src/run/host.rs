@@ -12,10 +12,10 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use async_trait::async_trait;
 use serde_json::Value;
 
-use hooks_core::api::{RenderOptions, SendMessageOptions};
-use hooks_core::context::{NavigateTreeOptions, NewSessionOptions, SessionActionResult};
-use hooks_core::events::{Combiner, CustomMessage, HookEvent, Message};
-use hooks_core::{HookRunner, HookUi, Host, SessionActions, SessionWriter};
+use hookwright::api::{RenderOptions, SendMessageOptions};
+use hookwright::context::{NavigateTreeOptions, NewSessionOptions, SessionActionResult};
+use hookwright::events::{Combiner, CustomMessage, HookEvent, Message};
+use hookwright::{HookRunner, HookUi, Host, SessionActions, SessionWriter};
 
 use super::interrupt::Interrupts;
 use super::session::CurrentSession;

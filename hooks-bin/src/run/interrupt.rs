@@ -2,7 +2,7 @@
 //!
 //! - The **first** Ctrl-C cancels the tool call that is running, through the cancellation token
 //!   given to the tool: a `bash` command's processes are stopped (SIGTERM, then SIGKILL a
-//!   second later; [`hooks_core::exec`] says which), a `read`, `ls`, `grep` or `find` is abandoned (file tools run off the
+//!   second later; [`hookwright::exec`] says which), a `read`, `ls`, `grep` or `find` is abandoned (file tools run off the
 //!   runtime thread, so they never hold up this handling), a `write` or `edit` completes its
 //!   change first. The call ends with the status `cancelled` (its tool result, an error
 //!   `tool call cancelled`, is written to the session like any other) and **the script goes

@@ -3,7 +3,7 @@
 //! The script is parsed and checked whole before anything runs ([`script`]); the session is
 //! then driven action by action ([`driver`]: prompts and tool calls in an agent run,
 //! [`agent`], the session actions between runs, [`session`]) with the real tools
-//! ([`crate::run::tools`]), persisted with [`hooks_core::JsonlSessionStore`] and shown as a
+//! ([`crate::run::tools`]), persisted with [`hookwright::JsonlSessionStore`] and shown as a
 //! transcript ([`transcript`]). What the host functions given to the runner share is `host`'s.
 //!
 //! Exit codes: `0` every action ran (blocked tools and cancelled session changes are normal
@@ -31,7 +31,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use hooks_core::{HookRunner, JsonlSessionStore, SessionManager};
+use hookwright::{HookRunner, JsonlSessionStore, SessionManager};
 
 use crate::call::load;
 use crate::run::tools::Workspace;

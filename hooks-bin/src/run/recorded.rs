@@ -3,9 +3,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use hooks_core::events::{Content, ToolInput};
-use hooks_core::tool::UpdateCallback;
-use hooks_core::{Tool, ToolError, ToolOutput};
+use hookwright::events::{Content, ToolInput};
+use hookwright::tool::UpdateCallback;
+use hookwright::{Tool, ToolError, ToolOutput};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -53,7 +53,7 @@ impl Tool for Recorded {
         self.out.event(
             "tool_result",
             self.result_handled,
-            &hooks_core::events::ToolResultEvent {
+            &hookwright::events::ToolResultEvent {
                 tool_name: self.tool.name().to_owned(),
                 tool_call_id: call_id.to_owned(),
                 input: input.clone(),

@@ -1,8 +1,8 @@
-//! One tool call of an agent run: the built-in tool through [`hooks_core::HookToolWrapper`] (so
+//! One tool call of an agent run: the built-in tool through [`hookwright::HookToolWrapper`] (so
 //! `tool_call` and `tool_result` handlers run), recorded before and after the hooks change it.
 
-use hooks_core::events::{AssistantMessage, Content, Extra, Message, ToolInput, ToolResultMessage};
-use hooks_core::{Tool, ToolError};
+use hookwright::events::{AssistantMessage, Content, Extra, Message, ToolInput, ToolResultMessage};
+use hookwright::{Tool, ToolError};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -11,7 +11,7 @@ use super::driver::Driver;
 use super::transcript::ToolRecord;
 
 impl Driver {
-    /// One tool call through [`hooks_core::HookToolWrapper`].
+    /// One tool call through [`hookwright::HookToolWrapper`].
     pub(super) async fn tool_call(&mut self, name: &str, input: &ToolInput, id: &str) {
         if self.run.is_none() {
             self.start_run(None, None).await;
@@ -34,12 +34,12 @@ impl Driver {
             self.shared.fail(&format!("unknown tool {name}"));
             return;
         };
-        let call_event = hooks_core::events::ToolCallEvent {
+        let call_event = hookwright::events::ToolCallEvent {
             tool_name: name.to_owned(),
             tool_call_id: id.to_owned(),
             input: input.clone(),
         };
-        let handled = self.runner.has_handlers(hooks_core::EventKind::ToolCall);
+        let handled = self.runner.has_handlers(hookwright::EventKind::ToolCall);
         self.shared.out.event("tool_call", handled, &call_event);
         let cancel = CancellationToken::new();
         let running = self

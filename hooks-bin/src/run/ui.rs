@@ -3,7 +3,7 @@
 //! Interactive (stdin and stderr are terminals, no `--no-ui`): `confirm`, `select`, `input` and
 //! `editor` prompt on the terminal (stderr) with `inquire`; Escape or Ctrl-C cancels (a
 //! cancelled `confirm` is a "no"). Not interactive: every prompt answers exactly as
-//! [`hooks_core::NoUi`] does (`confirm` no, the others nothing) and `has_ui` is `false`.
+//! [`hookwright::NoUi`] does (`confirm` no, the others nothing) and `has_ui` is `false`.
 //!
 //! Either way `notify` and `set_status` go to the transcript (the status line is rendered with
 //! [`StatusLine`] and printed when it changes), so a non-interactive run still shows what the
@@ -12,8 +12,8 @@
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use hooks_core::ui::{NotifyKind, Theme};
-use hooks_core::{HookUi, NoUi, StatusLine};
+use hookwright::ui::{NotifyKind, Theme};
+use hookwright::{HookUi, NoUi, StatusLine};
 use serde_json::{Value, json};
 
 use crate::run::transcript::{Transcript, clean};

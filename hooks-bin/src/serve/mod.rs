@@ -1,4 +1,4 @@
-//! `hooks serve`: a resident host that keeps one [`HookRunner`](hooks_core::HookRunner) per
+//! `hooks serve`: a resident host that keeps one [`HookRunner`](hookwright::HookRunner) per
 //! agent session ([`Sessions`]), so that what a hook keeps lasts as long as the agent's
 //! session, and a call costs no process start.
 pub mod build;

@@ -21,7 +21,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hooks_core::{JsonlSessionStore, SessionManager};
+use hookwright::{JsonlSessionStore, SessionManager};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use sha2::{Digest, Sha256};
 

@@ -7,7 +7,7 @@
 //!
 //! - **Built on its first call.** [`Sessions::enter`] finds the session, or builds it with the
 //!   `open` closure the caller gives (the transport makes the runner: its hooks, its working
-//!   directory, its own [`Host`](hooks_core::Host) with `initialize`), then emits
+//!   directory, its own [`Host`](hookwright::Host) with `initialize`), then emits
 //!   `session_start` on it, once. [`Entered::started`] tells the call that did so.
 //! - **Alive across calls.** Later calls with the same key get the same runner, so what its
 //!   hooks keep lasts as long as the agent's session.
@@ -42,11 +42,11 @@
 //! # Use
 //!
 //! ```
-//! # async fn demo() -> Result<(), hooks_bin::serve::SessionError> {
+//! # async fn demo() -> Result<(), hookwright_cli::serve::SessionError> {
 //! use std::sync::Arc;
-//! use hooks_bin::serve::{Session, SessionKey, Sessions, SessionsConfig};
-//! use hooks_core::{HookRunner, JsonlSessionStore};
-//! use hooks_core::events::TurnStartEvent;
+//! use hookwright_cli::serve::{Session, SessionKey, Sessions, SessionsConfig};
+//! use hookwright::{HookRunner, JsonlSessionStore};
+//! use hookwright::events::TurnStartEvent;
 //!
 //! let sessions: Sessions<()> = Sessions::new(SessionsConfig::default());
 //! let key = SessionKey::new("claude", "0b1c2d3e");
@@ -79,8 +79,8 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use crate::sync::Locked as _;
-use hooks_core::HookRunner;
-use hooks_core::events::{SessionShutdownEvent, SessionStartEvent};
+use hookwright::HookRunner;
+use hookwright::events::{SessionShutdownEvent, SessionStartEvent};
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
 /// The name of one agent session: the agent (as `hooks` spells it: `claude`) and the agent's

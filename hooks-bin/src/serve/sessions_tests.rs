@@ -2,8 +2,8 @@ use std::sync::Mutex;
 use std::sync::atomic::AtomicUsize;
 use std::time::Duration;
 
-use hooks_core::events::TurnStartEvent;
-use hooks_core::{HookApi, JsonlSessionStore};
+use hookwright::events::TurnStartEvent;
+use hookwright::{HookApi, JsonlSessionStore};
 
 use super::*;
 

@@ -6,7 +6,7 @@
 //! when the SHA-256 hash of their content is recorded in the user's trust store; a file that is
 //! not recorded, or whose content changed since, becomes a load error that says which and how
 //! to trust it, and it never runs. The check is a
-//! [`FilePolicy`](hooks_core::loader::FilePolicy) ([`TrustPolicy`]) that the loader consults
+//! [`FilePolicy`](hookwright::loader::FilePolicy) ([`TrustPolicy`]) that the loader consults
 //! before de-duplication, so a refused file also hides nothing: the user's own hook with the
 //! same key (`pre:bash:bash.sh`) still loads.
 //!

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::SystemTime;
 
-use hooks_core::loader::path::normalize_lexically;
-use hooks_core::loader::{DiscoveryOptions, FileCandidate, FilePolicy, Level, discover_hooks};
+use hookwright::loader::path::normalize_lexically;
+use hookwright::loader::{DiscoveryOptions, FileCandidate, FilePolicy, Level, discover_hooks};
 
 use crate::text::shell_quote;
 
@@ -35,7 +35,7 @@ pub fn trust_hint(path: &Path) -> String {
 }
 
 /// Whether the hook file at `path` (absolute) needs trust, given the `levels` at which
-/// discovery reported it ([`hooks_core::loader::CapabilityResult::levels_of`]): not when it is
+/// discovery reported it ([`hookwright::loader::CapabilityResult::levels_of`]): not when it is
 /// reported at user level; yes when it is reported at project level; otherwise (a configured
 /// path discovery did not find) when it lies under `cwd`.
 #[must_use]
@@ -76,7 +76,7 @@ fn under(path: &Path, dir: &Path) -> bool {
 /// says why (not trusted, changed since trusted, or the store cannot be read) and how to trust
 /// it.
 ///
-/// The loader asks again before each run of a hook file ([`hooks_core::loader::shell`]), in
+/// The loader asks again before each run of a hook file ([`hookwright::loader::shell`]), in
 /// every mode: a file changed after its hooks were loaded (a resident server keeps them for a
 /// whole session) runs only once its new content is trusted. The checks stay cheap: the store
 /// is read again only when its file changed (its device, inode, size, modification and change

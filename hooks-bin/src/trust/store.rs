@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Deserializer, Serialize};
 use sha2::{Digest, Sha256};
 
-use hooks_core::loader::path::normalize_lexically;
+use hookwright::loader::path::normalize_lexically;
 
 use crate::json as input;
 

@@ -10,16 +10,16 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use common::{Call, call, canonical_options, failing_options, workdir};
-use hooks_bin::agents::Protocol;
-use hooks_bin::agents::claude::Claude;
-use hooks_bin::agents::codex::Codex;
-use hooks_bin::agents::copilot::Copilot;
-use hooks_bin::agents::cursor::Cursor;
-use hooks_bin::agents::droid::{self, Droid};
-use hooks_bin::agents::gemini::{self, Gemini};
-use hooks_bin::agents::qwen::Qwen;
-use hooks_bin::call::AdapterOptions;
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
+use hookwright_cli::agents::Protocol;
+use hookwright_cli::agents::claude::Claude;
+use hookwright_cli::agents::codex::Codex;
+use hookwright_cli::agents::copilot::Copilot;
+use hookwright_cli::agents::cursor::Cursor;
+use hookwright_cli::agents::droid::{self, Droid};
+use hookwright_cli::agents::gemini::{self, Gemini};
+use hookwright_cli::agents::qwen::Qwen;
+use hookwright_cli::call::AdapterOptions;
 
 const SECRET_LINE: &str = "API_KEY=sk-e2e-51f0c0ffee7e57ab1e";
 

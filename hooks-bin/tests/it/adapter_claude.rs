@@ -7,8 +7,8 @@ use crate::common;
 use serde_json::json;
 
 use common::{Call, call, canonical_options, claude_bash, failing_options, input, workdir};
-use hooks_bin::agents::claude::Claude;
-use hooks_bin::call::AdapterOptions;
+use hookwright_cli::agents::claude::Claude;
+use hookwright_cli::call::AdapterOptions;
 
 fn run(event: &str, bytes: &[u8], opts: &AdapterOptions) -> Call {
     call(&Claude, event, bytes, opts)

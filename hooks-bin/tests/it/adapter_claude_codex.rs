@@ -14,12 +14,12 @@ use common::{
     Broken, Call, blocking_options, call, canonical_options, claude_bash, codex_input,
     failing_options, session_recorder_options, talking_options, workdir,
 };
-use hooks_bin::agents::Protocol;
-use hooks_bin::agents::claude::Claude;
-use hooks_bin::agents::codex::Codex;
-use hooks_bin::call::{AdapterOptions, answer};
-use hooks_bin::json::MAX_INPUT_BYTES;
-use hooks_bin::transport::command;
+use hookwright_cli::agents::Protocol;
+use hookwright_cli::agents::claude::Claude;
+use hookwright_cli::agents::codex::Codex;
+use hookwright_cli::call::{AdapterOptions, answer};
+use hookwright_cli::json::MAX_INPUT_BYTES;
+use hookwright_cli::transport::command;
 
 /// One of the two agents: its adapter and how it spells an input.
 struct Agent {
@@ -598,14 +598,14 @@ fn bash_command_is_the_string_command_whatever_shape_the_agent_sent() {
 fn a_cancelled_compaction_says_what_the_hooks_notified() {
     let dir = workdir();
     let opts = AdapterOptions::with_hooks(|cwd| {
-        let mut api = hooks_core::HookApi::new("test-hold", cwd);
+        let mut api = hookwright::HookApi::new("test-hold", cwd);
         api.on(
-            |_e: &hooks_core::events::SessionBeforeCompactEvent, ctx: &hooks_core::HookContext| {
+            |_e: &hookwright::events::SessionBeforeCompactEvent, ctx: &hookwright::HookContext| {
                 ctx.ui().notify(
                     "held: remove the marker",
-                    hooks_core::ui::NotifyKind::Warning,
+                    hookwright::ui::NotifyKind::Warning,
                 );
-                Some(hooks_core::events::SessionBeforeCompactResult {
+                Some(hookwright::events::SessionBeforeCompactResult {
                     cancel: Some(true),
                     compaction: None,
                 })

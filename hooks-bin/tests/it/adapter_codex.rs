@@ -7,9 +7,9 @@ use crate::common;
 use serde_json::json;
 
 use common::{Broken, Call, call, canonical_options, codex_input, failing_options, workdir};
-use hooks_bin::agents::codex::Codex;
-use hooks_bin::call::AdapterOptions;
-use hooks_bin::transport::command;
+use hookwright_cli::agents::codex::Codex;
+use hookwright_cli::call::AdapterOptions;
+use hookwright_cli::transport::command;
 
 fn run(event: &str, bytes: &[u8], opts: &AdapterOptions) -> Call {
     call(&Codex, event, bytes, opts)

@@ -6,12 +6,12 @@ use crate::common;
 use serde_json::json;
 
 use common::{Call, call, input, workdir};
-use hooks_bin::agents::claude::Claude;
-use hooks_bin::agents::codex::Codex;
-use hooks_bin::agents::droid::Droid;
-use hooks_bin::agents::gemini::Gemini;
-use hooks_bin::agents::qwen::Qwen;
-use hooks_bin::call::AdapterOptions;
+use hookwright_cli::agents::claude::Claude;
+use hookwright_cli::agents::codex::Codex;
+use hookwright_cli::agents::droid::Droid;
+use hookwright_cli::agents::gemini::Gemini;
+use hookwright_cli::agents::qwen::Qwen;
+use hookwright_cli::call::AdapterOptions;
 
 fn defaults(cwd: &std::path::Path) -> AdapterOptions {
     AdapterOptions::default().cwd(cwd)
@@ -171,7 +171,10 @@ fn the_example_redactor_withholds_a_pdf_it_cannot_read() {
     );
     let out = &c.json()["hookSpecificOutput"]["updatedToolOutput"];
     assert_eq!(out["type"], "text", "{c:?}");
-    assert_eq!(out["file"]["content"], examples::redact::WITHHELD_DOCUMENT);
+    assert_eq!(
+        out["file"]["content"],
+        hookwright_examples::redact::WITHHELD_DOCUMENT
+    );
 }
 
 /// The example redactor answers Claude Code's `Read` of a file holding a secret itself, with
@@ -220,7 +223,7 @@ fn the_example_redactor_answers_claude_s_read_of_a_file_with_a_secret_and_blocks
         "{c:?}"
     );
 
-    let others: [(&dyn hooks_bin::agents::Protocol, &str, &str, &str); 3] = [
+    let others: [(&dyn hookwright_cli::agents::Protocol, &str, &str, &str); 3] = [
         (&Droid, "PreToolUse", "Read", "file_path"),
         (&Qwen, "PreToolUse", "read_file", "absolute_path"),
         (&Gemini, "BeforeTool", "read_file", "file_path"),
@@ -323,7 +326,7 @@ fn the_test_kits_agent_call_answers_exactly_as_the_binary_does() {
     for (event, extra) in cases {
         let bytes = input(event, dir.path(), extra);
         let given: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
-        let kit = hooks_bin::testing::agent_call_in(dir.path(), "claude", event, &given);
+        let kit = hookwright_cli::testing::agent_call_in(dir.path(), "claude", event, &given);
         let run = common::hooks(&["claude", event, "--cwd", cwd], &bytes, home.path());
         assert_eq!(
             (

@@ -7,10 +7,10 @@ use crate::common;
 use serde_json::{Value, json};
 
 use common::{Call, call, canonical_options, failing_options, input, workdir};
-use hooks_bin::agents::claude::Claude;
-use hooks_bin::agents::codex::Codex;
-use hooks_bin::call::AdapterOptions;
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
+use hookwright_cli::agents::claude::Claude;
+use hookwright_cli::agents::codex::Codex;
+use hookwright_cli::call::AdapterOptions;
 
 const PNG: &str =
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4AWNgAAAAAgABc3UBGAAAAABJRU5ErkJggg==";

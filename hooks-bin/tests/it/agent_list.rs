@@ -1,7 +1,7 @@
 //! An agent is one value, listed once ([`Agent::ALL`]): every command that knows agents knows
 //! each of them, from that list, with the events its protocol serves.
 
-use hooks_bin::agents::Agent;
+use hookwright_cli::agents::Agent;
 use serde_json::Value;
 
 use crate::common::scratch::{Scratch, text};

@@ -7,8 +7,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-use hooks_bin::agents::Agent;
-use hooks_bin::call::audit::{Mode, Settings};
+use hookwright_cli::agents::Agent;
+use hookwright_cli::call::audit::{Mode, Settings};
 use serde_json::{Value, json};
 
 use crate::common;
@@ -540,8 +540,8 @@ fn a_prompt_command_still_answers_in_audit_mode() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hooks_serve_in_audit_mode_answers_no_opinion_and_logs_off_the_call_path() {
-    use hooks_bin::call::audit::LogSettings;
-    use hooks_bin::serve::{Secret, ServeOptions, Server};
+    use hookwright_cli::call::audit::LogSettings;
+    use hookwright_cli::serve::{Secret, ServeOptions, Server};
     let dir = common::workdir();
     let log = dir.path().join("serve.jsonl");
     let mut options = ServeOptions::new(Secret::generate().unwrap());
@@ -597,11 +597,11 @@ const SECRET: &str = "hunter2-zq81-secret";
 /// Options serving hooks that hand content back, as rewriting hooks do (the prompt quoted as
 /// context, the tool's output returned with a line added, a deploy blocked), in audit mode
 /// with the decision log at `log`.
-fn echoing_options(log: &Path) -> hooks_bin::call::AdapterOptions {
-    use hooks_bin::call::audit::LogSettings;
-    use hooks_core::HookApi;
-    use hooks_core::prelude::*;
-    let mut opts = hooks_bin::call::AdapterOptions::with_hooks(|cwd| {
+fn echoing_options(log: &Path) -> hookwright_cli::call::AdapterOptions {
+    use hookwright::HookApi;
+    use hookwright::prelude::*;
+    use hookwright_cli::call::audit::LogSettings;
+    let mut opts = hookwright_cli::call::AdapterOptions::with_hooks(|cwd| {
         let mut api = HookApi::new("test-echo", cwd);
         api.on(|e: &BeforeAgentStartEvent, _ctx: &HookContext| {
             Some(BeforeAgentStartEventResult {
@@ -639,7 +639,7 @@ fn echoing_options(log: &Path) -> hooks_bin::call::AdapterOptions {
         log_unplaced: None,
         ..Settings::default()
     };
-    opts.runs = Some(hooks_bin::call::trace::Runs::default());
+    opts.runs = Some(hookwright_cli::call::trace::Runs::default());
     opts
 }
 

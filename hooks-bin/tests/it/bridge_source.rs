@@ -2,9 +2,9 @@
 //! must act when the server is down: its table `ON_FAILURE` lists our 25 events in SPEC order
 //! (its `OURS` is that table's keys), each with the rule of [`OnFailure::of`].
 
-use hooks_bin::agents::OnFailure;
-use hooks_bin::install::extension::BRIDGE_SOURCE;
-use hooks_core::EventKind;
+use hookwright::EventKind;
+use hookwright_cli::agents::OnFailure;
+use hookwright_cli::install::extension::BRIDGE_SOURCE;
 
 /// The bridge's `ON_FAILURE` table: `(event, rule)` in its order.
 fn bridge_table() -> Vec<(String, String)> {
@@ -64,7 +64,7 @@ fn between<'a>(start: &str, end: &str) -> &'a str {
 
 #[test]
 fn the_events_the_bridge_routes_from_each_agent_are_what_hooks_list_assumes() {
-    use hooks_bin::install::extension::ExtensionAgent;
+    use hookwright_cli::install::extension::ExtensionAgent;
     use std::collections::BTreeSet;
     // pi: `PI_DELIVERS` under their own names, and the keys its `SOURCES.pi` adds.
     let mut pi: BTreeSet<String> = between("const PI_DELIVERS = [", "]")

@@ -7,12 +7,12 @@ use crate::common;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
-use hooks_bin::agents::Protocol;
-use hooks_bin::agents::claude::Claude;
-use hooks_bin::agents::codex::Codex;
-use hooks_bin::call::AdapterOptions;
-use hooks_bin::json::{InputError, MAX_DEPTH, decode_object};
-use hooks_bin::transport::command;
+use hookwright_cli::agents::Protocol;
+use hookwright_cli::agents::claude::Claude;
+use hookwright_cli::agents::codex::Codex;
+use hookwright_cli::call::AdapterOptions;
+use hookwright_cli::json::{InputError, MAX_DEPTH, decode_object};
+use hookwright_cli::transport::command;
 
 fn no_hooks() -> AdapterOptions {
     AdapterOptions::with_hooks(|_cwd| Vec::new()).cwd(std::env::temp_dir())

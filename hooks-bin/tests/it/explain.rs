@@ -4,11 +4,11 @@
 use serde_json::json;
 
 use crate::common::{hooks, input, workdir};
-use hooks_bin::agents::Agent;
-use hooks_bin::call::{AdapterOptions, answer};
-use hooks_bin::cli::explain::explain;
-use hooks_core::events::{ToolCallEvent, ToolCallEventResult};
-use hooks_core::{HookApi, HookContext};
+use hookwright::events::{ToolCallEvent, ToolCallEventResult};
+use hookwright::{HookApi, HookContext};
+use hookwright_cli::agents::Agent;
+use hookwright_cli::call::{AdapterOptions, answer};
+use hookwright_cli::cli::explain::explain;
 
 /// Four hooks on `tool_call`, in load order: one with no opinion, one blocking, one
 /// failing, and one more that never runs (on `tool_call` an error ends the emission: fail
@@ -103,7 +103,7 @@ fn hooks_explain_names_the_handlers_file_and_line_and_prints_what_hooks_claude_p
     assert_eq!(json["stderr"], adapter.stderr.as_str());
     assert_eq!(json["exitCode"], adapter.code.unwrap());
     let guard = &json["handlers"][0];
-    assert_eq!(guard["hook"], "examples::block_rm", "{json:#}");
+    assert_eq!(guard["hook"], "hookwright_examples::block_rm", "{json:#}");
     assert_eq!(guard["handler"], "block_rm_rf");
     let location = guard["location"].as_str().unwrap();
     assert!(

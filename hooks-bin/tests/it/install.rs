@@ -10,13 +10,13 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use hooks_bin::agents::AgentEvent;
-use hooks_bin::agents::hook_json::{
+use hookwright::{HookApi, HookRunner, JsonlSessionStore};
+use hookwright_cli::agents::AgentEvent;
+use hookwright_cli::agents::hook_json::{
     POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START,
     STOP, USER_PROMPT_SUBMIT,
 };
-use hooks_bin::install::{self, Install, InstallError, Scope, Target};
-use hooks_core::{HookApi, HookRunner, JsonlSessionStore};
+use hookwright_cli::install::{self, Install, InstallError, Scope, Target};
 
 const BINARY: &str = "/opt/hooks/bin/hooks";
 
@@ -859,7 +859,7 @@ fn without_fail_closed_our_entries_are_left_as_they_are() {
     );
 }
 
-fn runner(hooks: Vec<hooks_core::LoadedHook>) -> HookRunner {
+fn runner(hooks: Vec<hookwright::LoadedHook>) -> HookRunner {
     HookRunner::new(
         hooks,
         "/tmp",
@@ -901,7 +901,7 @@ fn events_come_from_what_the_hooks_handle() {
 #[test]
 fn a_session_switch_handler_installs_session_start() {
     let mut api = HookApi::new("switch-only", "/tmp");
-    api.on(|_e: &hooks_core::events::SessionSwitchEvent, _c: &hooks_core::HookContext| {});
+    api.on(|_e: &hookwright::events::SessionSwitchEvent, _c: &hookwright::HookContext| {});
     let switch = runner(vec![api.finish()]);
     for target in [Target::Claude, Target::Codex] {
         assert_eq!(install::events_for(target, &switch), [SESSION_START]);
@@ -1382,14 +1382,14 @@ mod binary {
             for (i, group) in groups.as_array().unwrap().iter().enumerate() {
                 for (j, handler) in group["hooks"].as_array().unwrap().iter().enumerate() {
                     let ours = handler["command"].as_str().unwrap().contains(" codex ");
-                    let label = hooks_bin::install::snake_case(event);
+                    let label = hookwright_cli::install::snake_case(event);
                     let key = format!("{}:{label}:{i}:{j}", hooks_json.display());
                     let hash = state
                         .get(&key)
                         .and_then(|t| t.get("trusted_hash"))
                         .and_then(|h| h.as_str());
                     if ours {
-                        let want = hooks_bin::install::trust_hash(
+                        let want = hookwright_cli::install::trust_hash(
                             &label,
                             group["matcher"].as_str(),
                             handler,

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use hooks_bin::agents::AgentEvent;
-use hooks_bin::install::{self, Install, InstallError, Scope, Target};
+use hookwright_cli::agents::AgentEvent;
+use hookwright_cli::install::{self, Install, InstallError, Scope, Target};
 
 const BINARY: &str = "/opt/hooks/bin/hooks";
 

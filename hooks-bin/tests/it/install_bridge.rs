@@ -6,11 +6,11 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use hooks_bin::install::extension::{
+use hookwright_cli::install::extension::{
     BRIDGE_SOURCE, BridgeInstall, ExtensionAgent, bridge_for, extensions_dir, install_bridge,
     installed_binary,
 };
-use hooks_bin::install::{InstallError, Scope};
+use hookwright_cli::install::{InstallError, Scope};
 
 const HOOKS: &str = env!("CARGO_BIN_EXE_hooks");
 

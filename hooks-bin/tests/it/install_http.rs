@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use hooks_bin::agents::hook_json::{
+use hookwright_cli::agents::hook_json::{
     POST_TOOL_USE, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP, USER_PROMPT_SUBMIT,
 };
-use hooks_bin::install::{HttpHooks, Install, LOCAL_SETTINGS, Target};
+use hookwright_cli::install::{HttpHooks, Install, LOCAL_SETTINGS, Target};
 
 const BIN: &str = env!("CARGO_BIN_EXE_hooks");
 
@@ -483,7 +483,7 @@ fn install_http_after_a_plain_install_replaces_the_command_entries_with_http_ent
 /// The URL of the built binary's server, as `install --http` writes it.
 /// The URL of the server `user`'s commands derive (from their runtime directory).
 fn endpoint_url(user: &User) -> String {
-    use hooks_bin::serve::lock;
+    use hookwright_cli::serve::lock;
     let lock = lock::lock_path(&user.path("run").join("hooks"), Path::new(BIN));
     format!("http://127.0.0.1:{}", lock::default_port(&lock))
 }

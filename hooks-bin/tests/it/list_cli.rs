@@ -24,13 +24,13 @@ fn list_json(dir: &Path, home: &Path, extra: &[&str]) -> (Value, Output) {
 }
 
 const EXAMPLE_HOOKS: [&str; 7] = [
-    "examples::block_rm",
-    "examples::compaction_guard",
-    "examples::debug_notes",
-    "examples::filter_context",
-    "examples::handoff",
-    "examples::redact",
-    "examples::status_line",
+    "hookwright_examples::block_rm",
+    "hookwright_examples::compaction_guard",
+    "hookwright_examples::debug_notes",
+    "hookwright_examples::filter_context",
+    "hookwright_examples::handoff",
+    "hookwright_examples::redact",
+    "hookwright_examples::status_line",
 ];
 
 #[test]
@@ -88,28 +88,31 @@ fn list_json_has_the_examples_in_dispatch_order() {
     let expected: Vec<(&str, Vec<&str>)> = vec![
         (
             "session_start",
-            vec!["examples::status_line reset_tool_count"],
+            vec!["hookwright_examples::status_line reset_tool_count"],
         ),
         (
             "session_before_compact",
-            vec!["examples::compaction_guard hold_compaction"],
+            vec!["hookwright_examples::compaction_guard hold_compaction"],
         ),
-        ("context", vec!["examples::filter_context drop_debug_only"]),
+        (
+            "context",
+            vec!["hookwright_examples::filter_context drop_debug_only"],
+        ),
         (
             "tool_call",
             vec![
-                "examples::block_rm block_rm_rf",
-                "examples::redact block_unhooked_output",
-                "examples::redact answer_secret_reads",
-                "examples::redact block_secret_edits",
+                "hookwright_examples::block_rm block_rm_rf",
+                "hookwright_examples::redact block_unhooked_output",
+                "hookwright_examples::redact answer_secret_reads",
+                "hookwright_examples::redact block_secret_edits",
             ],
         ),
         (
             "tool_result",
             vec![
-                "examples::debug_notes note_tool_output",
-                "examples::redact redact_tool_output",
-                "examples::status_line count_tools",
+                "hookwright_examples::debug_notes note_tool_output",
+                "hookwright_examples::redact redact_tool_output",
+                "hookwright_examples::status_line count_tools",
             ],
         ),
     ];
@@ -143,7 +146,7 @@ fn list_json_has_the_examples_in_dispatch_order() {
     assert_eq!(list["commands"].as_array().expect("commands").len(), 1);
     let handoff = &list["commands"][0];
     assert_eq!(handoff["name"], "handoff");
-    assert_eq!(handoff["hook"], "examples::handoff");
+    assert_eq!(handoff["hook"], "hookwright_examples::handoff");
     assert_eq!(
         handoff["description"],
         "Create a new session with setup message"
@@ -155,7 +158,10 @@ fn list_json_has_the_examples_in_dispatch_order() {
             .is_some_and(|l| l.starts_with("examples/src/handoff.rs:"))
     );
     assert_eq!(list["renderers"][0]["customType"], "debug-only");
-    assert_eq!(list["renderers"][0]["hook"], "examples::debug_notes");
+    assert_eq!(
+        list["renderers"][0]["hook"],
+        "hookwright_examples::debug_notes"
+    );
     assert_eq!(list["discovered"], Value::Array(Vec::new()));
     assert_eq!(list["errors"], Value::Array(Vec::new()));
 }
@@ -232,11 +238,11 @@ fn list_human_output_is_a_readable_table() {
     let text = hooks_text(dir.path(), dir.path(), &["list"]);
     for needle in [
         "(7 loaded, in dispatch order)",
-        "  1.  examples::block_rm          compiled",
+        "  1.  hookwright_examples::block_rm          compiled",
         "Handlers by event (dispatch order)",
-        "  tool_result\n    1.  examples::debug_notes  note_tool_output    examples/src/debug_notes.rs:",
-        "/handoff  Create a new session with setup message  examples::handoff  examples/src/handoff.rs:",
-        "Renderers\n  debug-only  examples::debug_notes",
+        "  tool_result\n    1.  hookwright_examples::debug_notes  note_tool_output    examples/src/debug_notes.rs:",
+        "/handoff  Create a new session with setup message  hookwright_examples::handoff  examples/src/handoff.rs:",
+        "Renderers\n  debug-only  hookwright_examples::debug_notes",
         "Discovered hook files\n  (none)",
     ] {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
@@ -273,8 +279,8 @@ fn list_names_per_agent_the_handlers_it_can_never_call() {
             })
             .collect()
     };
-    let context = "context examples::filter_context";
-    let compact = "session_before_compact examples::compaction_guard";
+    let context = "context hookwright_examples::filter_context";
+    let compact = "session_before_compact hookwright_examples::compaction_guard";
     assert_eq!(unreachable("claude"), [context]);
     assert_eq!(unreachable("codex"), [context]);
     assert!(unreachable("gemini").is_empty());
@@ -291,7 +297,9 @@ fn list_names_per_agent_the_handlers_it_can_never_call() {
         .nth(1)
         .expect("the section is printed");
     assert!(
-        section.starts_with("  claude:\n    context  examples::filter_context  drop_debug_only\n"),
+        section.starts_with(
+            "  claude:\n    context  hookwright_examples::filter_context  drop_debug_only\n"
+        ),
         "{section}"
     );
 }

@@ -187,7 +187,7 @@ fn the_summary_counts_calls_blocks_rewrites_and_would_have_blocks_per_agent_even
     // Per handler: the guard ran on each Bash call, blocked once and would have once.
     let guard = row(
         &summary["handlers"],
-        &json!({"event": "PreToolUse", "hook": "examples::block_rm", "handler": "block_rm_rf"}),
+        &json!({"event": "PreToolUse", "hook": "hookwright_examples::block_rm", "handler": "block_rm_rf"}),
     );
     assert_eq!(
         (&guard["runs"], &guard["blocks"], &guard["would_block"]),
@@ -196,7 +196,7 @@ fn the_summary_counts_calls_blocks_rewrites_and_would_have_blocks_per_agent_even
     );
     let redactor = row(
         &summary["handlers"],
-        &json!({"event": "PostToolUse", "hook": "examples::redact"}),
+        &json!({"event": "PostToolUse", "hook": "hookwright_examples::redact"}),
     );
     assert_eq!(
         (&redactor["runs"], &redactor["rewrites"]),
@@ -230,7 +230,7 @@ fn the_summary_counts_calls_blocks_rewrites_and_would_have_blocks_per_agent_even
         .collect();
     assert_eq!(bash_row[3..7], ["3", "1", "0", "1"], "{table}");
     assert!(
-        table.contains("examples::block_rm block_rm_rf"),
+        table.contains("hookwright_examples::block_rm block_rm_rf"),
         "the handlers' table: {table}"
     );
 }
@@ -383,7 +383,9 @@ fn follow_prints_each_new_call_as_the_log_gets_it() {
     user.claude("PreToolUse", &rm_rf("s-3"), false);
     let row = follower.next();
     assert!(
-        row.contains("claude  PreToolUse  bash  blocked  examples::block_rm block_rm_rf"),
+        row.contains(
+            "claude  PreToolUse  bash  blocked  hookwright_examples::block_rm block_rm_rf"
+        ),
         "{row}"
     );
 }

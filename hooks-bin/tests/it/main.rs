@@ -1,4 +1,4 @@
-//! The integration tests of hooks-bin, one module per area, in one test binary. Three are
+//! The integration tests of hookwright-cli, one module per area, in one test binary. Three are
 //! binaries of their own: `tests/read_memory.rs` reads the peak memory of this process's
 //! children, which must be the one `hooks run` it starts, `tests/serve_stdio.rs` has its
 //! own `main`, which runs the test binary again as a server of its test hooks, and

@@ -952,8 +952,8 @@ fn tree_navigation_to_the_current_leaf_or_an_unknown_entry_moves_nothing() {
 /// navigation; `summary`: supply a summary; `wait`: create `.tree-started`, then wait until
 /// `.tree-release` exists).
 mod tree_guard {
-    use hooks_core::events::TreeSummary;
-    use hooks_core::prelude::*;
+    use hookwright::events::TreeSummary;
+    use hookwright::prelude::*;
 
     #[hook(event = "session_before_tree")]
     pub(crate) async fn guard(
@@ -999,7 +999,7 @@ fn run_child() {
     let dir = std::env::var("HOOKS_RUN_CLI_CHILD")
         .expect("HOOKS_RUN_CLI_CHILD, set by the test that runs this child");
     let dir = PathBuf::from(dir);
-    let args = hooks_bin::run::RunArgs {
+    let args = hookwright_cli::run::RunArgs {
         script: dir.join("s.jsonl"),
         session_dir: Some(dir.join("sessions")),
         cwd: Some(dir.clone()),
@@ -1009,7 +1009,7 @@ fn run_child() {
     };
     let expected = std::env::var("HOOKS_RUN_CLI_EXIT").map_or(0, |c| c.parse().expect("a code"));
     assert_eq!(
-        hooks_bin::run::run(&args, &hooks_bin::trust::TrustMode::Check),
+        hookwright_cli::run::run(&args, &hookwright_cli::trust::TrustMode::Check),
         std::process::ExitCode::from(expected)
     );
 }

@@ -10,11 +10,11 @@ use serde_json::{Value, json};
 
 use crate::common::{self, workdir};
 use crate::serve_http::{Running, post};
-use hooks_bin::agents::Protocol;
-use hooks_bin::agents::copilot::Copilot;
-use hooks_bin::agents::qwen::Qwen;
-use hooks_bin::call::AdapterOptions;
-use hooks_bin::serve::HttpAnswer;
+use hookwright_cli::agents::Protocol;
+use hookwright_cli::agents::copilot::Copilot;
+use hookwright_cli::agents::qwen::Qwen;
+use hookwright_cli::call::AdapterOptions;
+use hookwright_cli::serve::HttpAnswer;
 
 /// The recorded input of `event` from `agent` (tests/fixtures/agents), its `cwd` set to `cwd`
 /// and the shell command to `command`.

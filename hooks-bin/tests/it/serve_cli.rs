@@ -420,13 +420,15 @@ impl User {
 /// the stdout; a gating failure (exit 2) is the stdout's object with `decision: block` and the
 /// stderr line as `reason`; an observational failure (exit 1) a 500 with the stderr line.
 fn http_of(out: &Output) -> (u16, String) {
-    let outcome = hooks_bin::call::Outcome {
+    let outcome = hookwright_cli::call::Outcome {
         code: u8::try_from(out.status.code().unwrap()).unwrap(),
         stdout: String::from_utf8(out.stdout.clone()).unwrap(),
         stderr: String::from_utf8(out.stderr.clone()).unwrap(),
     };
-    let answer =
-        hooks_bin::serve::HttpAnswer::from_outcome(&hooks_bin::agents::claude::Claude, &outcome);
+    let answer = hookwright_cli::serve::HttpAnswer::from_outcome(
+        &hookwright_cli::agents::claude::Claude,
+        &outcome,
+    );
     (answer.status, answer.body)
 }
 

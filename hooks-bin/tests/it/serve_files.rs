@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hooks_bin::call::AdapterOptions;
-use hooks_bin::serve::{Secret, ServeOptions, Server, SessionFiles};
-use hooks_core::prelude::*;
-use hooks_core::{HookApi, LoadedHook};
+use hookwright::prelude::*;
+use hookwright::{HookApi, LoadedHook};
+use hookwright_cli::call::AdapterOptions;
+use hookwright_cli::serve::{Secret, ServeOptions, Server, SessionFiles};
 use serde_json::{Value, json};
 
 /// Set in the child's environment: the directory it serves from.
@@ -196,7 +196,8 @@ fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
 }
 
 fn session_file(dir: &Path, id: &str) -> PathBuf {
-    SessionFiles::new(dir.join("sessions")).path(&hooks_bin::serve::SessionKey::new("claude", id))
+    SessionFiles::new(dir.join("sessions"))
+        .path(&hookwright_cli::serve::SessionKey::new("claude", id))
 }
 
 #[test]

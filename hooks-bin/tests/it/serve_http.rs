@@ -5,15 +5,15 @@ use crate::common;
 
 use std::net::SocketAddr;
 
-use examples as _;
+use hookwright_examples as _;
 use http_body_util::{BodyExt as _, Full};
 use hyper::body::Bytes;
 use serde_json::json;
 use tokio::net::{TcpListener, TcpStream};
 
 use common::{canonical_options, input, workdir};
-use hooks_bin::call::AdapterOptions;
-use hooks_bin::serve::{HttpAnswer, Secret, ServeOptions, Server};
+use hookwright_cli::call::AdapterOptions;
+use hookwright_cli::serve::{HttpAnswer, Secret, ServeOptions, Server};
 
 /// A running server on a loopback port, and what a request to it needs.
 pub(crate) struct Running {
@@ -274,7 +274,7 @@ async fn a_body_over_the_stdin_limit_is_refused_with_413_and_runs_nothing() {
     );
     body.pop();
     body.extend(b",\"pad\": \"");
-    body.resize(hooks_bin::json::MAX_INPUT_BYTES + 1, b'a');
+    body.resize(hookwright_cli::json::MAX_INPUT_BYTES + 1, b'a');
     body.extend(b"\"}");
     let head = |framing: String| {
         format!(
@@ -343,7 +343,7 @@ async fn an_input_nested_past_the_stdin_depth_limit_blocks_and_runs_nothing() {
     let (options, log) = canonical_options();
     let server = Running::start(options.cwd(dir.path())).await;
     let got = server
-        .call("PreToolUse", &deep(hooks_bin::json::MAX_DEPTH + 1))
+        .call("PreToolUse", &deep(hookwright_cli::json::MAX_DEPTH + 1))
         .await;
     assert_eq!(got.status, 200);
     let json: serde_json::Value = serde_json::from_str(&got.body).unwrap();
@@ -353,7 +353,7 @@ async fn an_input_nested_past_the_stdin_depth_limit_blocks_and_runs_nothing() {
     assert!(log.lock().unwrap().tool_calls.is_empty());
     // One level less is decoded (and, with no tool name, fails on the missing field).
     let got = server
-        .call("PreToolUse", &deep(hooks_bin::json::MAX_DEPTH - 2))
+        .call("PreToolUse", &deep(hookwright_cli::json::MAX_DEPTH - 2))
         .await;
     let json: serde_json::Value = serde_json::from_str(&got.body).unwrap();
     assert!(

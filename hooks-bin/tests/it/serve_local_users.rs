@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use hooks_bin::serve::build::Build;
+use hookwright_cli::serve::build::Build;
 use serde_json::json;
 
 use crate::common::scratch::{BIN, Scratch, binary, eventually, text};

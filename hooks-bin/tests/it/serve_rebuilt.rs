@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use hooks_bin::serve::build::Build;
+use hookwright_cli::serve::build::Build;
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_hooks");

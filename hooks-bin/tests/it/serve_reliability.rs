@@ -12,9 +12,9 @@ use hyper::body::Bytes;
 use serde_json::json;
 use tokio::net::{TcpListener, TcpStream};
 
-use hooks_bin::call::AdapterOptions;
-use hooks_bin::serve::{HttpAnswer, Secret, ServeOptions, Server};
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
+use hookwright_cli::call::AdapterOptions;
+use hookwright_cli::serve::{HttpAnswer, Secret, ServeOptions, Server};
 
 /// A hook whose runner remembers every command it saw and blocks each call with them all,
 /// comma-separated (so an answer shows the session's whole history); `panic` panics, `hang`

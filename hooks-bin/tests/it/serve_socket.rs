@@ -328,9 +328,9 @@ fn without_a_reachable_server_the_codex_call_runs_in_its_own_process() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
     let binary = std::fs::canonicalize(BIN).unwrap();
-    let lock = hooks_bin::serve::lock::lock_path(&dir, &binary);
-    let _held = hooks_bin::serve::lock::Lock::acquire(&lock, user.port).unwrap();
-    let socket = hooks_bin::serve::lock::socket_path(&dir, &binary);
+    let lock = hookwright_cli::serve::lock::lock_path(&dir, &binary);
+    let _held = hookwright_cli::serve::lock::Lock::acquire(&lock, user.port).unwrap();
+    let socket = hookwright_cli::serve::lock::socket_path(&dir, &binary);
     drop(std::os::unix::net::UnixListener::bind(&socket).unwrap());
     assert!(socket.exists(), "a socket nobody listens on");
     let again = user.call("PreToolUse", &rm, &[]);

@@ -4,12 +4,12 @@
 
 use crate::common::{input, workdir};
 
-use examples as _;
-use hooks_bin::agents::Agent;
-use hooks_bin::call::{AdapterOptions, Tables};
-use hooks_bin::serve::{Secret, ServeOptions, Server};
-use hooks_core::registry::compiled_hooks;
-use hooks_core::{HookApi, HookTable};
+use hookwright::registry::compiled_hooks;
+use hookwright::{HookApi, HookTable};
+use hookwright_cli::agents::Agent;
+use hookwright_cli::call::{AdapterOptions, Tables};
+use hookwright_cli::serve::{Secret, ServeOptions, Server};
+use hookwright_examples as _;
 use serde_json::json;
 
 #[test]

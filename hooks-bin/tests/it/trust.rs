@@ -358,9 +358,9 @@ fn trust_all_skips_the_check() {
 #[test]
 #[ignore = "the child process of each_call_uses_the_trust_mode_it_is_given, which runs it"]
 fn trust_mode_child() {
-    use hooks_bin::agents::claude::Claude;
-    use hooks_bin::call::{AdapterOptions, answer};
-    use hooks_bin::trust::TrustMode;
+    use hookwright_cli::agents::claude::Claude;
+    use hookwright_cli::call::{AdapterOptions, answer};
+    use hookwright_cli::trust::TrustMode;
     let root = std::env::var_os("HOOKS_TRUST_MODE_CHILD")
         .map(PathBuf::from)
         .expect("HOOKS_TRUST_MODE_CHILD, set by the test that runs this child");
@@ -394,7 +394,7 @@ fn trust_mode_child() {
         assert_eq!(code, 0, "round {round}, trust all: {stderr}");
         assert!(ran, "round {round}: trust all did not run the file");
     }
-    let loaded = hooks_bin::call::load::load(&project, &[], &TrustMode::Check);
+    let loaded = hookwright_cli::call::load::load(&project, &[], &TrustMode::Check);
     assert_eq!(loaded.errors.len(), 1, "{:?}", loaded.errors);
 }
 

@@ -8,12 +8,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use hooks_bin::agents::AgentEvent;
-use hooks_bin::agents::Layout;
-use hooks_bin::agents::hook_json::{
+use hookwright_cli::agents::AgentEvent;
+use hookwright_cli::agents::Layout;
+use hookwright_cli::agents::hook_json::{
     POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP, USER_PROMPT_SUBMIT,
 };
-use hooks_bin::install::{HttpHooks, Install, Target, Uninstall, UninstallReport};
+use hookwright_cli::install::{HttpHooks, Install, Target, Uninstall, UninstallReport};
 
 const BIN: &str = env!("CARGO_BIN_EXE_hooks");
 const BINARY: &str = "/opt/hooks/bin/hooks";

@@ -1,4 +1,4 @@
-// oh-my-pi's own HookToolWrapper under bun, timed as hooks-core's `wrapper_execute` rows are
+// oh-my-pi's own HookToolWrapper under bun, timed as hookwright's `wrapper_execute` rows are
 // (benches/dispatch.rs): a tool named `bash` that answers one `ok` text chunk, the input
 // `{"command": "ls -la", "timeout": 120}`, handlers that allow (return nothing), every call
 // awaited. No dependencies beyond the installed oh-my-pi; see README.md for how to run it.

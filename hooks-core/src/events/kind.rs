@@ -17,10 +17,10 @@ use std::str::FromStr;
 /// `Kind` is the [`EventKind`](crate::EventKind) variant, `"name"` the upstream event name, `EventType` and
 /// `ResultType` name types of [`crate::events`], and `Rule` is its combine rule, a type of
 /// [`crate::events::combine`] in which `Self` is the event. The names are bare: the macro
-/// given prefixes them (`hooks_core::events::$event`). A row that a macro does not use whole
+/// given prefixes them (`hookwright::events::$event`). A row that a macro does not use whole
 /// it can match as `($kind:ident, $name:literal, $event:ident $($rest:tt)*)`.
 ///
-/// Not public API (the macros of the `hooks-macros` crate keep a list of their own, held to
+/// Not public API (the macros of the `hookwright-macros` crate keep a list of their own, held to
 /// this one by a test; so does the pi bridge).
 #[macro_export]
 #[doc(hidden)]

@@ -17,7 +17,7 @@ use super::message::Content;
 /// object.
 ///
 /// ```
-/// use hooks_core::events::ToolInput;
+/// use hookwright::events::ToolInput;
 /// use serde_json::json;
 ///
 /// let input = ToolInput::try_from(json!({ "command": "ls -la" })).unwrap();
@@ -144,7 +144,7 @@ impl ToolCallEventResult {
     /// whitespace is a reason, and is kept.
     ///
     /// ```
-    /// use hooks_core::events::{DEFAULT_BLOCK_REASON, ToolCallEventResult};
+    /// use hookwright::events::{DEFAULT_BLOCK_REASON, ToolCallEventResult};
     ///
     /// let reason = |r: &str| ToolCallEventResult::block(r).into_block_reason();
     /// assert_eq!(reason("no"), Some("no".to_owned()));

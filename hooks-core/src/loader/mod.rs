@@ -21,7 +21,7 @@
 //!
 //! ```no_run
 //! use std::path::Path;
-//! use hooks_core::loader::{discover_and_load_hooks, DiscoveryOptions};
+//! use hookwright::loader::{discover_and_load_hooks, DiscoveryOptions};
 //!
 //! let options = DiscoveryOptions::new("/home/me");
 //! let result = discover_and_load_hooks(&["./extra/hooks/pre/bash.sh"], Path::new("/work/p"), &options);

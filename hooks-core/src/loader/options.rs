@@ -13,7 +13,7 @@ use crate::api::LoadedHook;
 
 /// Where compiled-in hooks (from `#[hook]` and friends) come from.
 pub trait CompiledHookSource: Send + Sync {
-    /// The ids of the compiled-in hooks, sorted (e.g. `examples::block_rm`).
+    /// The ids of the compiled-in hooks, sorted (e.g. `hookwright_examples::block_rm`).
     fn ids(&self) -> Vec<String>;
     /// Builds a fresh instance of the compiled-in hook `id` for `cwd`, with its id as path.
     ///

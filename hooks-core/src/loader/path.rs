@@ -32,7 +32,7 @@ const AT_URL_PREFIXES: &[&str] = &[
 ///
 /// ```
 /// use std::path::Path;
-/// use hooks_core::loader::path::resolve_path;
+/// use hookwright::loader::path::resolve_path;
 ///
 /// let (cwd, home) = (Path::new("/work/p"), Path::new("/home/u"));
 /// assert_eq!(resolve_path("@~/h.sh", cwd, home), Path::new("/home/u/h.sh"));
@@ -51,7 +51,7 @@ pub fn resolve_path(input: &str, cwd: &Path, home: &Path) -> PathBuf {
 ///
 /// ```
 /// use std::path::Path;
-/// use hooks_core::loader::path::try_resolve_path;
+/// use hookwright::loader::path::try_resolve_path;
 ///
 /// let cwd = Path::new("/work/p");
 /// assert_eq!(try_resolve_path("~/h.sh", cwd, None), None);

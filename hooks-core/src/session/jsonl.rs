@@ -56,7 +56,7 @@ struct Header {
 /// nothing is removed.
 ///
 /// ```
-/// use hooks_core::session::{JsonlSessionStore, SessionManager, SessionWriter};
+/// use hookwright::session::{JsonlSessionStore, SessionManager, SessionWriter};
 ///
 /// let dir = tempfile::tempdir()?;
 /// let store = JsonlSessionStore::create(dir.path(), dir.path(), None)?;
@@ -138,7 +138,7 @@ impl JsonlSessionStore {
     /// session's hooks keep. Reopen it with [`open`](Self::open).
     ///
     /// ```
-    /// use hooks_core::session::{JsonlSessionStore, SessionManager, SessionWriter};
+    /// use hookwright::session::{JsonlSessionStore, SessionManager, SessionWriter};
     ///
     /// let dir = tempfile::tempdir()?;
     /// let path = dir.path().join("abc123.jsonl");
@@ -255,7 +255,7 @@ impl JsonlSessionStore {
     /// hook keeps per session stays together across calls.
     ///
     /// ```
-    /// use hooks_core::{JsonlSessionStore, SessionManager};
+    /// use hookwright::{JsonlSessionStore, SessionManager};
     ///
     /// let store = JsonlSessionStore::in_memory_with_id(std::path::Path::new("/p"), "abc123");
     /// assert_eq!(store.session_id(), "abc123");

@@ -66,17 +66,17 @@ pub trait SessionManager: Send + Sync {
 /// When several entries share an id, the last one wins (as upstream's id map).
 ///
 /// ```
-/// use hooks_core::session::{JsonlSessionStore, SessionManager, SessionWriter, branch_path};
-/// use hooks_core::events::Message;
+/// use hookwright::session::{JsonlSessionStore, SessionManager, SessionWriter, branch_path};
+/// use hookwright::events::Message;
 ///
 /// let store = JsonlSessionStore::in_memory(std::path::Path::new("/p"));
 /// let a = store.append_message(Message::user("a"))?;
 /// let b = store.append_message(Message::user("b"))?;
-/// let ids = |path: Vec<_>| path.into_iter().map(|e: hooks_core::events::SessionEntry| e.id).collect::<Vec<_>>();
+/// let ids = |path: Vec<_>| path.into_iter().map(|e: hookwright::events::SessionEntry| e.id).collect::<Vec<_>>();
 /// assert_eq!(ids(branch_path(&store.entries(), Some(&b.id))), [a.id.clone(), b.id]);
 /// assert_eq!(ids(branch_path(&store.entries(), Some(&a.id))), [a.id]);
 /// assert!(branch_path(&store.entries(), None).is_empty());
-/// # Ok::<(), hooks_core::SessionError>(())
+/// # Ok::<(), hookwright::SessionError>(())
 /// ```
 #[must_use]
 pub fn branch_path(entries: &[SessionEntry], leaf: Option<&str>) -> Vec<SessionEntry> {

@@ -10,7 +10,7 @@ use unicode_width::UnicodeWidthChar;
 /// The keyed status segments of one UI (SPEC-DETAILS section 4.2).
 ///
 /// ```
-/// use hooks_core::ui::StatusLine;
+/// use hookwright::ui::StatusLine;
 /// let mut status = StatusLine::default();
 /// status.set("b", Some("second"));
 /// status.set("a", Some("first\tline"));

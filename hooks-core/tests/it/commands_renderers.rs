@@ -2,10 +2,10 @@
 //! SPEC-DETAILS sections 2 and 5.2).
 
 use crate::support::{Counter, Log, hook, runner};
-use hooks_core::events::CustomMessage;
-use hooks_core::handler::HandlerError;
-use hooks_core::ui::Theme;
-use hooks_core::{HookApi, HookContext, RenderOptions};
+use hookwright::events::CustomMessage;
+use hookwright::handler::HandlerError;
+use hookwright::ui::Theme;
+use hookwright::{HookApi, HookContext, RenderOptions};
 use serde_json::{Value, json};
 
 fn command(api: &mut HookApi, name: &str, tag: &'static str, log: &Log) {
@@ -33,7 +33,7 @@ fn renderer(api: &mut HookApi, custom_type: &str, tag: &'static str) {
     );
 }
 
-fn render(runner: &hooks_core::HookRunner, custom_type: &str) -> Option<Vec<String>> {
+fn render(runner: &hookwright::HookRunner, custom_type: &str) -> Option<Vec<String>> {
     let r = runner.get_message_renderer(custom_type)?;
     r(
         &CustomMessage::new(custom_type, "body"),
@@ -206,7 +206,7 @@ async fn custom_event_with_a_known_event_name_does_not_run_typed_handlers() {
     let custom = Counter::new();
     let (t, c) = (typed.clone(), custom.clone());
     let runner = runner(vec![hook("a", move |api| {
-        api.on(move |_e: &hooks_core::events::AgentStartEvent, _c: &HookContext| t.bump());
+        api.on(move |_e: &hookwright::events::AgentStartEvent, _c: &HookContext| t.bump());
         api.on_custom("agent_start", move |_v, _c| {
             c.bump();
             Box::pin(async { Ok(()) })
@@ -215,7 +215,7 @@ async fn custom_event_with_a_known_event_name_does_not_run_typed_handlers() {
     runner.emit_custom("agent_start", &json!({})).await;
     assert_eq!((typed.get(), custom.get()), (0, 1));
     let _ = runner
-        .emit(&hooks_core::events::AgentStartEvent::default())
+        .emit(&hookwright::events::AgentStartEvent::default())
         .await;
     assert_eq!((typed.get(), custom.get()), (1, 1));
 }

@@ -9,9 +9,9 @@ use crate::support::{
     BranchHandler, Counter, Errors, Log, NavigateTreeHandler, NewSessionHandler, TestHost, TestUi,
     hook, model, runner, test_host,
 };
-use hooks_core::api::HookSender;
-use hooks_core::events::*;
-use hooks_core::{
+use hookwright::api::HookSender;
+use hookwright::events::*;
+use hookwright::{
     DeliverAs, HookContext, HookRunner, HookUi, Model, NavigateTreeOptions, NewSessionOptions,
     SendMessageOptions, SessionActionResult,
 };
@@ -537,7 +537,7 @@ const APPEND_ERR: &str = "appendEntry handler not initialized";
 
 #[tokio::test]
 async fn send_message_before_initialize_fails_with_the_exact_text() {
-    let mut api = hooks_core::HookApi::new("h", crate::support::cwd());
+    let mut api = hookwright::HookApi::new("h", crate::support::cwd());
     let message = CustomMessage::new("note", "hello");
     let err = api
         .send_message(message.clone(), SendMessageOptions::default())
@@ -563,7 +563,7 @@ async fn send_message_before_initialize_fails_with_the_exact_text() {
 
 #[tokio::test]
 async fn append_entry_before_initialize_fails_with_the_exact_text() {
-    let api = hooks_core::HookApi::new("h", crate::support::cwd());
+    let api = hookwright::HookApi::new("h", crate::support::cwd());
     assert_eq!(
         api.append_entry("state", None).unwrap_err().to_string(),
         APPEND_ERR
@@ -627,7 +627,7 @@ async fn send_message_after_initialize_reaches_the_host_unchanged() {
 
 #[tokio::test]
 async fn append_entry_after_initialize_reaches_the_host_unchanged() {
-    let api = hooks_core::HookApi::new("h", crate::support::cwd());
+    let api = hookwright::HookApi::new("h", crate::support::cwd());
     let sender = api.sender();
     let runner = runner(vec![api.finish()]);
     let (init, inbox) = test_host();
@@ -653,8 +653,8 @@ async fn append_entry_after_initialize_reaches_the_host_unchanged() {
 
 #[tokio::test]
 async fn second_initialize_replaces_the_send_message_handler_of_every_hook() {
-    let a = hooks_core::HookApi::new("a", crate::support::cwd());
-    let b = hooks_core::HookApi::new("b", crate::support::cwd());
+    let a = hookwright::HookApi::new("a", crate::support::cwd());
+    let b = hookwright::HookApi::new("b", crate::support::cwd());
     let (sa, sb) = (a.sender(), b.sender());
     let runner = runner(vec![a.finish(), b.finish()]);
     let (first, first_inbox) = test_host();
@@ -674,7 +674,7 @@ async fn second_initialize_replaces_the_send_message_handler_of_every_hook() {
 /// A host that gives the model and nothing else.
 struct ModelOnly;
 
-impl hooks_core::Host for ModelOnly {
+impl hookwright::Host for ModelOnly {
     fn model(&self) -> Option<Model> {
         Some(model("only"))
     }
@@ -717,7 +717,7 @@ async fn initialize_keeps_each_session_action_the_new_host_does_not_carry_out() 
     let calls = Log::new();
     let action = |name: &'static str, log: &Log| {
         let log = log.clone();
-        move |what: String| -> hooks_core::handler::BoxFuture<'static, SessionActionResult> {
+        move |what: String| -> hookwright::handler::BoxFuture<'static, SessionActionResult> {
             log.push(format!("{name} {what}"));
             Box::pin(async { SessionActionResult { cancelled: true } })
         }
@@ -768,7 +768,7 @@ async fn state_lives_as_long_as_its_runner_and_no_runner_sees_another_s() {
     }
     let _ = second.emit(&AgentStartEvent::default()).await;
     let count =
-        |r: &hooks_core::HookRunner| r.create_context().state::<Seen>().0.load(Ordering::SeqCst);
+        |r: &hookwright::HookRunner| r.create_context().state::<Seen>().0.load(Ordering::SeqCst);
     assert_eq!((count(&first), count(&second)), (3, 1));
     assert_eq!(count(&build()), 0, "a new runner starts from the default");
 }

@@ -5,8 +5,8 @@
 
 use std::str::FromStr;
 
-use hooks_core::events::*;
-use hooks_core::{EventKind, HookError, SessionActionResult};
+use hookwright::events::*;
+use hookwright::{EventKind, HookError, SessionActionResult};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::support::{Errors, TestSession, cwd, hook, model, test_host};
-use hooks_core::events::*;
-use hooks_core::{HandlerError, HookContext, HookRunner, HookTable, SendMessageOptions};
+use hookwright::events::*;
+use hookwright::{HandlerError, HookContext, HookRunner, HookTable, SendMessageOptions};
 
 #[derive(Default)]
 struct Calls(AtomicUsize);
@@ -20,7 +20,7 @@ fn runner_over(table: &HookTable) -> HookRunner {
 
 /// A hook that counts its `agent_start` calls in the runner's state, sends the count to the
 /// runner's host, and fails on the third call.
-fn counting_hook() -> hooks_core::LoadedHook {
+fn counting_hook() -> hookwright::LoadedHook {
     hook("counting", |api| {
         api.on(|_e: &AgentStartEvent, ctx: &HookContext| {
             let n = ctx.state::<Calls>().0.fetch_add(1, Ordering::Relaxed) + 1;

@@ -7,8 +7,8 @@ use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use hooks_core::loader::providers::PluginRoot;
-use hooks_core::loader::{
+use hookwright::loader::providers::PluginRoot;
+use hookwright::loader::{
     CapabilityRegistry, CapabilityResult, DiscoveryOptions, FileCandidate, HookItem, HookProvider,
     HookType, Level, LoadContext, NoCompiledHooks, ProviderError, ProviderOutput, discover_hooks,
 };

@@ -6,12 +6,12 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use hooks_core::events::EventKind;
-use hooks_core::loader::{
+use hookwright::events::EventKind;
+use hookwright::loader::{
     CompiledHookSource, DiscoveryOptions, LoadHooksResult, NoCompiledHooks,
     discover_and_load_hooks, load_hooks,
 };
-use hooks_core::{HookApi, LoadedHook};
+use hookwright::{HookApi, LoadedHook};
 
 struct Env {
     _dir: tempfile::TempDir,
@@ -109,7 +109,7 @@ fn error_entries_say_what_is_wrong_and_loading_goes_on() {
         "hooks/pre/guard.ts",
         "hooks/pre/dir",
         "hooks/other/loose.sh",
-        "examples::nothing",
+        "hookwright_examples::nothing",
     ];
     let result = load_hooks(&entries, cwd, &env.options());
     assert_eq!(paths(&result), ["hooks/pre/ok.sh"]);
@@ -153,11 +153,11 @@ fn error_entries_say_what_is_wrong_and_loading_goes_on() {
         "{}",
         errors[4].1
     );
-    assert_eq!(errors[5].0, "examples::nothing");
+    assert_eq!(errors[5].0, "hookwright_examples::nothing");
     assert!(
         errors[5]
             .1
-            .contains("no compiled-in hook has the id examples::nothing")
+            .contains("no compiled-in hook has the id hookwright_examples::nothing")
             && errors[5].1.contains("none are linked")
             && errors[5].1.contains("no file exists at"),
         "{}",
@@ -356,18 +356,18 @@ fn nothing_to_discover_is_not_an_error() {
     assert!(result.discovery.unwrap().warnings.is_empty());
 }
 
-#[hooks_core::hook(event = "tool_call", hook = "loader_test::zeta")]
-fn zeta(_event: &hooks_core::events::ToolCallEvent) {}
+#[hookwright::hook(event = "tool_call", hook = "loader_test::zeta")]
+fn zeta(_event: &hookwright::events::ToolCallEvent) {}
 
-#[hooks_core::hook(event = "turn_start", hook = "loader_test::alpha")]
-fn alpha(_event: &hooks_core::events::TurnStartEvent) {}
+#[hookwright::hook(event = "turn_start", hook = "loader_test::alpha")]
+fn alpha(_event: &hookwright::events::TurnStartEvent) {}
 
 #[test]
 fn linked_hooks_load_first_in_id_order_by_default() {
     let env = Env::new();
     let file = env.file(".claude/hooks/pre/bash.sh");
     let mut options = DiscoveryOptions::new(&env.home);
-    let ids = hooks_core::registry::compiled_hook_ids();
+    let ids = hookwright::registry::compiled_hook_ids();
     assert!(
         ids.contains(&"loader_test::alpha") && ids.contains(&"loader_test::zeta"),
         "{ids:?}"
@@ -397,7 +397,7 @@ fn refused_files_are_load_errors_discovered_or_configured() {
     let refused = [discovered.clone(), configured.clone()];
     let options = env
         .options()
-        .with_policy(move |file: &hooks_core::loader::FileCandidate<'_>| {
+        .with_policy(move |file: &hookwright::loader::FileCandidate<'_>| {
             if refused.iter().any(|r| r == file.path) {
                 Err(format!(
                     "Failed to load hook: refused {}",

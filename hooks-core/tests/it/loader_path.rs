@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use hooks_core::loader::path::resolve_path;
+use hookwright::loader::path::resolve_path;
 
 #[test]
 fn path_rules() {

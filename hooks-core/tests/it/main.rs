@@ -1,4 +1,4 @@
-//! The integration tests of hooks-core, one module per area, in one test binary. Only the
+//! The integration tests of hookwright, one module per area, in one test binary. Only the
 //! allocation count (`tests/alloc_count.rs`) is a binary of its own: its counting global
 //! allocator would count every test running beside it.
 

@@ -12,12 +12,12 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 
 use crate::support::{Errors, PANIC_TAG, quiet_expected_panics, runner};
-use hooks_core::events::*;
-use hooks_core::handler::{
+use hookwright::events::*;
+use hookwright::handler::{
     BoxFuture, Handler, HandlerError, HandlerErrorKind, HandlerInfo, HandlerResult,
 };
-use hooks_core::tool::{DEFAULT_BLOCK_REASON, UpdateCallback};
-use hooks_core::{
+use hookwright::tool::{DEFAULT_BLOCK_REASON, UpdateCallback};
+use hookwright::{
     HookApi, HookContext, HookError, HookRunner, HookToolWrapper, Tool, ToolError, ToolOutput,
 };
 use proptest::prelude::*;

@@ -2,10 +2,10 @@
 //! uses it.
 
 use crate::support::{Log, hook, runner, test_host};
-use hooks_core::events::ToolCallEvent;
-use hooks_core::events::ToolCallEventResult;
-use hooks_core::ui::{CustomUiRequest, NotifyKind};
-use hooks_core::{HookContext, HookUi, NoUi};
+use hookwright::events::ToolCallEvent;
+use hookwright::events::ToolCallEventResult;
+use hookwright::ui::{CustomUiRequest, NotifyKind};
+use hookwright::{HookContext, HookUi, NoUi};
 use serde_json::json;
 
 #[tokio::test]
@@ -52,7 +52,7 @@ async fn no_ui_notify_set_status_and_set_editor_text_do_nothing() {
 async fn no_ui_get_editor_text_returns_empty_string_and_theme_is_available() {
     assert_eq!(NoUi.get_editor_text(), "");
     let theme = NoUi.theme();
-    assert_eq!(theme.fg(hooks_core::ui::ThemeColor::Accent, "x"), "x");
+    assert_eq!(theme.fg(hookwright::ui::ThemeColor::Accent, "x"), "x");
 }
 
 #[tokio::test]

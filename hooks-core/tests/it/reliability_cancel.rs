@@ -11,10 +11,10 @@ use std::time::{Duration, Instant};
 use crate::support::{
     BashTool, DropFlag, eventually, group_members, hook_in, input, read_pid, runner_in,
 };
-use hooks_core::events::*;
-use hooks_core::exec::{ExecOptions, exec_command};
-use hooks_core::tool::UpdateCallback;
-use hooks_core::{HookContext, HookToolWrapper, Tool, ToolError, ToolOutput};
+use hookwright::events::*;
+use hookwright::exec::{ExecOptions, exec_command};
+use hookwright::tool::UpdateCallback;
+use hookwright::{HookContext, HookToolWrapper, Tool, ToolError, ToolOutput};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -34,7 +34,7 @@ async fn bounded<T>(fut: impl Future<Output = T>) -> T {
 type Seen = Arc<Mutex<Vec<ToolResultEvent>>>;
 
 /// A runner in `dir` with one hook that allows every call and records every `tool_result`.
-fn recording_runner(dir: &Path) -> (Arc<hooks_core::HookRunner>, Seen) {
+fn recording_runner(dir: &Path) -> (Arc<hookwright::HookRunner>, Seen) {
     let seen: Seen = Arc::default();
     let s = Arc::clone(&seen);
     let runner = runner_in(
@@ -63,7 +63,7 @@ fn script() -> String {
 async fn check_cancellation<T: Tool>(
     dir: &Path,
     tool: T,
-    runner: Arc<hooks_core::HookRunner>,
+    runner: Arc<hookwright::HookRunner>,
     seen: &Seen,
 ) {
     let wrapper = HookToolWrapper::new(tool, runner);
@@ -156,7 +156,7 @@ async fn the_wrapper_returns_promptly_even_if_the_tool_ignores_its_token() {
 struct ExecTool {
     cwd: PathBuf,
     parameters: Value,
-    result: Arc<Mutex<Option<hooks_core::ExecResult>>>,
+    result: Arc<Mutex<Option<hookwright::ExecResult>>>,
 }
 
 impl Tool for ExecTool {

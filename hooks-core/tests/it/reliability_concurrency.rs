@@ -10,9 +10,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::support::{hook, runner};
-use hooks_core::events::*;
-use hooks_core::tool::UpdateCallback;
-use hooks_core::{HookApi, HookContext, HookRunner, HookToolWrapper, Tool, ToolError, ToolOutput};
+use hookwright::events::*;
+use hookwright::tool::UpdateCallback;
+use hookwright::{HookApi, HookContext, HookRunner, HookToolWrapper, Tool, ToolError, ToolOutput};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -23,7 +23,7 @@ const _: () = {
     send_sync::<HookRunner>();
     send_sync::<Arc<HookRunner>>();
     send_sync::<HookToolWrapper<CountingTool>>();
-    send_sync::<HookToolWrapper<Arc<dyn hooks_core::tool::DynTool>>>();
+    send_sync::<HookToolWrapper<Arc<dyn hookwright::tool::DynTool>>>();
 };
 
 #[allow(
@@ -170,7 +170,7 @@ const ALLOWED_ORDER: [&str; 9] = [
 /// A blocked call stops at hook 1's gate.
 const BLOCKED_ORDER: [&str; 3] = ["h0.call.sync", "h0.call.async", "h1.call.async"];
 
-fn hooks(shared: &Arc<Shared>) -> Vec<hooks_core::LoadedHook> {
+fn hooks(shared: &Arc<Shared>) -> Vec<hookwright::LoadedHook> {
     vec![
         hook("hooks/h0.rs", |api| {
             on_sync::<ToolCallEvent>(api, "h0.call.sync", shared, call_of);

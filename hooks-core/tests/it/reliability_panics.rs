@@ -16,10 +16,10 @@ use crate::support::{
     quiet_expected_panics, runner, runner_in,
 };
 use futures::FutureExt as _;
-use hooks_core::events::*;
-use hooks_core::handler::{BoxFuture, HandlerError, HandlerErrorKind};
-use hooks_core::tool::DEFAULT_BLOCK_REASON;
-use hooks_core::{HookApi, HookContext, HookToolWrapper, Tool, ToolError};
+use hookwright::events::*;
+use hookwright::handler::{BoxFuture, HandlerError, HandlerErrorKind};
+use hookwright::tool::DEFAULT_BLOCK_REASON;
+use hookwright::{HookApi, HookContext, HookToolWrapper, Tool, ToolError};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -504,7 +504,7 @@ async fn run_command_turns_a_panicking_command_into_an_error() {
                     "deploy",
                     None,
                     move |_args: &str,
-                          _cc: &hooks_core::CommandContext|
+                          _cc: &hookwright::CommandContext|
                           -> BoxFuture<'_, Result<(), HandlerError>> {
                         boom(&m);
                         Box::pin(async { Ok(()) })

@@ -16,10 +16,10 @@ use crate::support::{
     BashTool, DropFlag, Errors, Log, eventually, group_members, hook, hook_error, hook_in, input,
     read_pid, runner, runner_in,
 };
-use hooks_core::events::*;
-use hooks_core::exec::ExecOptions;
-use hooks_core::handler::{BoxFuture, Handler, HandlerErrorKind, HandlerInfo, HandlerResult};
-use hooks_core::{HookApi, HookContext, HookRunner, HookToolWrapper, Tool, ToolError};
+use hookwright::events::*;
+use hookwright::exec::ExecOptions;
+use hookwright::handler::{BoxFuture, Handler, HandlerErrorKind, HandlerInfo, HandlerResult};
+use hookwright::{HookApi, HookContext, HookRunner, HookToolWrapper, Tool, ToolError};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 

@@ -2,8 +2,8 @@
 //! returned message is kept, later handlers still run, results without a message are ignored.
 
 use crate::support::{Counter, Errors, Log, hook, hook_error, runner};
-use hooks_core::HookContext;
-use hooks_core::events::{
+use hookwright::HookContext;
+use hookwright::events::{
     BeforeAgentStartEvent, BeforeAgentStartEventResult, ImageContent, InjectedMessage,
 };
 use serde_json::json;

@@ -2,8 +2,8 @@
 //! messages; `None` / `{messages: None}` keep, `Some(vec![])` empties, errors keep.
 
 use crate::support::{Errors, Log, hook, hook_error, runner};
-use hooks_core::HookContext;
-use hooks_core::events::{ContextEvent, ContextEventResult, CustomMessage, Message};
+use hookwright::HookContext;
+use hookwright::events::{ContextEvent, ContextEventResult, CustomMessage, Message};
 
 fn texts(messages: &[Message]) -> Vec<String> {
     messages

@@ -2,8 +2,8 @@
 //! order, `tool_result`, `session_before_*`, `session.compacting`, ignored-result events.
 
 use crate::support::{Counter, Errors, Log, hook, runner};
-use hooks_core::events::*;
-use hooks_core::{EventKind, HookContext};
+use hookwright::events::*;
+use hookwright::{EventKind, HookContext};
 use serde_json::json;
 
 fn tool_result_event() -> ToolResultEvent {

@@ -4,9 +4,9 @@
 use std::time::{Duration, Instant};
 
 use crate::support::{Counter, Errors, Log, hook, hook_error, runner};
-use hooks_core::events::*;
-use hooks_core::handler::{Handler, HandlerError, HandlerErrorKind, HandlerInfo};
-use hooks_core::{HookContext, HookError};
+use hookwright::events::*;
+use hookwright::handler::{Handler, HandlerError, HandlerErrorKind, HandlerInfo};
+use hookwright::{HookContext, HookError};
 use serde_json::json;
 
 fn tool_call() -> ToolCallEvent {
@@ -152,7 +152,7 @@ async fn emit_panic_with_non_string_payload_is_reported() {
 async fn async_handler_panic_while_building_the_future_is_reported() {
     let runner = runner(vec![hook("p", |api| {
         api.on_async(
-            |_e: &AgentStartEvent, _c: &HookContext| -> hooks_core::handler::BoxFuture<'_, ()> {
+            |_e: &AgentStartEvent, _c: &HookContext| -> hookwright::handler::BoxFuture<'_, ()> {
                 panic!("before the future")
             },
         );
@@ -295,7 +295,7 @@ async fn run_command_panic_is_returned_as_an_error() {
         api.register_command(
             "boom",
             None,
-            |_args, _c| -> hooks_core::handler::BoxFuture<'_, _> { panic!("command built badly") },
+            |_args, _c| -> hookwright::handler::BoxFuture<'_, _> { panic!("command built badly") },
         );
     })]);
     let err = runner.run_command("boom", "").await.unwrap().unwrap_err();

@@ -4,9 +4,9 @@
 use std::time::{Duration, Instant};
 
 use crate::support::{Counter, Errors, Log, hook, runner};
-use hooks_core::HookContext;
-use hooks_core::events::{ToolCallEvent, ToolCallEventResult};
-use hooks_core::handler::{Handler, HandlerErrorKind, HandlerInfo};
+use hookwright::HookContext;
+use hookwright::events::{ToolCallEvent, ToolCallEventResult};
+use hookwright::handler::{Handler, HandlerErrorKind, HandlerInfo};
 use serde_json::json;
 
 fn event() -> ToolCallEvent {

@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::support::BashTool;
-use hooks_core::events::{SessionEntry, ToolInput};
-use hooks_core::loader::{DiscoveryOptions, NoCompiledHooks, discover_and_load_hooks};
-use hooks_core::{
+use hookwright::events::{SessionEntry, ToolInput};
+use hookwright::loader::{DiscoveryOptions, NoCompiledHooks, discover_and_load_hooks};
+use hookwright::{
     HookError, HookRunner, HookToolWrapper, SessionManager, Tool, ToolError, ToolOutput,
 };
 use serde_json::{Value, json};
@@ -485,7 +485,7 @@ async fn a_hook_named_with_claude_spelling_applies() {
 
 #[tokio::test]
 async fn the_hosts_policy_is_asked_again_before_each_run_and_a_refusal_blocks_without_running() {
-    use hooks_core::loader::FileCandidate;
+    use hookwright::loader::FileCandidate;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     let project = Project::new();

@@ -3,10 +3,10 @@
 //! collapsed, trimmed), joined with one space, truncated to a width in cells with `…`.
 
 use crate::support::{TestUi, hook, runner, test_host};
-use hooks_core::StatusLine;
-use hooks_core::events::SessionStartEvent;
-use hooks_core::ui::{sanitize_status_text, truncate_to_width};
-use hooks_core::{HookContext, HookUi};
+use hookwright::StatusLine;
+use hookwright::events::SessionStartEvent;
+use hookwright::ui::{sanitize_status_text, truncate_to_width};
+use hookwright::{HookContext, HookUi};
 
 fn line(segments: &[(&str, Option<&str>)], width: usize) -> Option<String> {
     let mut status = StatusLine::default();

@@ -7,11 +7,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::support::{BashTool, Counter, Errors, Log, hook, input, test_host};
-use hooks_core::events::{
+use hookwright::events::{
     Content, ToolCallEvent, ToolCallEventResult, ToolResultEvent, ToolResultEventResult,
 };
-use hooks_core::tool::DEFAULT_BLOCK_REASON;
-use hooks_core::{
+use hookwright::tool::DEFAULT_BLOCK_REASON;
+use hookwright::{
     HookContext, HookRunner, HookToolWrapper, LoadedHook, Tool, ToolError, ToolOutput,
 };
 use serde_json::{Value, json};
@@ -659,7 +659,7 @@ async fn wrapper_checks_a_cancelled_token_before_the_tool_only_when_hooks_listen
 async fn wrapper_hands_hooks_and_tool_the_same_input_object() {
     // Upstream passes one input object to the tool_call handlers, the tool and the
     // tool_result handlers; the wrapper shares it the same way instead of copying it.
-    let seen: Arc<Mutex<Vec<hooks_core::events::ToolInput>>> = Arc::default();
+    let seen: Arc<Mutex<Vec<hookwright::events::ToolInput>>> = Arc::default();
     let (on_call, on_result) = (Arc::clone(&seen), Arc::clone(&seen));
     let s = setup(vec![hook("share", move |api| {
         api.on(move |e: &ToolCallEvent, _c: &HookContext| {
@@ -677,7 +677,7 @@ async fn wrapper_hands_hooks_and_tool_the_same_input_object() {
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 2, "one tool_call and one tool_result");
     for input in seen.iter() {
-        assert!(hooks_core::events::ToolInput::ptr_eq(input, &given));
+        assert!(hookwright::events::ToolInput::ptr_eq(input, &given));
     }
 }
 
@@ -690,7 +690,7 @@ async fn wrapper_accepts_tools_of_several_types_as_trait_objects() {
         dir.path(),
         Arc::new(crate::support::TestSession::new()),
     ));
-    let tools: Vec<Arc<dyn hooks_core::tool::DynTool>> = vec![Arc::new(BashTool::new(dir.path()))];
+    let tools: Vec<Arc<dyn hookwright::tool::DynTool>> = vec![Arc::new(BashTool::new(dir.path()))];
     for tool in tools {
         let wrapper = HookToolWrapper::new(tool, Arc::clone(&runner));
         assert_eq!(Tool::name(&wrapper), "bash");

@@ -1,5 +1,5 @@
 //! dcg's regression corpus (vendored in hooks-guards/tests/corpus, pinned there) run through
-//! the guards twice: in process ([`hooks_guards::check_command`]) and as an agent calls them,
+//! the guards twice: in process ([`hookwright_guards::check_command`]) and as an agent calls them,
 //! `hooks-guards claude PreToolUse` with Claude Code's `Bash` call on standard input. Every case
 //! of the packs we ship must be right both ways, none may panic or take more than a second.
 //! Where dcg 0.16.0 is installed (`HOOKS_DCG_BIN`, or
@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
-use hooks_guards::Block;
+use hookwright_guards::Block;
 use serde::Deserialize;
 use wait_timeout::ChildExt;
 
@@ -79,7 +79,7 @@ fn main() -> ExitCode {
         let row = per_file.entry(folder(&run.file)).or_default();
         row[0] += 1;
         let started = Instant::now();
-        let block = std::panic::catch_unwind(|| hooks_guards::check_command(&run.command));
+        let block = std::panic::catch_unwind(|| hookwright_guards::check_command(&run.command));
         let took = started.elapsed();
         times.push(took);
         let Ok(block) = block else {
@@ -305,7 +305,7 @@ fn load(root: &Path) -> (Vec<Run>, Vec<(Run, &'static str)>) {
             } else if rel == "edge_cases/future_packs.toml"
                 || run.rule_id.as_deref().is_some_and(|id| {
                     let pack = id.split(':').next().unwrap_or(id);
-                    !hooks_guards::packs::PACKS.contains(&pack)
+                    !hookwright_guards::packs::PACKS.contains(&pack)
                 })
             {
                 left_out.push((run, "a pack we do not ship"));

@@ -5,7 +5,7 @@
 //! [`agent::Agent`]; what several agents share is written once over it.
 //!
 //! Each scenario starts a [`model::ModelServer`] with a script of model turns, a scratch
-//! [`agent::Sandbox`] (home and project), installs the hooks binary ([`hooks_bin`]) into the
+//! [`agent::Sandbox`] (home and project), installs the hooks binary ([`host_binary`]) into the
 //! agent's settings with `hooks install`, runs the agent once or more ([`agent`]), and checks the
 //! effect on disk and in the requests the model received.
 //!
@@ -19,7 +19,7 @@
 
 mod agent;
 mod fixtures;
-mod hooks_bin;
+mod host_binary;
 mod install;
 mod model;
 mod process;

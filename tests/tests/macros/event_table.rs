@@ -1,13 +1,13 @@
-//! The macros' event table (name -> type) agrees with `hooks_core::events`: same names, same
+//! The macros' event table (name -> type) agrees with `hookwright::events`: same names, same
 //! order as `EventKind::ALL`, and each type's `HookEvent::NAME` is its name.
 
 use std::str::FromStr as _;
 
-use hooks_core::events::EventKind;
+use hookwright::events::EventKind;
 
 #[test]
 fn the_macro_table_matches_event_kind_all() {
-    let table: &[(&str, &str, &str)] = hooks_core::__private::event_table!();
+    let table: &[(&str, &str, &str)] = hookwright::__private::event_table!();
     let names: Vec<&str> = table.iter().map(|(name, _, _)| *name).collect();
     let all: Vec<&str> = EventKind::ALL.iter().map(|k| k.as_str()).collect();
     assert_eq!(names, all);

@@ -1,4 +1,4 @@
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 #[derive(Debug)]
 struct MyError;

@@ -1,4 +1,4 @@
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 // A zero-width space: the name lists as `/handoff` but `/handoff` would not run it.
 #[command("hand\u{200b}off")]

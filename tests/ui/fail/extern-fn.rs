@@ -1,4 +1,4 @@
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 #[hook(event = "tool_call")]
 extern "C" fn guard(_event: &ToolCallEvent) {}

@@ -1,6 +1,6 @@
 use std::rc::Rc;
 
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 async fn pause() {}
 

@@ -1,4 +1,4 @@
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 #[hook("tool_call")]
 fn guard(_event: &ToolCallEvent) {}

@@ -1,4 +1,4 @@
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 // A reference of the wrong type gets one error per parameter, naming the expected type: no
 // second error about `HookEvent` listing every event.

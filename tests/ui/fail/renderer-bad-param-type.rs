@@ -1,4 +1,4 @@
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 #[renderer("my-type")]
 fn render(_message: &CustomMessage, _expanded: bool, _theme: &Theme) -> Option<Vec<String>> {

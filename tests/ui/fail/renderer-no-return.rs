@@ -1,4 +1,4 @@
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 // No return type: the error points at the signature, where `-> Option<Vec<String>>` belongs.
 #[renderer("my-type")]

@@ -1,4 +1,4 @@
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 #[hook(event = "tool_call", timeout_ms = 500)]
 fn guard(_event: &ToolCallEvent) {}

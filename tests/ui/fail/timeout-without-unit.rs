@@ -1,4 +1,4 @@
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 // `timeout` for `timeout_ms`: the error suggests the key with its unit.
 #[hook(event = "turn_start", timeout = 500)]

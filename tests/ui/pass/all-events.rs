@@ -1,9 +1,9 @@
 //! One handler for each of the 25 events, alternating sync and async, with and without the
 //! context, each returning a shape its event accepts.
 
-use hooks_core::events::EventKind;
-use hooks_core::prelude::*;
-use hooks_core::registry;
+use hookwright::events::EventKind;
+use hookwright::prelude::*;
+use hookwright::registry;
 
 #[hook(event = "session_start")]
 fn on_session_start(_event: &SessionStartEvent) {}

@@ -4,8 +4,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use hooks_core::prelude::*;
-use hooks_core::{HookRunner, JsonlSessionStore, registry};
+use hookwright::prelude::*;
+use hookwright::{HookRunner, JsonlSessionStore, registry};
 
 static CALLS: AtomicUsize = AtomicUsize::new(0);
 

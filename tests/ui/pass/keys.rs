@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
-use hooks_core::prelude::*;
-use hooks_core::registry::{self, RegistrationKind};
+use hookwright::prelude::*;
+use hookwright::registry::{self, RegistrationKind};
 
 mod facade {
-    pub use hooks_core;
+    pub use hookwright;
 }
 
 /// Documented, public, and still callable.
@@ -17,11 +17,11 @@ pub fn first(event: &ToolCallEvent) -> Option<ToolCallEventResult> {
     (event.tool_name == "bash").then(|| ToolCallEventResult::block("no"))
 }
 
-#[hook(event = "tool_call", hook = "zz_named", crate = ::hooks_core)]
+#[hook(event = "tool_call", hook = "zz_named", crate = ::hookwright)]
 fn r#type(_event: &ToolCallEvent) {}
 
 // A suffixed literal is milliseconds too.
-#[hook(crate = facade::hooks_core, event = "turn_end", timeout_ms = 250u8, hook = "zz_named")]
+#[hook(crate = facade::hookwright, event = "turn_end", timeout_ms = 250u8, hook = "zz_named")]
 async fn slow(_event: &TurnEndEvent, _ctx: &HookContext) {}
 
 /// Compiled out: so is its registration.
@@ -30,7 +30,7 @@ async fn slow(_event: &TurnEndEvent, _ctx: &HookContext) {}
 fn compiled_out(_event: &ToolCallEvent) {}
 
 mod inner {
-    use hooks_core::prelude::*;
+    use hookwright::prelude::*;
 
     #[hook(event = "agent_end")]
     pub(crate) fn nested(_event: &AgentEndEvent) {}

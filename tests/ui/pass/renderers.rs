@@ -1,7 +1,7 @@
 //! `#[renderer]`: renders custom messages of one type; `None` means the default rendering.
 
-use hooks_core::prelude::*;
-use hooks_core::registry;
+use hookwright::prelude::*;
+use hookwright::registry;
 
 #[renderer("status")]
 fn render_status(

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use hooks_core::prelude::*;
-use hooks_core::{HookRunner, JsonlSessionStore, registry};
+use hookwright::prelude::*;
+use hookwright::{HookRunner, JsonlSessionStore, registry};
 
 #[hook(event = "tool_result")]
 async fn unit(_event: &ToolResultEvent) {}

@@ -39,7 +39,7 @@
 
 use serde_json::{Map, Value, json};
 
-use hooks_core::events::{Content, ImageContent};
+use hookwright::events::{Content, ImageContent};
 
 /// The image types Claude Code's schemas accept (`Read`'s images, a notebook's, a PDF's pages).
 const CLAUDE_IMAGE_TYPES: &[&str] = &["image/jpeg", "image/png", "image/gif", "image/webp"];
@@ -324,7 +324,7 @@ fn image_of_data_url(url: &str) -> Option<Content> {
     Some(Content::Image(ImageContent {
         data: data.to_owned(),
         mime_type: mime.to_owned(),
-        extra: hooks_core::events::Extra::new(),
+        extra: hookwright::events::Extra::new(),
     }))
 }
 
@@ -371,7 +371,7 @@ impl Chunks {
         self.content.push(Content::Image(ImageContent {
             data: data.to_owned(),
             mime_type: mime.to_owned(),
-            extra: hooks_core::events::Extra::new(),
+            extra: hookwright::events::Extra::new(),
         }));
     }
 

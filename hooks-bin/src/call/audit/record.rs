@@ -190,7 +190,7 @@ impl Record {
     #[must_use]
     pub fn emit(
         session: &str,
-        (kind, tool, input): (hooks_core::EventKind, Option<String>, Option<Value>),
+        (kind, tool, input): (hookwright::EventKind, Option<String>, Option<Value>),
         mode: Mode,
         (start, took): (SystemTime, Duration),
         handlers: Vec<HandlerRun>,

@@ -5,8 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use hooks_core::LoadedHook;
-use hooks_core::events::EventKind;
+use hookwright::LoadedHook;
+use hookwright::events::EventKind;
 use serde_json::{Value, json};
 
 use crate::agents::{Agent, Protocol};

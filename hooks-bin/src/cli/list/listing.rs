@@ -2,9 +2,9 @@
 
 use std::collections::HashMap;
 
-use hooks_core::LoadedHook;
-use hooks_core::events::EventKind;
-use hooks_core::handler::SourceLocation;
+use hookwright::LoadedHook;
+use hookwright::events::EventKind;
+use hookwright::handler::SourceLocation;
 use serde_json::{Value, json};
 
 use super::LIST_JSON_VERSION;
@@ -33,7 +33,7 @@ fn hook_kind(hook: &LoadedHook, compiled: &[&str]) -> &'static str {
 /// The JSON listing (see the module docs).
 #[must_use]
 pub fn listing(cwd: &std::path::Path, loaded: &Loaded) -> Value {
-    let compiled = hooks_core::registry::compiled_hook_ids();
+    let compiled = hookwright::registry::compiled_hook_ids();
     let mut hooks = Vec::new();
     let mut events: Vec<Value> = Vec::new();
     for kind in EventKind::ALL {

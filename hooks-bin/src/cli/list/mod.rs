@@ -9,7 +9,7 @@
 //!   "version": 1,
 //!   "cwd": "/abs/project",
 //!   "hooks": [
-//!     {"index": 1, "path": "examples::block_rm", "resolvedPath": "examples::block_rm",
+//!     {"index": 1, "path": "hookwright_examples::block_rm", "resolvedPath": "hookwright_examples::block_rm",
 //!      "kind": "compiled",
 //!      "handlers": [{"event": "tool_call", "name": "block_rm",
 //!                    "location": "examples/src/block_rm.rs:18", "file": "examples/src/block_rm.rs",
@@ -19,10 +19,10 @@
 //!      "renderers": [{"customType": "debug-only", "shadowed": false}]}
 //!   ],
 //!   "events": [
-//!     {"event": "tool_call", "handlers": [{"hook": "examples::block_rm", "name": "block_rm",
+//!     {"event": "tool_call", "handlers": [{"hook": "hookwright_examples::block_rm", "name": "block_rm",
 //!                                          "location": "examples/src/block_rm.rs:18"}]}
 //!   ],
-//!   "commands": [{"name": "handoff", "hook": "examples::handoff", "description": "...",
+//!   "commands": [{"name": "handoff", "hook": "hookwright_examples::handoff", "description": "...",
 //!                 "location": "...", "shadowed": false, "shadowedBy": null}],
 //!   "renderers": [{"customType": "debug-only", "hook": "...", "shadowed": false, "shadowedBy": null}],
 //!   "discovered": [{"name": "bash.sh", "path": "/abs/.xcsh/hooks/pre/bash.sh", "type": "pre",
@@ -32,7 +32,7 @@
 //!   "errors": [{"path": "/abs/x.ts", "error": "..."}],
 //!   "warnings": ["..."],
 //!   "agents": [{"agent": "claude", "unreachable": [{"event": "context",
-//!               "hook": "examples::filter_context", "name": "drop_debug_only",
+//!               "hook": "hookwright_examples::filter_context", "name": "drop_debug_only",
 //!               "location": "examples/src/filter_context.rs:19"}],
 //!               "unreachableCommands": []}]
 //! }

@@ -28,7 +28,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use hooks_core::events::{SwitchReason, ToolInput};
+use hookwright::events::{SwitchReason, ToolInput};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 

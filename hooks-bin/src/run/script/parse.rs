@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use hooks_core::events::{SwitchReason, ToolInput};
+use hookwright::events::{SwitchReason, ToolInput};
 use serde::Deserialize;
 use serde_json::Value;
 

@@ -1,8 +1,8 @@
 //! The compaction session action: `session_before_compact` (a hook may cancel or supply the
 //! compaction), else the built-in model-less summary; then the compaction entry.
 
-use hooks_core::SessionManager;
-use hooks_core::events::{
+use hookwright::SessionManager;
+use hookwright::events::{
     CompactionPreparation, CompactionResult, Extra, Message, SessionBeforeCompactEvent,
     SessionCompactEvent, SessionCompactingEvent,
 };

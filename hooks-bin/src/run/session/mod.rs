@@ -5,12 +5,12 @@
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 
-use hooks_core::events::{CustomMessage, Message, SessionEntry};
-use hooks_core::{JsonlSessionStore, SessionManager};
+use hookwright::events::{CustomMessage, Message, SessionEntry};
+use hookwright::{JsonlSessionStore, SessionManager};
 use serde::Deserialize as _;
 use serde_json::{Value, json};
 
-use hooks_core::context::SessionActionResult;
+use hookwright::context::SessionActionResult;
 
 use super::script::EntryRef;
 

@@ -3,13 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-use hooks_core::context::{NewSessionOptions, SessionActionResult, SessionSetup};
-use hooks_core::events::{
+use hookwright::context::{NewSessionOptions, SessionActionResult, SessionSetup};
+use hookwright::events::{
     SessionBeforeBranchEvent, SessionBeforeSwitchEvent, SessionBranchEvent, SessionEntry,
     SessionSwitchEvent, SwitchReason,
 };
-use hooks_core::session::branch_path;
-use hooks_core::{JsonlSessionStore, SessionManager};
+use hookwright::session::branch_path;
+use hookwright::{JsonlSessionStore, SessionManager};
 
 use super::super::host::Shared;
 use super::NOT_DONE;

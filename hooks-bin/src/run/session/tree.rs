@@ -6,10 +6,10 @@
 //! prompt continues from the entry navigated to, and the messages of the branch left behind
 //! are no longer sent.
 
-use hooks_core::SessionManager;
-use hooks_core::context::{NavigateTreeOptions, SessionActionResult};
-use hooks_core::events::{Extra, SessionBeforeTreeEvent, SessionTreeEvent, TreePreparation};
-use hooks_core::session::branch_path;
+use hookwright::SessionManager;
+use hookwright::context::{NavigateTreeOptions, SessionActionResult};
+use hookwright::events::{Extra, SessionBeforeTreeEvent, SessionTreeEvent, TreePreparation};
+use hookwright::session::branch_path;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 

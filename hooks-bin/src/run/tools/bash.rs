@@ -1,7 +1,7 @@
 //! `bash`: runs `bash -c COMMAND` in the workspace root.
 //!
-//! The command runs through [`hooks_core::exec_command`], whose documentation
-//! ([`hooks_core::exec`]) says exactly which processes are killed when: when the command exits,
+//! The command runs through [`hookwright::exec_command`], whose documentation
+//! ([`hookwright::exec`]) says exactly which processes are killed when: when the command exits,
 //! what it left running is killed, and output is read for half a second more at most; on
 //! timeout or cancellation its processes get SIGTERM, then SIGKILL a second later, so a call
 //! returns within its timeout plus about one and a half seconds whatever they do.
@@ -16,7 +16,7 @@
 
 use std::time::Duration;
 
-use hooks_core::{ExecOptions, ToolError, ToolOutput, exec_command};
+use hookwright::{ExecOptions, ToolError, ToolOutput, exec_command};
 use serde::{Deserialize, Deserializer, de};
 use serde_json::Number;
 use tokio_util::sync::CancellationToken;

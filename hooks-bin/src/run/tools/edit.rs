@@ -3,7 +3,7 @@
 use std::io::{Read, Seek, Write};
 
 use cap_std::fs::OpenOptions;
-use hooks_core::{ToolError, ToolOutput};
+use hookwright::{ToolError, ToolOutput};
 use serde::Deserialize;
 
 use super::Workspace;

@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use cap_std::fs::OpenOptions;
-use hooks_core::{ToolError, ToolOutput};
+use hookwright::{ToolError, ToolOutput};
 use serde::Deserialize;
 
 use super::Workspace;

@@ -32,9 +32,9 @@ mod workspace;
 
 use std::sync::Arc;
 
-use hooks_core::events::ToolInput;
-use hooks_core::tool::UpdateCallback;
-use hooks_core::{Tool, ToolError, ToolOutput};
+use hookwright::events::ToolInput;
+use hookwright::tool::UpdateCallback;
+use hookwright::{Tool, ToolError, ToolOutput};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;

@@ -11,7 +11,7 @@
 use std::io::{self, Read};
 
 use cap_std::fs::OpenOptions;
-use hooks_core::{ToolError, ToolOutput};
+use hookwright::{ToolError, ToolOutput};
 use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 

@@ -13,7 +13,7 @@ use std::path::Path;
 use cap_std::fs::OpenOptions;
 
 use globset::{Glob, GlobBuilder, GlobMatcher};
-use hooks_core::{ToolError, ToolOutput};
+use hookwright::{ToolError, ToolOutput};
 use regex::{Regex, RegexBuilder};
 use serde::Deserialize;
 use tokio_util::sync::CancellationToken;

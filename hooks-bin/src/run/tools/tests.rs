@@ -1,8 +1,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hooks_core::events::ToolInput;
-use hooks_core::{Tool, ToolError};
+use hookwright::events::ToolInput;
+use hookwright::{Tool, ToolError};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 

@@ -5,7 +5,7 @@ use std::path::{Component, Path, PathBuf};
 
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, OpenOptions};
-use hooks_core::ToolError;
+use hookwright::ToolError;
 
 /// The directory every tool path is resolved against and must stay inside.
 ///

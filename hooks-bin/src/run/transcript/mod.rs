@@ -44,8 +44,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::sync::Locked as _;
-use hooks_core::events::Content;
-use hooks_core::ui::Theme;
+use hookwright::events::Content;
+use hookwright::ui::Theme;
 use serde::Serialize;
 use serde_json::{Map, Value};
 

@@ -12,11 +12,11 @@
 //! | `session.compacting` | the last `{context, prompt, preserveData}` returned |
 //! | every other event | `null` |
 
-use hooks_core::events::combine::{
+use hookwright::events::combine::{
     Cancels, Chain, Combiner, FirstMessage, Ignore, LastWins, Strict, UntilCancel,
 };
-use hooks_core::events::{BeforeAgentStartEvent, ContextEvent, HookEvent, ToolCallEvent};
-use hooks_core::{EventKind, HookError, HookRunner};
+use hookwright::events::{BeforeAgentStartEvent, ContextEvent, HookEvent, ToolCallEvent};
+use hookwright::{EventKind, HookError, HookRunner};
 use serde_json::{Value, json};
 
 /// A payload that is not the event it names.
@@ -67,12 +67,12 @@ pub fn check(kind: EventKind, payload: &Value) -> Result<(), PayloadError> {
     macro_rules! check_kind {
         ($(($kind:ident, $name:literal, $event:ident $($rest:tt)*))*) => {
             match kind {
-                $(EventKind::$kind => decode::<hooks_core::events::$event>(payload).map(drop),)*
+                $(EventKind::$kind => decode::<hookwright::events::$event>(payload).map(drop),)*
                 other => Err(unknown(other)),
             }
         };
     }
-    hooks_core::for_each_event!(check_kind)
+    hookwright::for_each_event!(check_kind)
 }
 
 fn unknown(kind: EventKind) -> PayloadError {
@@ -95,13 +95,13 @@ pub async fn emit(
         ($(($kind:ident, $name:literal, $event:ident $($rest:tt)*))*) => {
             match kind {
                 $(EventKind::$kind => {
-                    Ok(answer::<hooks_core::events::$event>(runner, decode(&payload)?).await)
+                    Ok(answer::<hookwright::events::$event>(runner, decode(&payload)?).await)
                 })*
                 other => Err(unknown(other)),
             }
         };
     }
-    hooks_core::for_each_event!(emit_kind)
+    hookwright::for_each_event!(emit_kind)
 }
 
 /// Emits `event` and answers what its rule makes of the handlers' results.

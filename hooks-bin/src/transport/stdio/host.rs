@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
 use async_trait::async_trait;
-use hooks_core::events::{CustomMessage, SessionEntry};
-use hooks_core::session::{SessionManager, branch_path};
-use hooks_core::ui::{NotifyKind, StatusLine};
-use hooks_core::{
+use hookwright::events::{CustomMessage, SessionEntry};
+use hookwright::session::{SessionManager, branch_path};
+use hookwright::ui::{NotifyKind, StatusLine};
+use hookwright::{
     HookUi, Host, JsonlSessionStore, Model, NavigateTreeOptions, NewSessionOptions,
     SendMessageOptions, SessionActionResult, SessionActions,
 };

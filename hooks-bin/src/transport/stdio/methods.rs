@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime};
 
-use hooks_core::events::{EventKind, SessionShutdownEvent, SessionStartEvent};
-use hooks_core::runner::ErrorSubscription;
-use hooks_core::{HookError, HookRunner, HookTable, LoadedHook};
+use hookwright::events::{EventKind, SessionShutdownEvent, SessionStartEvent};
+use hookwright::runner::ErrorSubscription;
+use hookwright::{HookError, HookRunner, HookTable, LoadedHook};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

@@ -5,7 +5,7 @@
 //!
 //! Each session the client names has its own runner ([`crate::serve::Sessions`]): built on its
 //! first call (`session_start` emitted once), alive until the client ends it or its input
-//! ends (no idle timeout by default: an agent left open over a weekend keeps its hooks' state). Its [`Host`](hooks_core::Host) and UI are the client: a hook's `ctx`
+//! ends (no idle timeout by default: an agent left open over a weekend keeps its hooks' state). Its [`Host`](hookwright::Host) and UI are the client: a hook's `ctx`
 //! reaches the agent (the `host` module).
 //!
 //! Requests are served concurrently, each in its own task, in arrival order; the events of one
@@ -93,7 +93,7 @@ impl Default for StdioOptions {
 
 impl StdioOptions {
     /// The hooks for `cwd`, and the entries that failed to load (`path`, `error`).
-    fn load(&self, cwd: &Path) -> (Vec<hooks_core::LoadedHook>, Vec<(String, String)>) {
+    fn load(&self, cwd: &Path) -> (Vec<hookwright::LoadedHook>, Vec<(String, String)>) {
         match &self.hooks {
             Some(factory) => match factory(cwd) {
                 Ok(hooks) => (hooks, Vec::new()),

@@ -8,11 +8,11 @@ pub mod scratch;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use hooks_bin::agents::Protocol;
-use hooks_bin::call::AdapterOptions;
-use hooks_bin::transport::command;
-use hooks_core::LoadedHook;
-use hooks_core::prelude::*;
+use hookwright::LoadedHook;
+use hookwright::prelude::*;
+use hookwright_cli::agents::Protocol;
+use hookwright_cli::call::AdapterOptions;
+use hookwright_cli::transport::command;
 
 /// What the test hooks saw, for assertions.
 #[derive(Debug, Default, Clone)]

@@ -47,17 +47,17 @@ impl Scratch {
 
     /// The lock file of this binary's server in `dir`.
     pub fn lock_in(&self, dir: &Path) -> PathBuf {
-        hooks_bin::serve::lock::lock_path(dir, &binary())
+        hookwright_cli::serve::lock::lock_path(dir, &binary())
     }
 
     /// The socket of this binary's server in `dir`.
     pub fn socket_in(&self, dir: &Path) -> PathBuf {
-        hooks_bin::serve::lock::socket_path(dir, &binary())
+        hookwright_cli::serve::lock::socket_path(dir, &binary())
     }
 
     /// The port the server derives (and `install --http` writes).
     pub fn default_port(&self) -> u16 {
-        hooks_bin::serve::lock::default_port(&self.lock_in(&self.runtime_dir()))
+        hookwright_cli::serve::lock::default_port(&self.lock_in(&self.runtime_dir()))
     }
 
     /// `hooks` in the project, with this user's directories and none of the switches of the

@@ -6,9 +6,9 @@ use std::process::Stdio;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use hooks_core::events::ToolInput;
-use hooks_core::tool::UpdateCallback;
-use hooks_core::{Tool, ToolError, ToolOutput};
+use hookwright::events::ToolInput;
+use hookwright::tool::UpdateCallback;
+use hookwright::{Tool, ToolError, ToolOutput};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio_util::sync::CancellationToken;

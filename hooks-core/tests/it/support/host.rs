@@ -4,9 +4,9 @@
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use hooks_core::events::CustomMessage;
-use hooks_core::handler::BoxFuture;
-use hooks_core::{
+use hookwright::events::CustomMessage;
+use hookwright::handler::BoxFuture;
+use hookwright::{
     HookUi, Host, Model, NavigateTreeOptions, NewSessionOptions, SendMessageOptions,
     SessionActionResult, SessionActions,
 };
@@ -14,8 +14,8 @@ use serde_json::Value;
 
 /// A message the host received: the message and its options.
 pub type SentMessage = (
-    hooks_core::events::CustomMessage,
-    hooks_core::SendMessageOptions,
+    hookwright::events::CustomMessage,
+    hookwright::SendMessageOptions,
 );
 /// An entry the host received: the custom type and its data.
 pub type AppendedEntry = (String, Option<Value>);
@@ -167,7 +167,7 @@ pub fn model(id: &str) -> Model {
 pub struct TestUi {
     pub name: String,
     pub confirm_answer: bool,
-    pub status: Mutex<hooks_core::StatusLine>,
+    pub status: Mutex<hookwright::StatusLine>,
     pub notifications: Mutex<Vec<String>>,
     pub editor_text: Mutex<String>,
 }
@@ -177,7 +177,7 @@ impl TestUi {
         Arc::new(TestUi {
             name: name.to_owned(),
             confirm_answer: true,
-            status: Mutex::new(hooks_core::StatusLine::default()),
+            status: Mutex::new(hookwright::StatusLine::default()),
             notifications: Mutex::new(Vec::new()),
             editor_text: Mutex::new(String::new()),
         })
@@ -185,7 +185,7 @@ impl TestUi {
 }
 
 #[async_trait]
-impl hooks_core::HookUi for TestUi {
+impl hookwright::HookUi for TestUi {
     async fn select(&self, _title: &str, options: &[String]) -> Option<String> {
         options.first().cloned()
     }
@@ -198,13 +198,13 @@ impl hooks_core::HookUi for TestUi {
     async fn editor(&self, _title: &str, prefill: Option<&str>) -> Option<String> {
         prefill.map(str::to_owned)
     }
-    fn notify(&self, message: &str, _kind: hooks_core::ui::NotifyKind) {
+    fn notify(&self, message: &str, _kind: hookwright::ui::NotifyKind) {
         self.notifications.lock().unwrap().push(message.to_owned());
     }
     fn set_status(&self, key: &str, text: Option<&str>) {
         self.status.lock().unwrap().set(key, text);
     }
-    async fn custom(&self, request: hooks_core::ui::CustomUiRequest) -> Option<Value> {
+    async fn custom(&self, request: hookwright::ui::CustomUiRequest) -> Option<Value> {
         Some(request.payload)
     }
     fn set_editor_text(&self, text: &str) {
@@ -213,8 +213,8 @@ impl hooks_core::HookUi for TestUi {
     fn get_editor_text(&self) -> String {
         self.editor_text.lock().unwrap().clone()
     }
-    fn theme(&self) -> hooks_core::ui::Theme {
-        hooks_core::ui::Theme {
+    fn theme(&self) -> hookwright::ui::Theme {
+        hookwright::ui::Theme {
             name: self.name.clone(),
             color: false,
         }

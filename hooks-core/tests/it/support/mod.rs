@@ -1,4 +1,4 @@
-//! What the hooks-core integration tests share: an in-memory [`SessionManager`], hook and
+//! What the hookwright integration tests share: an in-memory [`SessionManager`], hook and
 //! runner builders, recorders of what handlers did and of [`HookError`]s, a host of closures
 //! ([`host`]), the one real tool, [`BashTool`] ([`bash`]), process probes ([`process`]) and
 //! provoked panics ([`panics`]).
@@ -23,8 +23,8 @@ pub use host::*;
 pub use panics::*;
 pub use process::*;
 
-use hooks_core::events::{SessionEntry, ToolInput};
-use hooks_core::{HookApi, HookError, HookRunner, LoadedHook, SessionManager};
+use hookwright::events::{SessionEntry, ToolInput};
+use hookwright::{HookApi, HookError, HookRunner, LoadedHook, SessionManager};
 use serde_json::Value;
 
 /// The working directory of every runner and hook not given one: a directory that exists, so

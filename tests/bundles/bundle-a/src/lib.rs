@@ -2,7 +2,7 @@
 //! order in which a runner calls them is visible; one command; one handler in a hook shared
 //! with bundle B. See `tests/tests/cross_crate.rs`.
 
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 mod more;
 

@@ -1,6 +1,6 @@
 //! Test bundle B: like bundle A (see its docs); its `zz_shared` handler comes after A's.
 
-use hooks_core::prelude::*;
+use hookwright::prelude::*;
 
 fn append(event: &ContextEvent, name: &str) -> ContextEventResult {
     let mut messages = event.messages.clone();

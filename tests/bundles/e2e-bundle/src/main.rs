@@ -8,9 +8,9 @@
 
 use std::process::ExitCode;
 
-use examples as _;
-use hooks_core::HookApiError;
-use hooks_core::prelude::*;
+use hookwright::HookApiError;
+use hookwright::prelude::*;
+use hookwright_examples as _;
 
 /// The text of the message injected before every agent run.
 const INJECTED: &str = "E2E-BEFORE-AGENT-START";
@@ -94,5 +94,5 @@ fn note_rules(event: &TtsrTriggeredEvent, ctx: &HookContext) {
 }
 
 fn main() -> ExitCode {
-    hooks_bin::main()
+    hookwright_cli::main()
 }

@@ -214,7 +214,7 @@ impl HookFailures for ClaudeRun {
     /// Debug-log lines in which Claude Code complains about a hook: an error or warning about a
     /// hook, or one of [`COMPLAINTS`].
     fn hook_failures(&self) -> Vec<String> {
-        let bin = crate::hooks_bin::path().display().to_string();
+        let bin = crate::host_binary::path().display().to_string();
         self.debug_log
             .lines()
             .filter(|l| {

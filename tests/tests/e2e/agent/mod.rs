@@ -19,7 +19,7 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 use crate::fixtures::Recorder;
-use crate::hooks_bin;
+use crate::host_binary;
 use crate::model::ModelServer;
 use crate::process::{self, Finished};
 
@@ -208,7 +208,7 @@ impl Sandbox {
     /// Runs the `hooks` binary with `args` in the project, with this sandbox's `HOME` and
     /// `env`; panics unless it succeeds.
     pub(crate) fn hooks(&self, args: &[&str], env: &[(&str, &Path)]) -> Finished {
-        self.hooks_of(hooks_bin::path(), args, env)
+        self.hooks_of(host_binary::path(), args, env)
     }
 
     /// [`Sandbox::hooks`] with the `hooks` binary `binary` (an author's own: `hooks-e2e`).
@@ -243,7 +243,7 @@ impl Sandbox {
     pub(crate) fn serve(&self, args: &[&str]) -> String {
         let mut all = vec!["serve"];
         all.extend_from_slice(args);
-        let done = Command::new(hooks_bin::path())
+        let done = Command::new(host_binary::path())
             .args(&all)
             .current_dir(&self.project)
             .env_clear()

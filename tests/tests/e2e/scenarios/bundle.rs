@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use crate::agent::{self, Agent, AgentRun, HookFailures, Sandbox, assert_no_hook_failure};
 use crate::fixtures::{self, REDACTED, SECRET, secret_line};
-use crate::hooks_bin;
+use crate::host_binary;
 use crate::model::{self, ModelServer, Script, Step};
 
 /// The guard's reason (examples/src/block_rm.rs).
@@ -293,7 +293,7 @@ fn break_input(path: &Path, pointer: &str) {
 /// `hooks-e2e install AGENT --project` in the sandbox: an author's own binary.
 fn install_e2e_bundle<A: Agent>(sb: &Sandbox) {
     sb.hooks_of(
-        hooks_bin::e2e_bundle(),
+        host_binary::e2e_bundle(),
         &["install", A::NAME, "--project"],
         &[],
     );

@@ -408,24 +408,27 @@ fn hook_times_from_the_debug_log() {
     let run = claude.run(&sb, &server, "count to ten");
     assert!(run.finished.success(), "{}", run.evidence());
     let times = crate::timing::hook_times(&run.debug_log);
-    let hooks_bin = crate::hooks_bin::path().display().to_string();
+    let host_binary = crate::host_binary::path().display().to_string();
     for event in [
         "SessionStart",
         "UserPromptSubmit",
         "PreToolUse",
         "PostToolUse",
     ] {
-        let ours = times.median(event, |c| c.starts_with(&hooks_bin));
+        let ours = times.median(event, |c| c.starts_with(&host_binary));
         let truth = times.median(event, |c| c == "/bin/true");
         crate::report(&format!(
             "claude hook time {event}: hooks {ours}, /bin/true {truth}"
         ));
         assert!(
-            times.count(event, |c| c.starts_with(&hooks_bin)) > 0,
+            times.count(event, |c| c.starts_with(&host_binary)) > 0,
             "no {event} time in the debug log"
         );
     }
-    assert_eq!(times.count("PreToolUse", |c| c.starts_with(&hooks_bin)), 10);
+    assert_eq!(
+        times.count("PreToolUse", |c| c.starts_with(&host_binary)),
+        10
+    );
     assert!(times.failed().is_empty(), "{:?}", times.failed());
 }
 
@@ -433,7 +436,7 @@ fn hook_times_from_the_debug_log() {
 /// file holding a secret itself, so that the read runs and its output reaches `PostToolUse`:
 /// the output path alone, as a hook that only rewrites tool output has it.
 fn output_path_only(sb: &Sandbox) {
-    let bin = crate::hooks_bin::path().display().to_string();
+    let bin = crate::host_binary::path().display().to_string();
     fixtures::remove_handlers(&Claude::installed_hooks(sb), "PreToolUse", |h| {
         h["command"].as_str() == Some(bin.as_str())
     });
@@ -524,7 +527,7 @@ fn read_of_a_pdf_never_shows_the_model_a_secret() {
     let evidence = redaction_evidence(&run, &server, &inputs);
     assert!(server.received(SECRET).is_empty(), "{evidence}");
     assert!(
-        only_result(&server).contains(examples::redact::WITHHELD_DOCUMENT),
+        only_result(&server).contains(hookwright_examples::redact::WITHHELD_DOCUMENT),
         "the model was not told the PDF was withheld: {evidence}"
     );
     assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());
@@ -1072,7 +1075,7 @@ fn monitor_output_never_reaches_the_model_unredacted() {
         server
             .tool_results()
             .iter()
-            .any(|(_, t)| t.contains(examples::redact::UNHOOKED_OUTPUT_REASON)),
+            .any(|(_, t)| t.contains(hookwright_examples::redact::UNHOOKED_OUTPUT_REASON)),
         "the model did not get the reason: {evidence}"
     );
     assert!(run.hook_failures().is_empty(), "{:?}", run.hook_failures());

@@ -61,7 +61,7 @@ fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_ki
     // only knowing it serves Claude Code.
     assert!(
         results.iter().any(|(_, t)| t.contains(REDACTED)
-            && t.contains(examples::redact::secret_files::READ_IN_PLACE)),
+            && t.contains(hookwright_examples::redact::secret_files::READ_IN_PLACE)),
         "no redacted text reached the model: {results:?}\n{evidence}"
     );
     assert_eq!(server.received(SECRET), Vec::<String>::new(), "{evidence}");
@@ -79,7 +79,7 @@ fn a_session_on_http_hooks_gates_redacts_counts_and_blocks_once_the_server_is_ki
     assert_eq!(sb.serve(&["--status"]), "not running\n", "{evidence}");
     // ... and what the model (and the user) got says how to bring it back: Claude Code names
     // the entry by its URL, whose query is the command; which works.
-    let binary = crate::hooks_bin::path().canonicalize().unwrap();
+    let binary = crate::host_binary::path().canonicalize().unwrap();
     let hint = format!("?if-unreachable=run+{}+serve+--detach]", binary.display());
     let after_kill = results.last().map(|(_, t)| t.as_str()).unwrap_or_default();
     assert!(

@@ -41,7 +41,7 @@ fn record(sandbox: &Sandbox, events: &[&str]) -> PathBuf {
 /// the hooks binary, and the bypass flag's own warning, aside).
 fn hook_mentions(run: &CodexRun, sandbox: &Sandbox) -> Vec<String> {
     let root = sandbox.root().display().to_string();
-    let bin = crate::hooks_bin::path().display().to_string();
+    let bin = crate::host_binary::path().display().to_string();
     let mentions = |text: &str| {
         let text = text.replace(&root, "<sandbox>").replace(&bin, "<hooks>");
         text.to_lowercase().contains("hook") && !text.contains("--dangerously-bypass-hook-trust")
@@ -429,7 +429,7 @@ fn trust_hash_is_the_one_codex_lists() {
 fn a_missing_hook_binary_lets_codex_run_the_command() {
     let server = ModelServer::start(Script::shell_then(GUARDED, "done"));
     let (codex, sb) = setup("codex-missing", &server, "");
-    let bin = crate::hooks_bin::path().display().to_string();
+    let bin = crate::host_binary::path().display().to_string();
     fixtures::edit_handlers(&Codex::installed_hooks(&sb), |_, handler| {
         let command = handler["command"].as_str().unwrap_or_default();
         handler["command"] = json!(command.replace(&bin, "/nonexistent/hooks"));
@@ -902,9 +902,9 @@ fn an_interactive_shell_is_refused_so_write_stdin_cannot_feed_it_rm_rf() {
         run.evidence()
     );
     assert!(
-        results
-            .first()
-            .is_some_and(|(_, t)| t.contains(examples::block_rm::INTERACTIVE_SHELL_BLOCKED)),
+        results.first().is_some_and(
+            |(_, t)| t.contains(hookwright_examples::block_rm::INTERACTIVE_SHELL_BLOCKED)
+        ),
         "the model did not receive the reason: {results:?}\n{}",
         run.evidence()
     );

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::agent::pi::{Flavor, PiAgent, PiRun, Probe};
 use crate::agent::{RUN_LIMIT, Sandbox};
-use crate::hooks_bin;
+use crate::host_binary;
 use crate::model::{ModelServer, Script, Step};
 
 use super::bundle::GUARD_REASON;
@@ -27,7 +27,7 @@ fn setup(flavor: Flavor, name: &str, script: Script) -> (PiAgent, Sandbox, Model
     let server = ModelServer::start(script);
     agent.configure(&sandbox, &server, "");
     let installed = sandbox.hooks_of(
-        hooks_bin::e2e_bundle(),
+        host_binary::e2e_bundle(),
         &["install", flavor.name(), "--project"],
         &[],
     );
@@ -363,7 +363,7 @@ fn describe_failing_at_load_is_asked_again(flavor: Flavor) {
              if [ ! -e '{marker}' ]; then : > '{marker}'; HOOKS_MODE=typo exec '{real}' \"$@\"; fi\n\
              exec '{real}' \"$@\"\n",
             marker = marker.display(),
-            real = hooks_bin::e2e_bundle().display(),
+            real = host_binary::e2e_bundle().display(),
         ),
     );
     fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).expect("chmod the wrapper");

@@ -16,7 +16,7 @@ use crate::agent::droid::Droid;
 use crate::agent::gemini::Gemini;
 use crate::agent::qwen::Qwen;
 use crate::agent::{self, Agent, AgentRun};
-use crate::hooks_bin;
+use crate::host_binary;
 use crate::model::{ModelServer, Script};
 
 /// Where the project keeps its own `hooks`, relative to the project.
@@ -25,8 +25,8 @@ const IN_PROJECT: &str = "tools/hooks";
 /// `hooks` placed at `path` (a hard link where the file system allows, else a copy).
 fn place(path: &Path) {
     fs::create_dir_all(path.parent().expect("a parent")).expect("tools directory");
-    if fs::hard_link(hooks_bin::path(), path).is_err() {
-        fs::copy(hooks_bin::path(), path).expect("copy of hooks");
+    if fs::hard_link(host_binary::path(), path).is_err() {
+        fs::copy(host_binary::path(), path).expect("copy of hooks");
     }
 }
 
@@ -136,7 +136,7 @@ fn claude_runs_a_bare_name_entry_found_on_path_from_a_copy_elsewhere() {
     let (claude, mut sb) = agent::setup::<Claude>("team-claude-bare", &server);
     let bin = sb.root().join("bin");
     fs::create_dir_all(&bin).expect("bin directory");
-    std::os::unix::fs::symlink(hooks_bin::path(), bin.join("hooks")).expect("hooks on PATH");
+    std::os::unix::fs::symlink(host_binary::path(), bin.join("hooks")).expect("hooks on PATH");
     let path = agent::path_with(&[&bin.join("hooks")]);
     let installed = sb.hooks(
         &[

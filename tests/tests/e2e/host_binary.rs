@@ -1,8 +1,8 @@
-//! The `hooks` binary under test: hooks-bin's `hooks` (hooks-bin/src/main.rs), which links the
+//! The `hooks` binary under test: hookwright-cli's `hooks` (hooks-bin/src/main.rs), which links the
 //! examples bundle.
 //!
 //! Cargo gives an integration test the path of its own package's binaries only, and never
-//! builds a dependency's binaries, so this asks Cargo itself: `cargo build -p hooks-bin --bin
+//! builds a dependency's binaries, so this asks Cargo itself: `cargo build -p hookwright-cli --bin
 //! hooks --message-format=json` names the executable it produced (in whatever target
 //! directory and profile directory Cargo uses, `CARGO_TARGET_DIR` included). After
 //! `cargo test --workspace` the binary is already built and this takes a moment. The build
@@ -27,7 +27,8 @@ pub(crate) fn path() -> &'static Path {
             assert!(bin.is_file(), "HOOKS_E2E_BIN={} is no file", bin.display());
             return bin;
         }
-        build("hooks-bin", "hooks").unwrap_or_else(|e| panic!("cannot build the hooks binary: {e}"))
+        build("hookwright-cli", "hooks")
+            .unwrap_or_else(|e| panic!("cannot build the hooks binary: {e}"))
     })
 }
 
