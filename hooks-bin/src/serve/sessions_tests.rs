@@ -18,6 +18,29 @@ fn log_lines(log: &Log) -> Vec<String> {
 /// A session whose hook logs `session_start`, each `turn_start` (with the runner's own count)
 /// and `session_shutdown` as `<tag>: <what>`; `turn_start` sleeps `turn_ms` first.
 fn session(tag: &str, log: &Log, turn_ms: u64) -> Session<()> {
+    gated_session(tag, log, turn_ms, None)
+}
+
+/// Holds a session's `turn_start` calls while armed: each says it got there (`entered`) and
+/// waits to be released, so a test knows a call is in progress without timing it.
+struct Gate {
+    armed: std::sync::atomic::AtomicBool,
+    entered: tokio::sync::Notify,
+    release: tokio::sync::Semaphore,
+}
+
+impl Gate {
+    fn new() -> Arc<Self> {
+        Arc::new(Gate {
+            armed: std::sync::atomic::AtomicBool::new(false),
+            entered: tokio::sync::Notify::new(),
+            release: tokio::sync::Semaphore::new(0),
+        })
+    }
+}
+
+/// [`session`], whose `turn_start` waits at `gate` while it is armed.
+fn gated_session(tag: &str, log: &Log, turn_ms: u64, gate: Option<Arc<Gate>>) -> Session<()> {
     let cwd = std::env::temp_dir();
     let mut api = HookApi::new(format!("test-{tag}"), &cwd);
     let (l1, l2, l3) = (Arc::clone(log), Arc::clone(log), Arc::clone(log));
@@ -26,8 +49,17 @@ fn session(tag: &str, log: &Log, turn_ms: u64) -> Session<()> {
     api.on(move |_: &SessionStartEvent, _| l1.lock().unwrap().push(format!("{t1}: start")));
     api.on_async(move |_: &TurnStartEvent, _| {
         let (log, tag, turns) = (Arc::clone(&l2), t2.clone(), Arc::clone(&turns));
+        let gate = gate.clone();
         Box::pin(async move {
             tokio::time::sleep(Duration::from_millis(turn_ms)).await;
+            if let Some(gate) = gate.filter(|g| g.armed.load(Ordering::SeqCst)) {
+                gate.entered.notify_one();
+                gate.release
+                    .acquire()
+                    .await
+                    .expect("the gate is open")
+                    .forget();
+            }
             let n = turns.fetch_add(1, Ordering::SeqCst) + 1;
             log.lock().unwrap().push(format!("{tag}: turn {n}"));
         })
@@ -286,16 +318,44 @@ async fn shutdown_all_shuts_every_session_down_and_builds_no_new_one() {
         ..SessionsConfig::default()
     });
     let log: Log = Arc::default();
-    for id in ["a", "b", "c"] {
+    let gate = Gate::new();
+    let a = sessions
+        .enter(key("a"), || {
+            Ok(gated_session("a", &log, 0, Some(Arc::clone(&gate))))
+        })
+        .await
+        .expect("entered");
+    let _ = a.runner.emit(&TurnStartEvent::default()).await;
+    drop(a);
+    for id in ["b", "c"] {
         turn(&sessions, id, &log, 0).await;
     }
-    // A call in progress during the shutdown finishes first.
+    // A call in progress during the shutdown finishes first: "a"'s second turn is held at the
+    // gate while the shutdown begins, and "a" ends only once it is released.
+    gate.armed.store(true, Ordering::SeqCst);
     let busy = {
         let (sessions, log) = (sessions.clone(), Arc::clone(&log));
-        tokio::spawn(async move { turn(&sessions, "a", &log, 300).await })
+        tokio::spawn(async move { turn(&sessions, "a", &log, 0).await })
     };
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    assert_eq!(sessions.shutdown_all().await, 3);
+    gate.entered.notified().await;
+    let shutdown = {
+        let sessions = sessions.clone();
+        tokio::spawn(async move { sessions.shutdown_all().await })
+    };
+    eventually("b and c to shut down", || {
+        let lines = log_lines(&log);
+        ["b: shutdown", "c: shutdown"]
+            .iter()
+            .all(|l| lines.iter().any(|s| s == l))
+    })
+    .await;
+    assert!(
+        !log_lines(&log).iter().any(|l| l == "a: shutdown"),
+        "a ended during its call: {:?}",
+        log_lines(&log)
+    );
+    gate.release.add_permits(1);
+    assert_eq!(shutdown.await.unwrap(), 3);
     busy.await.unwrap();
     let lines = log_lines(&log);
     for id in ["a", "b", "c"] {

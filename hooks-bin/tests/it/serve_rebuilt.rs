@@ -324,14 +324,24 @@ fn a_server_whose_binary_was_replaced_says_so_once_and_goes_on_answering() {
         user.bin().display()
     );
     assert!(!user.log().contains(&said), "{}", user.log());
-    // The file is looked at once a second at most.
-    std::thread::sleep(Duration::from_millis(1100));
     user.rebuild();
-    for _ in 0..2 {
+    // The file is looked at once a second at most: calls go on (each answered) until the
+    // server has looked and said so, then through two more of its looks, which say nothing.
+    let answered = || {
         let (status, body) = user.post("PreToolUse", &rm);
         assert_eq!(status, 200);
         assert!(body.contains("\"deny\""), "{body}");
-        std::thread::sleep(Duration::from_millis(1100));
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !user.log().contains(&said) {
+        assert!(Instant::now() < deadline, "never said so:\n{}", user.log());
+        answered();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let looked_again = Instant::now() + Duration::from_millis(2200);
+    while Instant::now() < looked_again {
+        answered();
+        std::thread::sleep(Duration::from_millis(100));
     }
     assert_eq!(user.log().matches(&said).count(), 1, "{}", user.log());
 }

@@ -745,11 +745,28 @@ enum Broken {
     Hangs,
 }
 
-/// Breaks every installed handler as `how` says, keeping its other fields (and adding
-/// `extra`), then runs `rm -rf victim`; returns whether the victim survived, with evidence.
-fn rm_rf_with_broken_hooks(name: &str, how: &Broken, extra: &Value) -> (bool, String) {
+/// What a run with broken hooks came to: whether `rm -rf victim` was stopped as the rule says.
+struct BrokenRun {
+    /// The victim is still there.
+    survived: bool,
+    /// The run ended by itself (not killed at its time limit) and the model was asked again
+    /// after the call, with exactly one tool result, which says the call did not run: the block
+    /// reached the model, rather than the run stopping some other way.
+    blocked_and_went_on: bool,
+    /// The tool results, the PreToolUse debug lines and the exit, for assertion messages.
+    evidence: String,
+}
+
+/// Breaks the installed `PreToolUse` handler as `how` says, keeping its other fields (and
+/// adding `extra`), then runs `rm -rf victim`. Only that one: a broken `UserPromptSubmit`
+/// handler blocks the prompt itself, and the run would end before the model ever asks for
+/// the command, so the victim would survive without the tool gate being tried.
+fn rm_rf_with_broken_hooks(name: &str, how: &Broken, extra: &Value) -> BrokenRun {
     let (claude, sb) = setup(name);
-    fixtures::edit_handlers(&Claude::installed_hooks(&sb), |_, handler| {
+    fixtures::edit_handlers(&Claude::installed_hooks(&sb), |event, handler| {
+        if event != "PreToolUse" {
+            return;
+        }
         match how {
             Broken::Missing => handler["command"] = json!("/nonexistent/hooks"),
             Broken::Crashes => {
@@ -769,14 +786,21 @@ fn rm_rf_with_broken_hooks(name: &str, how: &Broken, extra: &Value) -> (bool, St
     sb.write("victim/keep.txt", "precious\n");
     let server = ModelServer::start(Script::shell_then("rm -rf victim", "done"));
     let run = claude.run(&sb, &server, "delete the victim directory");
-    let survived = sb.project.join("victim/keep.txt").exists();
-    let evidence = format!(
-        "tool results: {:?}\nPreToolUse lines: {:#?}\nexit {:?}",
-        server.tool_results(),
-        run.debug_lines("PreToolUse"),
-        run.finished.status
-    );
-    (survived, evidence)
+    let results = server.tool_results();
+    let blocked_and_went_on = run.finished.status.is_some()
+        && server.model_turns().len() >= 2
+        && results.len() == 1
+        && results[0].1.to_lowercase().contains("hook");
+    BrokenRun {
+        survived: sb.project.join("victim/keep.txt").exists(),
+        blocked_and_went_on,
+        evidence: format!(
+            "tool results: {results:?}\nmodel turns: {}\nPreToolUse lines: {:#?}\n{}",
+            server.model_turns().len(),
+            run.debug_lines("PreToolUse"),
+            run.finished.summary()
+        ),
+    }
 }
 
 /// Install writes `"onFailure": "block"` on every gating entry for Claude Code 2.1.328; without
@@ -802,10 +826,16 @@ fn installed_gating_entries_have_on_failure_block() {
     }
 }
 
-/// [`rm_rf_with_broken_hooks`] as installed: the victim survives.
+/// [`rm_rf_with_broken_hooks`] as installed: the victim survives, because the call was blocked
+/// and the model told so (not because the run stopped or was killed).
 fn installed_entries_never_let_rm_rf_run(name: &str, how: &Broken) {
-    let (survived, evidence) = rm_rf_with_broken_hooks(name, how, &json!({}));
-    assert!(survived, "{ON_FAILURE}:\n{evidence}");
+    let run = rm_rf_with_broken_hooks(name, how, &json!({}));
+    assert!(run.survived, "{ON_FAILURE}:\n{}", run.evidence);
+    assert!(
+        run.blocked_and_went_on,
+        "the victim survived, but not by a block the model was told of:\n{}",
+        run.evidence
+    );
 }
 
 #[test]
@@ -836,9 +866,13 @@ fn on_failure_block_stops_rm_rf_when_the_hook_is_missing_crashes_or_hangs() {
         ("claude-crash-block", Broken::Crashes),
         ("claude-hang-block", Broken::Hangs),
     ] {
-        let (survived, evidence) =
-            rm_rf_with_broken_hooks(name, &how, &json!({"onFailure": "block"}));
-        assert!(survived, "{name}: rm -rf ran:\n{evidence}");
+        let run = rm_rf_with_broken_hooks(name, &how, &json!({"onFailure": "block"}));
+        assert!(run.survived, "{name}: rm -rf ran:\n{}", run.evidence);
+        assert!(
+            run.blocked_and_went_on,
+            "{name}: the victim survived, but not by a block the model was told of:\n{}",
+            run.evidence
+        );
     }
 }
 
