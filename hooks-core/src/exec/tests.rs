@@ -179,12 +179,27 @@ async fn exec_cancelled_during_the_run_kills_the_child() {
         timeout: Some(Duration::from_secs(60)),
         ..ExecOptions::default()
     };
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        token.cancel();
-    });
+    let dir = tempfile::tempdir().unwrap();
+    let running = dir.path().join("running");
+    // Cancelled once the child has printed `before` and runs `sleep`, not after a guessed delay.
+    {
+        let running = running.clone();
+        tokio::spawn(async move {
+            for _ in 0..1000 {
+                if running.exists() {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            token.cancel();
+        });
+    }
     let started = Instant::now();
-    let r = sh("echo before; sleep 30; echo after", options).await;
+    let script = format!(
+        "echo before; touch '{}'; sleep 30; echo after",
+        running.display()
+    );
+    let r = sh(&script, options).await;
     assert!(r.killed);
     assert_eq!((r.code, r.stdout.as_str()), (0, "before\n"));
     assert!(started.elapsed() < Duration::from_secs(5));

@@ -573,28 +573,48 @@ async fn wrapper_cancellation_returns_cancelled_promptly() {
     );
 }
 
+#[cfg(target_os = "linux")]
 #[tokio::test]
 async fn wrapper_cancellation_kills_the_process() {
     let s = setup(vec![]);
     let cancel = CancellationToken::new();
     let trigger = cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        trigger.cancel();
-    });
+    let pid_file = s.dir.path().join("pid");
+    // Cancelled once the process runs (it has written its pid), not after a guessed delay.
+    let watcher = {
+        let pid_file = pid_file.clone();
+        tokio::spawn(async move {
+            for _ in 0..1000 {
+                if let Ok(pid) = std::fs::read_to_string(&pid_file)
+                    && let Ok(pid) = pid.trim().parse::<u32>()
+                {
+                    trigger.cancel();
+                    return Some(pid);
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            trigger.cancel();
+            None
+        })
+    };
     let err = s
         .wrapper
         .execute(
             "call-1",
-            &input(json!({ "command": "sleep 2; touch survived" })),
+            &input(json!({ "command": "echo $$ > pid.tmp && mv pid.tmp pid; sleep 30" })),
             &cancel,
             None,
         )
         .await
         .unwrap_err();
     assert_eq!(err, ToolError::Cancelled);
-    tokio::time::sleep(Duration::from_millis(2800)).await;
-    assert!(!exists(s.dir.path(), "survived"), "the child was killed");
+    let pid = watcher.await.unwrap().expect("the process started");
+    // Killed: gone, or a zombie nobody has reaped yet; never still running.
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let running = stat
+        .rsplit_once(')')
+        .is_some_and(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X']));
+    assert!(!running, "the process still runs: {stat}");
 }
 
 #[tokio::test]
