@@ -250,16 +250,23 @@ fn bash_setsid_child_does_not_outlive_the_call() {
 
 #[test]
 fn bash_cancel_returns_promptly() {
-    let (_dir, ws) = setup();
+    let (dir, ws) = setup();
+    let running = dir.path().join("ws/running");
     rt().block_on(async {
         let tool = BuiltinTool::new("bash", Arc::clone(&ws)).expect("bash");
         let cancel = CancellationToken::new();
         let trigger = cancel.clone();
+        // Cancelled once the command runs (it has made its file), not after a guessed delay.
         tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(200)).await;
+            for _ in 0..1000 {
+                if running.exists() {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
             trigger.cancel();
         });
-        let Value::Object(input) = json!({"command": "sleep 30"}) else {
+        let Value::Object(input) = json!({"command": "touch running; sleep 30"}) else {
             unreachable!()
         };
         let start = Instant::now();
