@@ -33,7 +33,8 @@
 //!
 //! Events come from what the loaded hooks really handle ([`events_for`]): for Claude Code,
 //! `tool_call` → `PreToolUse`; `tool_result` → `PostToolUse` (and `PostToolUseFailure`);
-//! `before_agent_start` or any command → `UserPromptSubmit`; `session_start` → `SessionStart`;
+//! `before_agent_start` or any command → `UserPromptSubmit`; `session_start` → `SessionStart`
+//! (and, with `--http`, always: its entry is what starts the server);
 //! `session_shutdown` → `SessionEnd`; `session_before_compact` → `PreCompact`; `agent_end` →
 //! `Stop`; the other agents' events by the same [`Mapping`](crate::agents::Mapping) (Gemini CLI's
 //! `BeforeModel` for `context`). Entries have no `matcher`, so they fire for every tool; the
@@ -498,7 +499,19 @@ pub fn run(
     };
     let hooks = crate::call::load_bundle(&cwd).map_err(InstallError::Load)?;
     let runner = HookRunner::new(hooks, &cwd, Arc::new(JsonlSessionStore::in_memory(&cwd)));
-    let events = events_for(target, &runner);
+    let mut events = events_for(target, &runner);
+    if options.http.is_some() {
+        // The `SessionStart` command entry is what starts the server (`--via-server`): it is
+        // written whether or not the hooks handle `session_start`, or no session would start
+        // the server, and every HTTP call would fail (and each gating one block).
+        events = target
+            .protocol()
+            .events()
+            .iter()
+            .copied()
+            .filter(|e| events.contains(e) || !HttpHooks::over_http(*e))
+            .collect();
+    }
     let mut on_failure_block = false;
     if let Some(f) = fail_closed
         && events.iter().any(|e| e.mapping.is_gating())
