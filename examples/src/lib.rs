@@ -21,7 +21,7 @@
 //! - [`debug_notes`]: a `debug-only` note after each tool, and a renderer for such notes.
 //!
 //! `examples/sessions/quickstart.jsonl` exercises all of them:
-//! `cargo run -p hookwright-cli -- run examples/sessions/quickstart.jsonl`.
+//! `cargo run -p hookwright-cli --bin hooks-examples -- run examples/sessions/quickstart.jsonl`.
 
 pub mod block_rm;
 pub mod compaction_guard;

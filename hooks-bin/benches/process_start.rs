@@ -109,7 +109,7 @@ fn hooks_binary() -> PathBuf {
     if let Some(path) = std::env::var_os("HOOKS_BIN") {
         return path.into();
     }
-    if let Some(path) = option_env!("CARGO_BIN_EXE_hooks") {
+    if let Some(path) = option_env!("CARGO_BIN_EXE_hooks-examples") {
         return path.into();
     }
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/hooks")

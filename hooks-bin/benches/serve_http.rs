@@ -204,7 +204,7 @@ fn start_hooks_serve(user: &std::path::Path) -> (Child, Secret) {
     }
     let port = free_port();
     let binary = std::env::var_os("HOOKS_BIN").map_or_else(
-        || env!("CARGO_BIN_EXE_hooks").into(),
+        || env!("CARGO_BIN_EXE_hooks-examples").into(),
         std::path::PathBuf::from,
     );
     let mut process = std::process::Command::new(binary)

@@ -11,7 +11,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const HOOKS: &str = env!("CARGO_BIN_EXE_hooks");
+const HOOKS: &str = env!("CARGO_BIN_EXE_hooks-examples");
 
 struct Pipe {
     child: Child,

@@ -26,7 +26,7 @@ fn read_holds_no_more_of_a_file_than_its_answer() {
     ]
     .join("\n");
     std::fs::write(project.path().join("s.jsonl"), script).expect("script");
-    let out = Command::new(env!("CARGO_BIN_EXE_hooks"))
+    let out = Command::new(env!("CARGO_BIN_EXE_hooks-examples"))
         .args(["run", "s.jsonl", "--json"])
         .current_dir(project.path())
         .env("HOME", project.path())

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The `hooks` binary under test.
-const BIN: &str = env!("CARGO_BIN_EXE_hooks");
+const BIN: &str = env!("CARGO_BIN_EXE_hooks-examples");
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

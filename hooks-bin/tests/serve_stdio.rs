@@ -19,7 +19,7 @@ use hookwright::{HookApi, LoadedHook};
 use hookwright_cli::transport::stdio::{StdioOptions, serve};
 use serde_json::{Value, json};
 
-const HOOKS: &str = env!("CARGO_BIN_EXE_hooks");
+const HOOKS: &str = env!("CARGO_BIN_EXE_hooks-examples");
 /// Set in the server's environment.
 const SERVER: &str = "HOOKS_STDIO_TEST_SERVER";
 /// A file the test hooks append a line to at `session_shutdown`.

@@ -168,7 +168,7 @@ fn failing_pre_compact_handler_exits_2() {
     run("PreCompact", &bytes, &failing_options(true)).assert_fail_closed("claude");
 }
 
-// End to end: the built `hooks` binary (with the example bundle linked) as Claude Code runs it.
+// End to end: the built `hooks-examples` binary (`hooks` with the example bundle linked) as Claude Code runs it.
 
 mod binary {
     use serde_json::json;

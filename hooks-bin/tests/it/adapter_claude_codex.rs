@@ -838,7 +838,7 @@ fn unwritable_stdout_fails_closed() {
     }
 }
 
-// End to end: the built `hooks` binary (with the example bundle linked) as each agent runs it.
+// End to end: the built `hooks-examples` binary (`hooks` with the example bundle linked) as each agent runs it.
 
 mod binary {
     use serde_json::json;

@@ -136,7 +136,7 @@ fn panicking_tool_result_handler_exits_2_without_stdout() {
     assert!(!c.stderr.contains("API_KEY=sk"));
 }
 
-// End to end: the built `hooks` binary (with the example bundle linked) as Codex runs it.
+// End to end: the built `hooks-examples` binary (`hooks` with the example bundle linked) as Codex runs it.
 
 mod binary {
     use serde_json::json;

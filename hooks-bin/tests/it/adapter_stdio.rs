@@ -15,7 +15,7 @@ use serde_json::json;
 
 use common::{Run, input, workdir};
 
-const HOOKS: &str = env!("CARGO_BIN_EXE_hooks");
+const HOOKS: &str = env!("CARGO_BIN_EXE_hooks-examples");
 
 /// Where the binary's stdout goes.
 #[derive(Debug, Clone, Copy)]

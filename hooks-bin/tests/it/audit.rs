@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_hooks");
+const BIN: &str = env!("CARGO_BIN_EXE_hooks-examples");
 
 /// A scratch user: config directory, state directory and home in one temp dir.
 struct User {

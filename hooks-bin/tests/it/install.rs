@@ -1014,7 +1014,7 @@ proptest! {
     }
 }
 
-// End to end: `hooks install` of the built binary (with the example bundle linked).
+// End to end: `hooks install` of the built `hooks-examples` (with the example bundle linked).
 
 mod binary {
     use std::fs;
@@ -1031,7 +1031,7 @@ mod binary {
     /// caller's configuration, plus `env`.
     fn hooks_in(cwd: &Path, home: Option<&str>, env: &[(&str, &Path)], args: &[&str]) -> Output {
         let config = workdir();
-        let mut command = Command::new(env!("CARGO_BIN_EXE_hooks"));
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hooks-examples"));
         command
             .args(args)
             .current_dir(cwd)
@@ -1107,7 +1107,7 @@ mod binary {
     #[test]
     fn install_from_a_new_path_keeps_one_entry_per_event() {
         let (dir, home) = (workdir(), workdir());
-        let ours = Path::new(env!("CARGO_BIN_EXE_hooks"));
+        let ours = Path::new(env!("CARGO_BIN_EXE_hooks-examples"));
         let old = Path::new("/opt/old-build/bin").join(ours.file_name().unwrap());
         let old = old.to_str().unwrap();
         let text = serde_json::json!({"hooks": {"PreToolUse": [
@@ -1125,7 +1125,10 @@ mod binary {
         let new: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
         let pre = new["hooks"]["PreToolUse"].as_array().unwrap();
         assert_eq!(pre.len(), 1, "{new}");
-        assert_eq!(pre[0]["hooks"][0]["command"], env!("CARGO_BIN_EXE_hooks"));
+        assert_eq!(
+            pre[0]["hooks"][0]["command"],
+            env!("CARGO_BIN_EXE_hooks-examples")
+        );
     }
 
     #[test]
@@ -1155,7 +1158,7 @@ mod binary {
             "other-guard --strict"
         );
         let ours = &new["hooks"]["PreToolUse"][1]["hooks"][0];
-        assert_eq!(ours["command"], env!("CARGO_BIN_EXE_hooks"));
+        assert_eq!(ours["command"], env!("CARGO_BIN_EXE_hooks-examples"));
         assert_eq!(ours["args"], serde_json::json!(["claude", "PreToolUse"]));
         for event in [
             "PostToolUse",
@@ -1488,7 +1491,7 @@ impl Machine {
     fn place(&self, rel: &str) -> PathBuf {
         let path = self.dir.path().join(rel);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let bin = env!("CARGO_BIN_EXE_hooks");
+        let bin = env!("CARGO_BIN_EXE_hooks-examples");
         if fs::hard_link(bin, &path).is_err() {
             fs::copy(bin, &path).unwrap();
         }

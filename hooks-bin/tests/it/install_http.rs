@@ -18,7 +18,7 @@ use hookwright_cli::agents::hook_json::{
 };
 use hookwright_cli::install::{HttpHooks, Install, LOCAL_SETTINGS, Target};
 
-const BIN: &str = env!("CARGO_BIN_EXE_hooks");
+const BIN: &str = env!("CARGO_BIN_EXE_hooks-examples");
 
 fn http() -> HttpHooks {
     HttpHooks {
@@ -217,7 +217,12 @@ impl User {
     }
 
     fn command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(BIN);
+        self.command_of(BIN, args)
+    }
+
+    /// `binary` with `args`, in this user's directories.
+    fn command_of(&self, binary: &str, args: &[&str]) -> Command {
+        let mut c = Command::new(binary);
         c.args(args)
             .env("HOOKS_CONFIG_DIR", self.path("config"))
             .env("XDG_RUNTIME_DIR", self.path("run"))
@@ -290,6 +295,43 @@ fn install_http_keeps_the_secret_out_of_the_committed_project_settings() {
     assert_eq!(mode(&claude.join("settings.local.json")), 0o600);
     let out = user.hooks(&["install", "codex", "--http"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}
+
+/// The default `hooks` links the guards alone, which handle `tool_call` and no `session_start`:
+/// the `SessionStart` entry that starts the server is written all the same, or no session
+/// would start it and every HTTP call (each gating one blocked) would fail.
+#[test]
+fn install_http_writes_the_session_start_starter_when_no_hook_handles_session_start() {
+    let user = User::new();
+    let guards = env!("CARGO_BIN_EXE_hooks");
+    let out = user
+        .command_of(guards, &["install", "claude", "--http"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let local = user.path("project").join(".claude/settings.local.json");
+    let start = entries(&local, "SessionStart");
+    assert_eq!(
+        start,
+        [json!({
+            "type": "command",
+            "command": guards,
+            "args": ["claude", "SessionStart", "--via-server"],
+        })],
+        "{}",
+        text(&out)
+    );
+    let pre = entries(&local, "PreToolUse");
+    assert_eq!(pre.len(), 1);
+    assert_eq!(pre[0]["type"], "http");
+    let settings: Value = serde_json::from_str(&fs::read_to_string(&local).unwrap()).unwrap();
+    let mut events: Vec<&String> = settings["hooks"].as_object().unwrap().keys().collect();
+    events.sort();
+    assert_eq!(
+        events,
+        ["PreToolUse", "SessionStart"],
+        "only the guard's event and the starter"
+    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use std::io::Write as _;
 use std::process::{Command, Output, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_hooks");
+const BIN: &str = env!("CARGO_BIN_EXE_hooks-examples");
 
 /// `hooks AGENT EVENT` in a scratch user's project with `stdin`, `HOOKS_DISABLE` set to
 /// `disable` (or unset).

@@ -6,7 +6,7 @@ use std::process::{Command, Output, Stdio};
 use serde_json::Value;
 
 fn hooks(dir: &Path, home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hooks"))
+    Command::new(env!("CARGO_BIN_EXE_hooks-examples"))
         .args(args)
         .current_dir(dir)
         .env("HOME", home)

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_hooks");
+const BIN: &str = env!("CARGO_BIN_EXE_hooks-examples");
 
 /// A scratch user whose `config.toml` writes the decision log in enforce mode too.
 struct User {

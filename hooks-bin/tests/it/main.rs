@@ -17,6 +17,7 @@ mod agent_list;
 mod audit;
 mod bridge_source;
 mod decoder_props;
+mod default_binary;
 mod doctor;
 mod explain;
 mod install;

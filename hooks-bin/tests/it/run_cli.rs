@@ -15,7 +15,7 @@ fn workspace_root() -> PathBuf {
 
 /// `hooks ARGS` in `dir`, with a private HOME so no user-level hook files are discovered.
 fn hooks(dir: &Path, home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hooks"))
+    Command::new(env!("CARGO_BIN_EXE_hooks-examples"))
         .args(args)
         .current_dir(dir)
         .env("HOME", home)
@@ -1169,7 +1169,7 @@ mod ctrl_c {
 
     fn spawn(dir: &Path, script: &[String]) -> Child {
         std::fs::write(dir.join("s.jsonl"), script.join("\n")).expect("script");
-        Command::new(env!("CARGO_BIN_EXE_hooks"))
+        Command::new(env!("CARGO_BIN_EXE_hooks-examples"))
             .args(["run", "s.jsonl", "--json"])
             .current_dir(dir)
             .env("HOME", dir)

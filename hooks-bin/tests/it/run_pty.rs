@@ -20,7 +20,7 @@ fn spawn(extra_env: &[(&str, &str)]) -> (tempfile::TempDir, OsSession) {
     std::fs::create_dir(dir.path().join("victim")).expect("mkdir");
     std::fs::write(dir.path().join("victim/file"), "x").expect("write");
     std::fs::write(dir.path().join("s.jsonl"), SCRIPT).expect("script");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hooks"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hooks-examples"));
     cmd.args(["run", "s.jsonl"])
         .current_dir(dir.path())
         .env("HOME", dir.path())
@@ -105,7 +105,7 @@ fn no_ui_never_prompts() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir(dir.path().join("victim")).expect("mkdir");
     std::fs::write(dir.path().join("s.jsonl"), SCRIPT).expect("script");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hooks"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hooks-examples"));
     cmd.args(["run", "s.jsonl", "--no-ui"])
         .current_dir(dir.path())
         .env("HOME", dir.path());

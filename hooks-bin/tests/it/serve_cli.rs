@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-const BIN: &str = env!("CARGO_BIN_EXE_hooks");
+const BIN: &str = env!("CARGO_BIN_EXE_hooks-examples");
 
 /// A scratch user: config, runtime and home directories, and a project.
 struct User {

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use hookwright_cli::serve::build::Build;
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_hooks");
+const BIN: &str = env!("CARGO_BIN_EXE_hooks-examples");
 
 /// A scratch user with a binary of its own, and, once started, its foreground server.
 struct User {

@@ -85,7 +85,7 @@ impl Env {
 
     /// [`Env::hooks`] with these environment variables changed (`None`: unset).
     fn hooks_env(&self, args: &[&str], stdin: &[u8], env: &[(&str, Option<&str>)]) -> Output {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_hooks"));
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hooks-examples"));
         command
             .args(args)
             .current_dir(self.project())
@@ -631,7 +631,7 @@ fn config_dir_falls_back_to_xdg_then_home() {
     env.project_hook();
     let xdg = env.root().join("xdg");
     let run = |xdg: Option<&Path>| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_hooks"));
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hooks-examples"));
         command
             .args(["trust"])
             .current_dir(env.project())

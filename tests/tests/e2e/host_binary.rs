@@ -1,9 +1,10 @@
-//! The `hooks` binary under test: hookwright-cli's `hooks` (hooks-bin/src/main.rs), which links the
-//! examples bundle.
+//! The host binary under test: hookwright-cli's `hooks-examples` (hooks-bin/src/bin/hooks-examples.rs),
+//! every command of `hooks` with the examples bundle linked in (the scenarios check the examples'
+//! guard, redaction, `/handoff`, ...; the default `hooks` links the guards instead).
 //!
 //! Cargo gives an integration test the path of its own package's binaries only, and never
 //! builds a dependency's binaries, so this asks Cargo itself: `cargo build -p hookwright-cli --bin
-//! hooks --message-format=json` names the executable it produced (in whatever target
+//! hooks-examples --message-format=json` names the executable it produced (in whatever target
 //! directory and profile directory Cargo uses, `CARGO_TARGET_DIR` included). After
 //! `cargo test --workspace` the binary is already built and this takes a moment. The build
 //! runs once per test process. `HOOKS_E2E_BIN` names a binary to use instead.
@@ -14,7 +15,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-/// The `hooks` binary.
+/// The `hooks-examples` binary.
 ///
 /// # Panics
 ///
@@ -25,6 +26,29 @@ pub(crate) fn path() -> &'static Path {
         if let Some(bin) = std::env::var_os("HOOKS_E2E_BIN").filter(|b| !b.is_empty()) {
             let bin = PathBuf::from(bin);
             assert!(bin.is_file(), "HOOKS_E2E_BIN={} is no file", bin.display());
+            return bin;
+        }
+        build("hookwright-cli", "hooks-examples")
+            .unwrap_or_else(|e| panic!("cannot build the hooks binary: {e}"))
+    })
+}
+
+/// The default `hooks` (hooks-bin/src/main.rs), which links the guards; built the same way.
+/// `HOOKS_E2E_GUARDS_BIN` names a binary to use instead.
+///
+/// # Panics
+///
+/// When it cannot be built.
+pub(crate) fn guards() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        if let Some(bin) = std::env::var_os("HOOKS_E2E_GUARDS_BIN").filter(|b| !b.is_empty()) {
+            let bin = PathBuf::from(bin);
+            assert!(
+                bin.is_file(),
+                "HOOKS_E2E_GUARDS_BIN={} is no file",
+                bin.display()
+            );
             return bin;
         }
         build("hookwright-cli", "hooks")

@@ -347,7 +347,7 @@ pub fn hooks(args: &[&str], stdin: &[u8], home: &Path) -> Run {
 pub fn hooks_env(args: &[&str], stdin: &[u8], home: &Path, env: &[(&str, &Path)]) -> Run {
     use std::io::Write as _;
     use std::process::{Command, Stdio};
-    let mut command = Command::new(env!("CARGO_BIN_EXE_hooks"));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hooks-examples"));
     command
         .args(args)
         .env("HOME", home)

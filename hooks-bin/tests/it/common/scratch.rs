@@ -9,7 +9,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// The `hooks` binary under test.
-pub const BIN: &str = env!("CARGO_BIN_EXE_hooks");
+pub const BIN: &str = env!("CARGO_BIN_EXE_hooks-examples");
 
 /// The binary's path as the processes see it (`current_exe`).
 #[must_use]

@@ -35,6 +35,7 @@ mod copilot;
 mod doctor;
 mod droid;
 mod gemini;
+mod guards;
 mod pi;
 mod pi_bridge;
 mod protocol;

@@ -127,7 +127,7 @@ fn copilot_runs_a_project_relative_entry_from_a_copy_elsewhere() {
     );
 }
 
-/// A teammate with `hooks` on `PATH`: the bare name is written, and Claude Code, started in a
+/// A teammate with the binary (`hooks-examples`) on `PATH`: the bare name is written, and Claude Code, started in a
 /// copy of the project elsewhere with that `PATH`, finds it there and the guard answers.
 #[test]
 #[ignore = "needs HOOKS_E2E=install (the real agents)"]
@@ -136,8 +136,12 @@ fn claude_runs_a_bare_name_entry_found_on_path_from_a_copy_elsewhere() {
     let (claude, mut sb) = agent::setup::<Claude>("team-claude-bare", &server);
     let bin = sb.root().join("bin");
     fs::create_dir_all(&bin).expect("bin directory");
-    std::os::unix::fs::symlink(host_binary::path(), bin.join("hooks")).expect("hooks on PATH");
-    let path = agent::path_with(&[&bin.join("hooks")]);
+    let name = host_binary::path()
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("the binary's name");
+    std::os::unix::fs::symlink(host_binary::path(), bin.join(name)).expect("hooks on PATH");
+    let path = agent::path_with(&[&bin.join(name)]);
     let installed = sb.hooks(
         &[
             "install",
@@ -149,9 +153,9 @@ fn claude_runs_a_bare_name_entry_found_on_path_from_a_copy_elsewhere() {
         &[("PATH", path.as_path())],
     );
     assert!(
-        installed
-            .stdout
-            .contains("Entries run `hooks`: `hooks` on PATH is this binary."),
+        installed.stdout.contains(&format!(
+            "Entries run `{name}`: `{name}` on PATH is this binary."
+        )),
         "{}",
         installed.stdout
     );
