@@ -155,7 +155,10 @@ async fn sessions_with_different_keys_keep_separate_runners() {
     assert_eq!(sessions.len(), 3);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+// On one thread, so that "arrived" is a fact and not a guess: each spawned call runs until it
+// waits in the session's queue (or runs) before the test sends the next one. On a worker pool
+// a 1 ms pause did not guarantee that under load (seen once: order [1, 0, ...]).
+#[tokio::test(flavor = "current_thread")]
 async fn calls_of_one_session_run_one_at_a_time_in_arrival_order() {
     let sessions = Sessions::new(SessionsConfig::default());
     let log: Log = Arc::default();
@@ -172,8 +175,9 @@ async fn calls_of_one_session_run_one_at_a_time_in_arrival_order() {
             order.lock().unwrap().push(i);
             let _ = call.runner.emit(&TurnStartEvent::default()).await;
         }));
-        // Each call arrives (is queued) before the next one is sent.
-        tokio::time::sleep(Duration::from_millis(1)).await;
+        // Each call arrives (is queued) before the next one is sent: the one thread runs it
+        // up to its wait before this task is polled again.
+        tokio::task::yield_now().await;
     }
     for t in tasks {
         t.await.unwrap();
