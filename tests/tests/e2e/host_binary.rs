@@ -15,22 +15,14 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-/// The `hooks-examples` binary.
+/// The `hooks-examples` binary. `HOOKS_E2E_BIN` names a binary to use instead.
 ///
 /// # Panics
 ///
 /// When it cannot be built.
 pub(crate) fn path() -> &'static Path {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        if let Some(bin) = std::env::var_os("HOOKS_E2E_BIN").filter(|b| !b.is_empty()) {
-            let bin = PathBuf::from(bin);
-            assert!(bin.is_file(), "HOOKS_E2E_BIN={} is no file", bin.display());
-            return bin;
-        }
-        build("hookwright-cli", "hooks-examples")
-            .unwrap_or_else(|e| panic!("cannot build the hooks binary: {e}"))
-    })
+    PATH.get_or_init(|| given_or_built("HOOKS_E2E_BIN", "hookwright-cli", "hooks-examples"))
 }
 
 /// The default `hooks` (hooks-bin/src/main.rs), which links the guards; built the same way.
@@ -41,19 +33,7 @@ pub(crate) fn path() -> &'static Path {
 /// When it cannot be built.
 pub(crate) fn guards() -> &'static Path {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        if let Some(bin) = std::env::var_os("HOOKS_E2E_GUARDS_BIN").filter(|b| !b.is_empty()) {
-            let bin = PathBuf::from(bin);
-            assert!(
-                bin.is_file(),
-                "HOOKS_E2E_GUARDS_BIN={} is no file",
-                bin.display()
-            );
-            return bin;
-        }
-        build("hookwright-cli", "hooks")
-            .unwrap_or_else(|e| panic!("cannot build the hooks binary: {e}"))
-    })
+    PATH.get_or_init(|| given_or_built("HOOKS_E2E_GUARDS_BIN", "hookwright-cli", "hooks"))
 }
 
 /// `hooks-e2e` (tests/bundles/e2e-bundle): an author's own binary, the examples bundle and a
@@ -65,19 +45,18 @@ pub(crate) fn guards() -> &'static Path {
 /// When it cannot be built.
 pub(crate) fn e2e_bundle() -> &'static Path {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        if let Some(bin) = std::env::var_os("HOOKS_E2E_BUNDLE_BIN").filter(|b| !b.is_empty()) {
-            let bin = PathBuf::from(bin);
-            assert!(
-                bin.is_file(),
-                "HOOKS_E2E_BUNDLE_BIN={} is no file",
-                bin.display()
-            );
-            return bin;
-        }
-        build("e2e-bundle", "hooks-e2e")
-            .unwrap_or_else(|e| panic!("cannot build the hooks-e2e binary: {e}"))
-    })
+    PATH.get_or_init(|| given_or_built("HOOKS_E2E_BUNDLE_BIN", "e2e-bundle", "hooks-e2e"))
+}
+
+/// The binary the environment variable `var` names (which must be a file), or else `bin` of
+/// `package`, built.
+fn given_or_built(var: &str, package: &str, bin: &str) -> PathBuf {
+    if let Some(given) = std::env::var_os(var).filter(|b| !b.is_empty()) {
+        let given = PathBuf::from(given);
+        assert!(given.is_file(), "{var}={} is no file", given.display());
+        return given;
+    }
+    build(package, bin).unwrap_or_else(|e| panic!("cannot build the {bin} binary: {e}"))
 }
 
 fn build(package: &str, bin: &str) -> Result<PathBuf, String> {
