@@ -40,9 +40,9 @@ use super::hook_json::{
     SESSION_START, STOP, USER_PROMPT_SUBMIT, block, hook_specific,
 };
 use super::protocol::{
-    AgentCli, AgentEvent, Decision, FailClosed, FailValue, Form, HooksSwitch, InstallShape, Layout,
-    Protocol, Spec,
+    AgentCli, FailClosed, FailValue, Form, HooksSwitch, InstallShape, Layout, Protocol, Spec,
 };
+use super::terms::{AgentEvent, Decision};
 use super::tool_io::{ToolOutputView, Unfit};
 
 /// Claude Code's hook protocol.

@@ -54,9 +54,9 @@ use hookwright::events::{AgentEndEvent, ToolCallEvent, ToolInput, ToolResultEven
 use hookwright::tool_names::ToolNames;
 
 use super::hook_json::replacement_text;
-use super::protocol::{
-    AgentCli, AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
-    Spec, StartSource, invalid, missing, object_or_json,
+use super::protocol::{AgentCli, Form, InstallShape, Layout, Protocol, Spec};
+use super::terms::{
+    AgentEvent, Call, Decision, Mapping, Request, StartSource, invalid, missing, object_or_json,
 };
 use super::tool_io::{self, ToolOutputView};
 use crate::json::{self, InputError};

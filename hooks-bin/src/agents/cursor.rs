@@ -48,8 +48,10 @@ use hookwright::tool_names::ToolNames;
 
 use super::hook_json::check_event_name;
 use super::protocol::{
-    AgentCli, AgentEvent, Call, Decision, FailClosed, FailValue, Form, InstallShape, Layout,
-    Mapping, Protocol, Request, Spec, StartSource, invalid, missing, object_or_json,
+    AgentCli, FailClosed, FailValue, Form, InstallShape, Layout, Protocol, Spec,
+};
+use super::terms::{
+    AgentEvent, Call, Decision, Mapping, Request, StartSource, invalid, missing, object_or_json,
 };
 use super::tool_io::{self, ToolOutputView};
 use crate::json::{self, InputError};

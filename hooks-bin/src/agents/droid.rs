@@ -40,9 +40,8 @@ use super::hook_json::{
     self, POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP,
     USER_PROMPT_SUBMIT, block,
 };
-use super::protocol::{
-    AgentCli, AgentEvent, Decision, Form, InstallShape, Layout, Mapping, Protocol, Spec,
-};
+use super::protocol::{AgentCli, Form, InstallShape, Layout, Protocol, Spec};
+use super::terms::{AgentEvent, Decision, Mapping};
 
 /// Factory Droid's hook protocol.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

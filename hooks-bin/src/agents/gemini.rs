@@ -51,10 +51,8 @@ use hookwright::tool_names::ToolNames;
 
 use super::hook_json::{self, SESSION_END, SESSION_START, hook_specific, replacement_text};
 use super::llm_content;
-use super::protocol::{
-    AgentCli, AgentEvent, Call, Decision, Form, HooksSwitch, InstallShape, Layout, Mapping,
-    Protocol, Request, Spec, invalid, missing,
-};
+use super::protocol::{AgentCli, Form, HooksSwitch, InstallShape, Layout, Protocol, Spec};
+use super::terms::{AgentEvent, Call, Decision, Mapping, Request, invalid, missing};
 use super::tool_io::join_text;
 use crate::json::{self, InputError, one_line};
 

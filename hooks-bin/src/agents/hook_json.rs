@@ -20,7 +20,7 @@ use hookwright::events::{
 };
 use hookwright::tool_names::ToolNames;
 
-use super::protocol::{AgentEvent, Call, Mapping, Request, StartSource, invalid, missing};
+use super::terms::{AgentEvent, Call, Mapping, Request, StartSource, invalid, missing};
 use super::tool_io::{self, ToolOutputView, join_text};
 use crate::json::{self, InputError, one_line};
 

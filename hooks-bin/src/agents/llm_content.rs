@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use super::protocol::Call;
+use super::terms::Call;
 use super::tool_io::ToolOutputView;
 
 /// `call` with a tool result's content read from `llmContent` (see the [module docs](self));

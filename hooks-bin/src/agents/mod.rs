@@ -55,14 +55,15 @@ pub mod hook_json;
 mod llm_content;
 mod protocol;
 pub mod qwen;
+mod terms;
 pub mod tool_io;
 
 use std::fmt;
 
 pub use self::protocol::{
-    AgentCli, AgentEvent, Call, Decision, FailClosed, FailValue, Form, HooksSwitch, InstallShape,
-    Layout, Mapping, OnFailure, Protocol, Request, Spec, StartSource,
+    AgentCli, FailClosed, FailValue, Form, HooksSwitch, InstallShape, Layout, Protocol, Spec,
 };
+pub use self::terms::{AgentEvent, Call, Decision, Mapping, OnFailure, Request, StartSource};
 
 /// Exit code: success (an answer on stdout, or no opinion).
 pub const EXIT_OK: u8 = 0;

@@ -41,10 +41,8 @@ use super::hook_json::{
     SESSION_START, STOP, USER_PROMPT_SUBMIT, block, replacement_text,
 };
 use super::llm_content;
-use super::protocol::{
-    AgentCli, AgentEvent, Call, Decision, Form, InstallShape, Layout, Mapping, Protocol, Request,
-    Spec,
-};
+use super::protocol::{AgentCli, Form, InstallShape, Layout, Protocol, Spec};
+use super::terms::{AgentEvent, Call, Decision, Mapping, Request};
 use crate::json::{self, InputError};
 
 /// Qwen Code's hook protocol.
