@@ -1,19 +1,24 @@
-//! The agents whose hook protocol `hooks` speaks: Claude Code ([`claude`]), Codex ([`codex`]),
-//! Gemini CLI ([`gemini`]), Copilot CLI ([`copilot`]), Qwen Code ([`qwen`]), Factory Droid
-//! ([`droid`]), and Cursor ([`cursor`], from its documentation, not verified against Cursor).
+//! The agents `hooks` serves, in one list ([`AgentKind::ALL`]): those whose hook protocol it
+//! speaks, Claude Code ([`claude`]), Codex ([`codex`]), Gemini CLI ([`gemini`]), Copilot CLI
+//! ([`copilot`]), Qwen Code ([`qwen`]), Factory Droid ([`droid`]) and Cursor ([`cursor`], from
+//! its documentation, not verified against Cursor); and pi ([`pi`]) and oh-my-pi ([`omp`]),
+//! which load the bridge extension ([`extension`]).
 //!
 //! # What an agent implements
 //!
-//! One file per agent with one unit struct implementing [`Protocol`]: its [`Spec`] (its name,
-//! its events and what each is in our terms ([`AgentEvent`], [`Mapping`]), its tool names (a
-//! two-way [`ToolNames`](hookwright::tool_names::ToolNames) table), its command line
-//! ([`AgentCli`]) and where `hooks install` registers it ([`InstallShape`])), how its input
-//! decodes into our events ([`Protocol::decode`]; the shared hook JSON unless it says
-//! otherwise) and how our [`Decision`] is written in its schema ([`Protocol::encode`]). [`Agent`] names it; [`Agent::ALL`] is the one list of agents, from which
-//! the adapter subcommands, `doctor`, `list` and `install` are made. What several agents share
-//! lives in [`hook_json`] (the hook JSON Claude Code defined and Codex reuses) and [`tool_io`]
-//! (tool inputs and outputs), not in one agent's file. How one call runs through a protocol,
-//! the same for every agent and transport, is [`crate::call`].
+//! One file per agent. A command-hook agent has one unit struct implementing [`Protocol`]:
+//! its [`Spec`] (its name, its events and what each is in our terms ([`AgentEvent`],
+//! [`Mapping`]), its tool names (a two-way [`ToolNames`](hookwright::tool_names::ToolNames)
+//! table), its command line ([`AgentCli`]) and where `hooks install` registers it
+//! ([`InstallShape`])), how its input decodes into our events ([`Protocol::decode`]; the
+//! shared hook JSON unless it says otherwise) and how our [`Decision`] is written in its
+//! schema ([`Protocol::encode`]). An agent of the bridge has one `static` [`Extension`]: its
+//! names, its configuration directory and the events it never delivers. One line of the list
+//! (in this file) names it, as an [`Agent`] or an [`ExtensionAgent`]; the adapter
+//! subcommands, `install`, `uninstall`, `doctor`, `list` and the help are made from the list.
+//! What several agents share lives in [`hook_json`] (the hook JSON Claude Code defined and
+//! Codex reuses) and [`tool_io`] (tool inputs and outputs), not in one agent's file. How one
+//! call runs through a protocol, the same for every agent and transport, is [`crate::call`].
 //!
 //! # Mapping
 //!
@@ -50,15 +55,22 @@ pub mod codex;
 pub mod copilot;
 pub mod cursor;
 pub mod droid;
+pub mod extension;
 pub mod gemini;
 pub mod hook_json;
 mod llm_content;
+pub mod omp;
+pub mod pi;
 mod protocol;
 pub mod qwen;
 mod terms;
 pub mod tool_io;
 
 use std::fmt;
+
+use hookwright::EventKind;
+
+pub use self::extension::Extension;
 
 pub use self::protocol::{
     AgentCli, FailClosed, FailValue, Form, HooksSwitch, InstallShape, Layout, Protocol, Spec,
@@ -72,10 +84,15 @@ pub const EXIT_ERROR: u8 = 1;
 /// Exit code: the adapter or a hook failed on a gating event (the agent blocks the action).
 pub const EXIT_BLOCK: u8 = 2;
 
-/// The list of agents: one line per agent (its variant, its protocol's module and unit struct,
-/// and what it is) makes [`Agent`], [`Agent::ALL`] and [`Agent::protocol`].
+/// The list of agents: one line per agent (its variant, the module and value that describe it,
+/// and what it is), the command-hook agents first, then those served through the bridge
+/// extension. It makes [`AgentKind`] and [`AgentKind::ALL`] (the whole list, in its order),
+/// [`Agent`] with [`Agent::protocol`], and [`ExtensionAgent`] with [`ExtensionAgent::spec`].
 macro_rules! agents {
-    ($($(#[$doc:meta])* $variant:ident => $module:ident::$protocol:ident,)*) => {
+    (
+        command { $($(#[$doc:meta])* $variant:ident => $module:ident::$protocol:ident,)* }
+        extension { $($(#[$edoc:meta])* $evariant:ident => $emodule:ident::$spec:ident,)* }
+    ) => {
         /// An agent CLI whose hook protocol `hooks` speaks: the name of a [`Protocol`].
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         #[non_exhaustive]
@@ -84,7 +101,8 @@ macro_rules! agents {
         }
 
         impl Agent {
-            /// Every agent, in the order commands list them.
+            /// The command-hook agents of the list ([`AgentKind::ALL`]), in its order: what
+            /// the adapter subcommands are made from.
             pub const ALL: &'static [Agent] = &[$(Agent::$variant),*];
 
             /// The agent's protocol.
@@ -95,24 +113,88 @@ macro_rules! agents {
                 }
             }
         }
+
+        /// An agent that loads the bridge extension in-process: the name of an [`Extension`].
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum ExtensionAgent {
+            $($(#[$edoc])* $evariant,)*
+        }
+
+        impl ExtensionAgent {
+            /// What the agent is.
+            #[must_use]
+            pub fn spec(self) -> &'static Extension {
+                match self {
+                    $(ExtensionAgent::$evariant => &$emodule::$spec,)*
+                }
+            }
+        }
+
+        impl AgentKind {
+            /// Every agent, in the order commands list them: the one list `install`,
+            /// `uninstall`, `doctor`, `list` and the help take their agents from.
+            pub const ALL: &'static [AgentKind] = &[
+                $(AgentKind::Command(Agent::$variant),)*
+                $(AgentKind::Extension(ExtensionAgent::$evariant),)*
+            ];
+        }
     };
 }
 
 agents! {
-    /// Claude Code (`hooks claude EVENT`, [`claude::Claude`]).
-    Claude => claude::Claude,
-    /// Codex (`hooks codex EVENT`, [`codex::Codex`]).
-    Codex => codex::Codex,
-    /// Gemini CLI (`hooks gemini EVENT`, [`gemini::Gemini`]).
-    Gemini => gemini::Gemini,
-    /// Copilot CLI (`hooks copilot EVENT`, [`copilot::Copilot`]).
-    Copilot => copilot::Copilot,
-    /// Qwen Code (`hooks qwen EVENT`, [`qwen::Qwen`]).
-    Qwen => qwen::Qwen,
-    /// Factory Droid (`hooks droid EVENT`, [`droid::Droid`]).
-    Droid => droid::Droid,
-    /// Cursor (`hooks cursor EVENT`, [`cursor::Cursor`]; from its documentation, not verified).
-    Cursor => cursor::Cursor,
+    command {
+        /// Claude Code (`hooks claude EVENT`, [`claude::Claude`]).
+        Claude => claude::Claude,
+        /// Codex (`hooks codex EVENT`, [`codex::Codex`]).
+        Codex => codex::Codex,
+        /// Gemini CLI (`hooks gemini EVENT`, [`gemini::Gemini`]).
+        Gemini => gemini::Gemini,
+        /// Copilot CLI (`hooks copilot EVENT`, [`copilot::Copilot`]).
+        Copilot => copilot::Copilot,
+        /// Qwen Code (`hooks qwen EVENT`, [`qwen::Qwen`]).
+        Qwen => qwen::Qwen,
+        /// Factory Droid (`hooks droid EVENT`, [`droid::Droid`]).
+        Droid => droid::Droid,
+        /// Cursor (`hooks cursor EVENT`, [`cursor::Cursor`]; from its documentation, not verified).
+        Cursor => cursor::Cursor,
+    }
+    extension {
+        /// pi, under node ([`pi::PI`]).
+        Pi => pi::PI,
+        /// oh-my-pi, under bun ([`omp::OMP`]).
+        Omp => omp::OMP,
+    }
+}
+
+/// One agent of the list ([`AgentKind::ALL`]), by how `hooks` serves it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AgentKind {
+    /// A command-hook agent: it runs `hooks AGENT EVENT` per call, in its own protocol.
+    Command(Agent),
+    /// An agent that loads the bridge extension, which runs the hooks in
+    /// `hooks serve --stdio`.
+    Extension(ExtensionAgent),
+}
+
+impl AgentKind {
+    /// The agent's name, as the command line spells it: `claude`, `pi`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AgentKind::Command(agent) => agent.as_str(),
+            AgentKind::Extension(agent) => agent.as_str(),
+        }
+    }
+
+    /// The agent's own name, for messages: `Claude Code`, `oh-my-pi`.
+    #[must_use]
+    pub fn display_name(self) -> &'static str {
+        match self {
+            AgentKind::Command(agent) => agent.display_name(),
+            AgentKind::Extension(agent) => agent.spec().display_name,
+        }
+    }
 }
 
 impl Agent {
@@ -135,24 +217,85 @@ impl Agent {
     }
 }
 
+impl ExtensionAgent {
+    /// The agents of the bridge in the list ([`AgentKind::ALL`]), in its order.
+    pub fn all() -> impl Iterator<Item = ExtensionAgent> {
+        AgentKind::ALL.iter().filter_map(|agent| match agent {
+            AgentKind::Extension(agent) => Some(*agent),
+            AgentKind::Command(_) => None,
+        })
+    }
+
+    /// `pi` or `omp` ([`Extension::name`]).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The events of ours the agent delivers to the bridge ([`Extension::delivers`]).
+    #[must_use]
+    pub fn delivers(self) -> Vec<EventKind> {
+        self.spec().delivers()
+    }
+}
+
+/// The agent of the list named `name` that `pick` takes, or why not: the names `pick` takes.
+fn named<T>(name: &str, pick: impl Fn(AgentKind) -> Option<T>) -> Result<T, String> {
+    let mut names = Vec::new();
+    for &agent in AgentKind::ALL {
+        if let Some(found) = pick(agent) {
+            if agent.as_str() == name {
+                return Ok(found);
+            }
+            names.push(agent.as_str());
+        }
+    }
+    Err(format!(
+        "unknown agent `{name}` (expected one of: {})",
+        names.join(", ")
+    ))
+}
+
+impl std::str::FromStr for AgentKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        named(s, Some)
+    }
+}
+
 impl std::str::FromStr for Agent {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Agent::ALL
-            .iter()
-            .copied()
-            .find(|agent| agent.as_str() == s)
-            .ok_or_else(|| {
-                let known: Vec<&str> = Agent::ALL.iter().map(|a| a.as_str()).collect();
-                format!(
-                    "unknown agent `{s}` (expected one of: {})",
-                    known.join(", ")
-                )
-            })
+        named(s, |a| match a {
+            AgentKind::Command(agent) => Some(agent),
+            AgentKind::Extension(_) => None,
+        })
+    }
+}
+
+impl std::str::FromStr for ExtensionAgent {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        named(s, |a| match a {
+            AgentKind::Extension(agent) => Some(agent),
+            AgentKind::Command(_) => None,
+        })
+    }
+}
+
+impl fmt::Display for AgentKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
 impl fmt::Display for Agent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for ExtensionAgent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }

@@ -15,8 +15,8 @@ pub struct AdapterArgs {
     /// The agent's event name, e.g. `PreToolUse`.
     pub event: String,
     /// The working directory [default: the agent's project directory variable
-    /// (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`, `COPILOT_PROJECT_DIR`, `QWEN_PROJECT_DIR`,
-    /// `FACTORY_PROJECT_DIR`), else the input's `cwd`, else the current directory].
+    /// ([`Protocol::project_dir_env`](crate::agents::Protocol::project_dir_env)), else the
+    /// input's `cwd`, else the current directory]; each agent's help names its variable.
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
     /// `--trust-all`.

@@ -4,20 +4,16 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::agents::Agent;
-use crate::install::extension::{self, ExtensionAgent};
+use crate::agents::{AgentKind, ExtensionAgent};
+use crate::install::extension;
 use crate::install::{self, HttpHooks, Scope, Target};
 use crate::{home, serve, trust};
 
 /// Where `install` and `uninstall` act, the options both take.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PlacementArgs {
-    /// `claude` (`.claude/settings.json`), `codex` (`.codex/hooks.json`), `gemini`
-    /// (`.gemini/settings.json`), `copilot` (`.github/hooks/hooks.json`, user
-    /// `~/.copilot/hooks/hooks.json`), `qwen` (`.qwen/settings.json`), `droid`
-    /// (`.factory/settings.json`), `cursor` (`.cursor/hooks.json`), or `pi` / `omp` (the
-    /// bridge extension, `.pi/extensions/hooks.ts` / `.omp/extensions/hooks.ts`).
-    #[arg(value_parser = targets())]
+    /// The agent, and the file written for it ([`target_help`], from the list of agents).
+    #[arg(value_parser = targets(), help = target_help())]
     pub target: String,
     /// The project in the working directory (the default): its settings file, and for
     /// Claude Code's `--http` entries `.claude/settings.local.json`.
@@ -67,7 +63,7 @@ pub struct InstallArgs {
     pub allow_missing: bool,
 }
 
-/// Options of `hooks uninstall`: any agent `install` takes (`pi` / `omp`: their bridge
+/// Options of `hooks uninstall`: any agent `install` takes (for pi and oh-my-pi: their bridge
 /// extension), and where.
 #[derive(Debug, Clone, clap::Args)]
 pub struct UninstallArgs {
@@ -76,11 +72,56 @@ pub struct UninstallArgs {
     pub place: PlacementArgs,
 }
 
-/// What `install` and `uninstall` take: the agents' names and the bridge's agents'.
+/// What `install` and `uninstall` take: every agent of the list.
 fn targets() -> clap::builder::PossibleValuesParser {
-    let agents = Agent::ALL.iter().map(|a| a.as_str());
-    let bridges = ExtensionAgent::ALL.iter().map(|a| a.as_str());
-    clap::builder::PossibleValuesParser::new(agents.chain(bridges))
+    clap::builder::PossibleValuesParser::new(AgentKind::ALL.iter().map(|a| a.as_str()))
+}
+
+/// The help of `install`'s and `uninstall`'s TARGET: each agent of the list with the file
+/// written for it in a project (and for the user, when it is elsewhere).
+fn target_help() -> String {
+    let targets: Vec<String> = AgentKind::ALL
+        .iter()
+        .map(|&agent| match agent {
+            AgentKind::Command(agent) => {
+                let shape = agent.protocol().install();
+                let user = shape.user_dir.map_or_else(String::new, |dir| {
+                    format!(", user {}", file_in(&format!("~/{dir}"), shape.file))
+                });
+                format!("`{agent}` ({}{user})", file_in(shape.dir, shape.file))
+            }
+            AgentKind::Extension(agent) => format!(
+                "`{agent}` (the bridge extension, {})",
+                file_in(agent.spec().config_dir, "extensions/hooks.ts")
+            ),
+        })
+        .collect();
+    targets.join(", ")
+}
+
+/// `` `DIR/FILE` ``.
+fn file_in(dir: &str, file: &str) -> String {
+    format!("`{dir}/{file}`")
+}
+
+/// What `hooks --help` says of `install`: the agents of the bridge named from the list.
+pub(super) fn install_about() -> String {
+    let (names, targets): (Vec<&str>, Vec<String>) = ExtensionAgent::all()
+        .map(|agent| (agent.spec().display_name, format!("`{agent}`")))
+        .unzip();
+    format!(
+        "Register this binary in an agent's hook settings for the events the hooks handle \
+         (merging; a backup is kept; idempotent), or put the bridge extension where {} loads \
+         it ({})",
+        names.join(" or "),
+        targets.join(", ")
+    )
+}
+
+/// The names of the agents of the bridge: `pi or omp`.
+fn bridge_names() -> String {
+    let names: Vec<&str> = ExtensionAgent::all().map(ExtensionAgent::as_str).collect();
+    names.join(" or ")
 }
 
 /// What an install or uninstall acts on: pi's or oh-my-pi's bridge extension, or an agent's
@@ -104,9 +145,9 @@ impl PlacementArgs {
     /// The placement these options name, or the message and exit code of why not: 2 for an
     /// unknown target, 1 when no directory or binary path can be had.
     fn resolve(&self) -> Result<Placement, (String, u8)> {
-        let of = match self.target.parse::<ExtensionAgent>() {
-            Ok(bridge) => Of::Bridge(bridge),
-            Err(_) => Of::Settings(self.target.parse().map_err(|e: String| (e, 2))?),
+        let of = match self.target.parse::<AgentKind>().map_err(|e| (e, 2))? {
+            AgentKind::Extension(bridge) => Of::Bridge(bridge),
+            AgentKind::Command(agent) => Of::Settings(agent),
         };
         let scope = if self.user {
             Scope::User
@@ -148,7 +189,11 @@ pub(super) fn install(args: &InstallArgs) -> ExitCode {
     let target = match p.of {
         Of::Bridge(agent) => {
             if args.claude_version.is_some() || args.trust || args.http || args.command.is_some() {
-                let e = "--claude-version, --trust, --http and --command are not options of pi or omp (their bridge has none)";
+                let e = format!(
+                    "--claude-version, --trust, --http and --command are not options of {} \
+                     (their bridge has none)",
+                    bridge_names()
+                );
                 return fail(&e, 2);
             }
             let dry_run = args.place.dry_run;

@@ -84,9 +84,8 @@ pub enum Command {
         #[command(flatten)]
         trust: TrustAllArgs,
     },
-    /// Register this binary in an agent's hook settings for the events the hooks handle
-    /// (merging; a backup is kept; idempotent), or put the bridge extension where pi or
-    /// oh-my-pi loads it (`pi`, `omp`).
+    /// Register this binary in an agent's hook settings, or put the bridge extension in
+    /// place (its help: [`install::install_about`], from the list of agents).
     #[command(
         after_help = "Exit status: 0 installed (or nothing to do); 1 the settings \
         file could not be read, parsed or written, or no home directory for --user (nothing \
@@ -151,7 +150,8 @@ pub(crate) fn agent_names() -> clap::builder::PossibleValuesParser {
 #[must_use]
 pub fn command() -> clap::Command {
     use clap::{Args as _, CommandFactory as _};
-    let mut cli = Cli::command();
+    let mut cli =
+        Cli::command().mut_subcommand("install", |sub| sub.about(install::install_about()));
     for &agent in crate::agents::Agent::ALL {
         let protocol = agent.protocol();
         let about = protocol.cli();
@@ -162,7 +162,16 @@ pub fn command() -> clap::Command {
             rest.join(", "),
             about.exit_status
         );
+        let cwd = match protocol.project_dir_env() {
+            Some(var) => format!("`{var}`, else the input's `cwd`"),
+            None => "the input's `cwd`".to_owned(),
+        };
         let sub = AdapterArgs::augment_args(clap::Command::new(agent.as_str()))
+            .mut_arg("cwd", |arg| {
+                arg.help(format!(
+                    "The working directory [default: {cwd}, else the current directory]"
+                ))
+            })
             .about(format!(
                 "Serve one {} hook call{}: read its JSON from stdin, answer on stdout.",
                 about.display_name, about.about_note

@@ -21,12 +21,8 @@
 //! agents load). `--dry-run` prints the diff and writes nothing.
 
 use std::ffi::OsStr;
-use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
-
-use hookwright::EventKind;
 
 use super::file::{diff, read_settings, remove_with_backup, say_backup, write_settings};
 use super::{InstallError, Scope};
@@ -40,82 +36,9 @@ const BINARY_LINE: &str = "const INSTALLED_BINARY = \"\";";
 /// The variable both agents read their user-level directory from.
 pub const AGENT_DIR_ENV: &str = "PI_CODING_AGENT_DIR";
 
-/// An agent that loads TypeScript extensions in-process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ExtensionAgent {
-    /// pi (`@mariozechner/pi-coding-agent`), under node.
-    Pi,
-    /// oh-my-pi (`@oh-my-pi/pi-coding-agent`), under bun.
-    Omp,
-}
-
-impl ExtensionAgent {
-    /// Every agent that loads the bridge.
-    pub const ALL: &'static [ExtensionAgent] = &[ExtensionAgent::Pi, ExtensionAgent::Omp];
-
-    /// `pi` or `omp`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ExtensionAgent::Pi => "pi",
-            ExtensionAgent::Omp => "omp",
-        }
-    }
-
-    /// The events of ours the agent delivers to the bridge (the bridge's `SOURCES`, which
-    /// `bridge_source.rs` checks against this): oh-my-pi every one; pi 0.73.1 has no
-    /// `session.compacting`, auto-compaction, auto-retry, `ttsr_triggered` or
-    /// `todo_reminder` event, and its `session_start` and `session_before_fork` stand for our
-    /// `session_switch`, `session_branch` and `session_before_branch`.
-    #[must_use]
-    pub fn delivers(self) -> Vec<EventKind> {
-        use EventKind as E;
-        match self {
-            ExtensionAgent::Omp => EventKind::ALL.to_vec(),
-            ExtensionAgent::Pi => EventKind::ALL
-                .iter()
-                .copied()
-                .filter(|kind| {
-                    !matches!(
-                        kind,
-                        E::SessionCompacting
-                            | E::AutoCompactionStart
-                            | E::AutoCompactionEnd
-                            | E::AutoRetryStart
-                            | E::AutoRetryEnd
-                            | E::TtsrTriggered
-                            | E::TodoReminder
-                    )
-                })
-                .collect(),
-        }
-    }
-
-    /// The agent's configuration directory, in a project and in `HOME`.
-    const fn config_dir(self) -> &'static str {
-        match self {
-            ExtensionAgent::Pi => ".pi",
-            ExtensionAgent::Omp => ".omp",
-        }
-    }
-}
-
-impl fmt::Display for ExtensionAgent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for ExtensionAgent {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "pi" => Ok(ExtensionAgent::Pi),
-            "omp" => Ok(ExtensionAgent::Omp),
-            other => Err(format!("unknown agent `{other}` (expected pi or omp)")),
-        }
-    }
-}
+/// An agent that loads the bridge ([`crate::agents::ExtensionAgent`], one line of the list of
+/// agents).
+pub use crate::agents::ExtensionAgent;
 
 /// The extensions directory of `agent` in `scope`: under `cwd` for a project, else the
 /// agent's user directory (`agent_dir_env`, the value of `PI_CODING_AGENT_DIR`, when it is
@@ -132,7 +55,7 @@ pub fn extensions_dir(
     agent_dir_env: Option<&OsStr>,
 ) -> Result<PathBuf, InstallError> {
     if scope == Scope::Project {
-        return Ok(cwd.join(agent.config_dir()).join("extensions"));
+        return Ok(cwd.join(agent.spec().config_dir).join("extensions"));
     }
     if let Some(dir) = agent_dir_env.filter(|d| !d.is_empty()).map(Path::new) {
         if !dir.is_absolute() {
@@ -147,7 +70,7 @@ pub fn extensions_dir(
         return Err(InstallError::NoExtensionHome { agent });
     }
     Ok(home
-        .join(agent.config_dir())
+        .join(agent.spec().config_dir)
         .join("agent")
         .join("extensions"))
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::agents::Agent;
+use crate::agents::{Agent, ExtensionAgent};
 
 /// How bad a finding is (in JSON: [`Level::as_str`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -181,9 +181,13 @@ impl Report {
             }
         }
         if !self.findings.is_empty() {
+            let bridges: Vec<&str> = ExtensionAgent::all()
+                .map(|agent| agent.spec().display_name)
+                .collect();
             let _ = writeln!(
                 out,
-                "\npi and oh-my-pi bridges, project hook files, environment"
+                "\n{} bridges, project hook files, environment",
+                bridges.join(" and ")
             );
             for finding in &self.findings {
                 line(&mut out, finding);

@@ -1,7 +1,7 @@
 //! `hooks doctor [--project DIR] [--json]`: whether the hooks installed for each agent on this
 //! machine really run, and the command that fixes each thing that keeps one from running.
 //!
-//! For every agent ([`Agent::ALL`]) it looks for the executable on `PATH` (asked `--version`,
+//! For every agent of the list ([`AgentKind::ALL`]) that runs hook commands it looks for the executable on `PATH` (asked `--version`,
 //! killed after 5 s) and the config directories (the user's, the project's); an agent with
 //! neither, and no entry of ours, is only listed as not found. Then, in each settings file
 //! `install` writes for it (project and user; Claude Code's `settings.local.json` too), it
@@ -21,9 +21,9 @@
 //! - the agent's hooks are switched on: Claude Code's `disableAllHooks`, Codex's `hooks`
 //!   feature, Gemini CLI's `hooksConfig.enabled`.
 //!
-//! Then the bridge extension of `install pi|omp` ([`bridge`]: it starts this binary, and is
-//! the bridge this version writes), the project hook files discovered for the project that are
-//! untrusted or changed since trusted ([`crate::trust`]), and this binary's kill switch
+//! For pi and oh-my-pi, the bridge extension `install` puts in place ([`bridge`]: it starts
+//! this binary, and is the bridge this version writes). Then the project hook files
+//! discovered for the project that are untrusted or changed since trusted ([`crate::trust`]), and this binary's kill switch
 //! (`HOOKS_DISABLE=1`) in the environment doctor runs in.
 //!
 //! A gating hook is one on an event that can block a tool call or a prompt
@@ -45,7 +45,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::agents::Agent;
+use crate::agents::{Agent, AgentKind, ExtensionAgent};
 use crate::install;
 pub(crate) use crate::install::Scope;
 use crate::text::shell_quote;
@@ -142,7 +142,7 @@ impl Context {
     }
 
     /// The install of `agent`'s bridge in `scope`.
-    fn install_bridge(&self, agent: install::extension::ExtensionAgent, scope: Scope) -> String {
+    fn install_bridge(&self, agent: ExtensionAgent, scope: Scope) -> String {
         self.in_project(format!("install {agent} --{scope}"), scope)
     }
 
@@ -181,7 +181,15 @@ pub fn diagnose(ctx: &Context) -> Report {
         not_found: Vec::new(),
         findings: Vec::new(),
     };
-    for &agent in Agent::ALL {
+    let mut bridges = Vec::new();
+    for &agent in AgentKind::ALL {
+        let agent = match agent {
+            AgentKind::Command(agent) => agent,
+            AgentKind::Extension(agent) => {
+                bridge::check(ctx, agent, &mut bridges);
+                continue;
+            }
+        };
         let presence = agent::look_for(
             agent,
             ctx.path_var.as_deref(),
@@ -233,7 +241,7 @@ pub fn diagnose(ctx: &Context) -> Report {
              were not checked",
         ));
     }
-    bridge::check(ctx, &mut report.findings);
+    report.findings.append(&mut bridges);
     project_files(ctx, &mut report.findings);
     switch::kill_switch(&mut report.findings);
     report

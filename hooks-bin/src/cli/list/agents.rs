@@ -1,7 +1,7 @@
 //! Per agent, the loaded handlers and commands that the agent can never call: its protocol
 //! ([`Protocol::events`](crate::agents::Protocol::events)) emits none of their events, or
 //! none of its events runs a command; for pi and oh-my-pi, what their bridge can be given
-//! ([`ExtensionAgent::delivers`]; both run commands).
+//! ([`ExtensionAgent::delivers`](crate::agents::ExtensionAgent::delivers); both run commands).
 
 use std::collections::BTreeSet;
 
@@ -9,8 +9,9 @@ use hookwright::LoadedHook;
 use hookwright::events::EventKind;
 use serde_json::{Value, json};
 
-use crate::agents::{Agent, Protocol};
-use crate::install::extension::ExtensionAgent;
+#[cfg(test)]
+use crate::agents::Agent;
+use crate::agents::{AgentKind, Protocol};
 
 /// The events of ours that `protocol` emits, and whether any of its events runs commands.
 fn reachable(protocol: &dyn Protocol) -> (BTreeSet<EventKind>, bool) {
@@ -23,17 +24,23 @@ fn reachable(protocol: &dyn Protocol) -> (BTreeSet<EventKind>, bool) {
     (kinds, commands)
 }
 
-/// Every agent with what it can call: its name, our events it emits, whether it runs
-/// commands; the hook agents in [`Agent::ALL`] order, then pi and oh-my-pi.
+/// Every agent of the list ([`AgentKind::ALL`], in its order) with what it can call: its
+/// name, our events it emits, whether it runs commands.
 fn agents() -> Vec<(&'static str, BTreeSet<EventKind>, bool)> {
-    let hooked = Agent::ALL.iter().map(|agent| {
-        let (kinds, commands) = reachable(agent.protocol());
-        (agent.as_str(), kinds, commands)
-    });
-    let bridged = ExtensionAgent::ALL
+    AgentKind::ALL
         .iter()
-        .map(|agent| (agent.as_str(), agent.delivers().into_iter().collect(), true));
-    hooked.chain(bridged).collect()
+        .map(|&agent| match agent {
+            AgentKind::Command(hooked) => {
+                let (kinds, commands) = reachable(hooked.protocol());
+                (agent.as_str(), kinds, commands)
+            }
+            AgentKind::Extension(bridged) => (
+                agent.as_str(),
+                bridged.delivers().into_iter().collect(),
+                true,
+            ),
+        })
+        .collect()
 }
 
 /// `[{"agent", "unreachable": [{"event", "hook", "name", "location"}], "unreachableCommands":
