@@ -40,7 +40,8 @@ use super::hook_json::{
     SESSION_START, STOP, USER_PROMPT_SUBMIT, block, hook_specific,
 };
 use super::protocol::{
-    AgentCli, FailClosed, FailValue, Form, HooksSwitch, InstallShape, Layout, Protocol, Spec,
+    AgentCli, FailClosed, FailValue, Form, HooksSwitch, InstallShape, Layout, ProjectDir, Protocol,
+    Spec,
 };
 use super::terms::{AgentEvent, Decision};
 use super::tool_io::{ToolOutputView, Unfit};
@@ -63,7 +64,12 @@ static SPEC: Spec = Spec {
         STOP,
     ],
     tool_names: &CLAUDE_TOOL_NAMES,
-    project_dir_env: Some("CLAUDE_PROJECT_DIR"),
+    // Claude Code substitutes `${CLAUDE_PROJECT_DIR}` itself in an exec-form entry (no shell
+    // runs; plain `$CLAUDE_PROJECT_DIR` is not substituted there).
+    project_dir: Some(ProjectDir {
+        var: "CLAUDE_PROJECT_DIR",
+        spelled: "${CLAUDE_PROJECT_DIR}",
+    }),
     cli: AgentCli {
         display_name: "Claude Code",
         executable: "claude",
@@ -87,6 +93,8 @@ static SPEC: Spec = Spec {
         layout: Layout::Groups,
         command_key: "command",
         matchers: &[],
+        http: true,
+        trusts_entries: false,
         fail_closed: Some(FailClosed {
             key: "onFailure",
             value: FailValue::Text("block"),

@@ -80,7 +80,10 @@ static SPEC: Spec = Spec {
         STOP,
     ],
     tool_names: &CODEX_TOOL_NAMES,
-    project_dir_env: None,
+    // Codex sets none; started in a subdirectory it loads the project's `.codex/hooks.json`
+    // and runs the hook there (measured: cwd `proj/sub`), where a relative path would name a
+    // file of that subdirectory.
+    project_dir: None,
     cli: AgentCli {
         display_name: "Codex",
         executable: "codex",
@@ -105,6 +108,8 @@ static SPEC: Spec = Spec {
         layout: Layout::Groups,
         command_key: "command",
         matchers: &[],
+        http: false,
+        trusts_entries: true,
         fail_closed: None,
     },
 };

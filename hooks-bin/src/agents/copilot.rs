@@ -54,7 +54,7 @@ use hookwright::events::{AgentEndEvent, ToolCallEvent, ToolInput, ToolResultEven
 use hookwright::tool_names::ToolNames;
 
 use super::hook_json::replacement_text;
-use super::protocol::{AgentCli, Form, InstallShape, Layout, Protocol, Spec};
+use super::protocol::{AgentCli, Form, InstallShape, Layout, ProjectDir, Protocol, Spec};
 use super::terms::{
     AgentEvent, Call, Decision, Mapping, Request, StartSource, invalid, missing, object_or_json,
 };
@@ -104,7 +104,11 @@ static SPEC: Spec = Spec {
         AGENT_STOP,
     ],
     tool_names: &COPILOT_TOOL_NAMES,
-    project_dir_env: Some("COPILOT_PROJECT_DIR"),
+    // Exported, expanded by the `bash` it runs the command with: double-quoted.
+    project_dir: Some(ProjectDir {
+        var: "COPILOT_PROJECT_DIR",
+        spelled: "\"$COPILOT_PROJECT_DIR\"",
+    }),
     cli: AgentCli {
         display_name: "Copilot CLI",
         executable: "copilot",
@@ -128,6 +132,8 @@ static SPEC: Spec = Spec {
         layout: Layout::Versioned,
         command_key: "bash",
         matchers: &[],
+        http: false,
+        trusts_entries: false,
         fail_closed: None,
     },
 };

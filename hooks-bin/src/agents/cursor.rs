@@ -102,7 +102,8 @@ static SPEC: Spec = Spec {
         STOP,
     ],
     tool_names: &CURSOR_TOOL_NAMES,
-    project_dir_env: None,
+    // Not measured: no variable is relied on.
+    project_dir: None,
     cli: AgentCli {
         display_name: "Cursor",
         executable: "cursor-agent",
@@ -124,6 +125,8 @@ static SPEC: Spec = Spec {
         layout: Layout::Versioned,
         command_key: "command",
         matchers: &[],
+        http: false,
+        trusts_entries: false,
         fail_closed: Some(FailClosed {
             key: "failClosed",
             value: FailValue::True,

@@ -40,7 +40,7 @@ use super::hook_json::{
     self, POST_TOOL_USE, PRE_COMPACT, PRE_TOOL_USE, SESSION_END, SESSION_START, STOP,
     USER_PROMPT_SUBMIT, block,
 };
-use super::protocol::{AgentCli, Form, InstallShape, Layout, Protocol, Spec};
+use super::protocol::{AgentCli, Form, InstallShape, Layout, ProjectDir, Protocol, Spec};
 use super::terms::{AgentEvent, Decision, Mapping};
 
 /// Factory Droid's hook protocol.
@@ -76,7 +76,11 @@ static SPEC: Spec = Spec {
         STOP,
     ],
     tool_names: &DROID_TOOL_NAMES,
-    project_dir_env: Some("FACTORY_PROJECT_DIR"),
+    // Exported, expanded by the `sh -c` it runs the command with: double-quoted.
+    project_dir: Some(ProjectDir {
+        var: "FACTORY_PROJECT_DIR",
+        spelled: "\"$FACTORY_PROJECT_DIR\"",
+    }),
     cli: AgentCli {
         display_name: "Factory Droid",
         executable: "droid",
@@ -95,6 +99,8 @@ static SPEC: Spec = Spec {
         layout: Layout::Groups,
         command_key: "command",
         matchers: &[],
+        http: false,
+        trusts_entries: false,
         fail_closed: None,
     },
 };

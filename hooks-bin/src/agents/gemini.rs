@@ -51,7 +51,9 @@ use hookwright::tool_names::ToolNames;
 
 use super::hook_json::{self, SESSION_END, SESSION_START, hook_specific, replacement_text};
 use super::llm_content;
-use super::protocol::{AgentCli, Form, HooksSwitch, InstallShape, Layout, Protocol, Spec};
+use super::protocol::{
+    AgentCli, Form, HooksSwitch, InstallShape, Layout, ProjectDir, Protocol, Spec,
+};
 use super::terms::{AgentEvent, Call, Decision, Mapping, Request, invalid, missing};
 use super::tool_io::join_text;
 use crate::json::{self, InputError, one_line};
@@ -103,7 +105,12 @@ static SPEC: Spec = Spec {
         AFTER_AGENT,
     ],
     tool_names: &GEMINI_TOOL_NAMES,
-    project_dir_env: Some("GEMINI_PROJECT_DIR"),
+    // Gemini CLI substitutes `$GEMINI_PROJECT_DIR` with the directory already quoted for the
+    // `bash -c` it runs, so the reference must not be quoted again.
+    project_dir: Some(ProjectDir {
+        var: "GEMINI_PROJECT_DIR",
+        spelled: "$GEMINI_PROJECT_DIR",
+    }),
     cli: AgentCli {
         display_name: "Gemini CLI",
         executable: "gemini",
@@ -131,6 +138,8 @@ static SPEC: Spec = Spec {
         // Gemini CLI sends `PreCompress` with trigger `auto` before every model turn, which
         // emits nothing; a matcher (compared to the trigger as is) spares that process.
         matchers: &[("PreCompress", "manual")],
+        http: false,
+        trusts_entries: false,
         fail_closed: None,
     },
 };

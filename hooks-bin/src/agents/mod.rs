@@ -73,7 +73,8 @@ use hookwright::EventKind;
 pub use self::extension::Extension;
 
 pub use self::protocol::{
-    AgentCli, FailClosed, FailValue, Form, HooksSwitch, InstallShape, Layout, Protocol, Spec,
+    AgentCli, FailClosed, FailValue, Form, HooksSwitch, InstallShape, Layout, ProjectDir, Protocol,
+    Spec,
 };
 pub use self::terms::{AgentEvent, Call, Decision, Mapping, OnFailure, Request, StartSource};
 

@@ -105,10 +105,17 @@ pub trait Protocol: Send + Sync {
         self.spec().tool_names
     }
 
-    /// The variable naming the project's root directory, if any ([`Spec::project_dir_env`]).
+    /// The variable naming the project's root directory, if any ([`Spec::project_dir`]).
     #[must_use]
     fn project_dir_env(&self) -> Option<&'static str> {
-        self.spec().project_dir_env
+        self.spec().project_dir.map(|dir| dir.var)
+    }
+
+    /// The project-directory variable and how a hook's command spells it
+    /// ([`Spec::project_dir`]).
+    #[must_use]
+    fn project_dir(&self) -> Option<ProjectDir> {
+        self.spec().project_dir
     }
 
     /// Where and how `hooks install` registers this binary with the agent ([`Spec::install`]).
@@ -164,14 +171,30 @@ pub struct Spec {
     pub events: &'static [AgentEvent],
     /// The agent's tool names and ours, both ways.
     pub tool_names: &'static ToolNames,
-    /// The environment variable in which the agent hands its hook commands the project's root
-    /// directory (Claude Code's `CLAUDE_PROJECT_DIR`); `None` when it has none.
-    pub project_dir_env: Option<&'static str>,
+    /// The variable in which the agent hands its hook commands the project's root directory
+    /// (Claude Code's `CLAUDE_PROJECT_DIR`), and how an entry's command spells it; `None` when
+    /// it has none that works in a hook's command.
+    pub project_dir: Option<ProjectDir>,
     /// What the `hooks` command line and `hooks doctor` say and look for of the agent: the one
     /// place besides the protocol where an agent is described.
     pub cli: AgentCli,
     /// Where and how `hooks install` registers this binary with the agent.
     pub install: InstallShape,
+}
+
+/// The project-directory variable of an agent that works in its hook's command
+/// ([`Spec::project_dir`]), by which a project install names a binary inside the project.
+/// Started in a subdirectory of a git project, the agents that have one (Claude Code, Gemini
+/// CLI, Qwen Code, Factory Droid, Copilot CLI) ran none of the project's hooks (measured), so
+/// the variable names the directory holding the settings file ([the command an entry
+/// runs](crate::install#the-command-an-entry-runs)). Each agent's file says how its agent spells it, as measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProjectDir {
+    /// The variable.
+    pub var: &'static str,
+    /// How an entry spells it before `/REL`: what the agent (or the shell it runs the
+    /// command with) turns into the project directory, whatever characters it holds.
+    pub spelled: &'static str,
 }
 
 /// What `hooks` knows of an agent CLI besides its protocol: its name for people, its
@@ -240,6 +263,13 @@ pub struct InstallShape {
     /// `PreCompress` for its `manual` trigger); the other events' groups have none, so they
     /// fire for every tool.
     pub matchers: &'static [(&'static str, &'static str)],
+    /// Whether `install --http` writes HTTP hooks to `hooks serve` for the agent (Claude
+    /// Code; the others have command hooks only).
+    pub http: bool,
+    /// Whether the agent runs an entry only once the user trusted it in its own config
+    /// (Codex's `config.toml`): `install --trust` trusts the entries it writes, and
+    /// `doctor` checks that they are trusted.
+    pub trusts_entries: bool,
     /// The setting that makes the agent block an action when a hook on a gating event
     /// cannot start, crashes or times out (Claude Code's `"onFailure": "block"`, Cursor's
     /// `"failClosed": true`); `None` when the agent has none.

@@ -41,7 +41,7 @@ use super::hook_json::{
     SESSION_START, STOP, USER_PROMPT_SUBMIT, block, replacement_text,
 };
 use super::llm_content;
-use super::protocol::{AgentCli, Form, InstallShape, Layout, Protocol, Spec};
+use super::protocol::{AgentCli, Form, InstallShape, Layout, ProjectDir, Protocol, Spec};
 use super::terms::{AgentEvent, Call, Decision, Mapping, Request};
 use crate::json::{self, InputError};
 
@@ -74,7 +74,11 @@ static SPEC: Spec = Spec {
         STOP,
     ],
     tool_names: &QWEN_TOOL_NAMES,
-    project_dir_env: Some("QWEN_PROJECT_DIR"),
+    // Exported, expanded by the `bash -c` it runs the command with: double-quoted.
+    project_dir: Some(ProjectDir {
+        var: "QWEN_PROJECT_DIR",
+        spelled: "\"$QWEN_PROJECT_DIR\"",
+    }),
     cli: AgentCli {
         display_name: "Qwen Code",
         executable: "qwen",
@@ -96,6 +100,8 @@ static SPEC: Spec = Spec {
         layout: Layout::Groups,
         command_key: "command",
         matchers: &[],
+        http: false,
+        trusts_entries: false,
         fail_closed: None,
     },
 };

@@ -9,7 +9,7 @@ use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
 use super::{InstallError, Scope, Target};
-use crate::agents::Form;
+use crate::agents::{Form, ProjectDir};
 use crate::text::shell_quote;
 
 /// The command an entry of this tool runs.
@@ -35,39 +35,11 @@ impl fmt::Display for Command {
     }
 }
 
-/// How an agent names the project directory to a hook command, as measured (see the
-/// [module docs](super#the-command-an-entry-runs)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ProjectDir {
-    /// The variable.
-    pub var: &'static str,
-    /// How an entry spells it before `/REL`: what the agent (or the shell it runs the
-    /// command with) turns into the project directory, whatever characters it holds.
-    pub spelled: &'static str,
-}
-
 /// The project-directory variable of `target` that works in its hook's command, if it has
-/// one: Claude Code substitutes `${CLAUDE_PROJECT_DIR}` itself in an exec-form entry (no shell
-/// runs; plain `$CLAUDE_PROJECT_DIR` is not substituted there); Gemini CLI substitutes
-/// `$GEMINI_PROJECT_DIR` with the directory already quoted for the `bash -c` it runs (so the
-/// reference must not be quoted again); Qwen Code (`bash -c`), Factory Droid (`sh -c`) and
-/// Copilot CLI (`bash`) export theirs and leave the expansion to the shell, so it is
-/// double-quoted. Started in a subdirectory of a git project, none of these five ran the
-/// project's hooks at all (measured), so the variable names the directory holding the
-/// settings file. Codex sets none, and started in a subdirectory it does load the project's
-/// `.codex/hooks.json` and runs the hook there (measured: cwd `proj/sub`), where a relative
-/// path would name a file of that subdirectory; Cursor was not measured.
+/// one ([`Spec::project_dir`](crate::agents::Spec::project_dir)).
 #[must_use]
 pub fn project_dir(target: Target) -> Option<ProjectDir> {
-    let (var, spelled) = match target {
-        Target::Claude => ("CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}"),
-        Target::Gemini => ("GEMINI_PROJECT_DIR", "$GEMINI_PROJECT_DIR"),
-        Target::Qwen => ("QWEN_PROJECT_DIR", "\"$QWEN_PROJECT_DIR\""),
-        Target::Droid => ("FACTORY_PROJECT_DIR", "\"$FACTORY_PROJECT_DIR\""),
-        Target::Copilot => ("COPILOT_PROJECT_DIR", "\"$COPILOT_PROJECT_DIR\""),
-        Target::Codex | Target::Cursor => return None,
-    };
-    Some(ProjectDir { var, spelled })
+    target.protocol().project_dir()
 }
 
 impl Command {

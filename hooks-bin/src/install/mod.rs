@@ -319,11 +319,11 @@ fn install_path(
     })
 }
 
-/// Whether `target` takes `--http` (HTTP hooks to `hooks serve`): Claude Code only (Codex
-/// has command hooks only).
+/// Whether `target` takes `--http` (HTTP hooks to `hooks serve`,
+/// [`InstallShape::http`](crate::agents::InstallShape::http)): Claude Code only.
 #[must_use]
 pub fn takes_http(target: Target) -> bool {
-    target == Target::Claude
+    target.protocol().install().http
 }
 
 /// Removes this tool's entries ([`Uninstall`]) from every file `install` writes for `target`
@@ -477,7 +477,7 @@ pub fn run(
         )),
         (None, None) => None,
     };
-    if options.trust && target != Target::Codex {
+    if options.trust && !target.protocol().install().trusts_entries {
         return Err(InstallError::NoTrustStep { target });
     }
     let given = cwd.to_path_buf();

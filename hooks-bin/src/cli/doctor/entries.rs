@@ -88,7 +88,7 @@ pub(super) fn check_file(
     servers(ctx, scope, file, &found, out);
     secret_in_git(ctx, scope, file, &found, out);
     fail_closed(ctx, agent, scope, file, &found, version, out);
-    if agent == Agent::Codex {
+    if agent.protocol().install().trusts_entries {
         codex_trust(ctx, scope, file, &found, out);
     }
     found

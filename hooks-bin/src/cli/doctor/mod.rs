@@ -124,7 +124,7 @@ impl Context {
     /// an entry it changes needs Codex's trust again).
     fn install(&self, agent: Agent, scope: Scope) -> String {
         let mut args = format!("install {} --{scope}", agent.as_str());
-        if agent == Agent::Codex {
+        if agent.protocol().install().trusts_entries {
             args.push_str(" --trust");
         }
         self.in_project(args, scope)
