@@ -274,16 +274,6 @@ impl std::str::FromStr for Agent {
     }
 }
 
-impl std::str::FromStr for ExtensionAgent {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        named(s, |a| match a {
-            AgentKind::Extension(agent) => Some(agent),
-            AgentKind::Command(_) => None,
-        })
-    }
-}
-
 impl fmt::Display for AgentKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
