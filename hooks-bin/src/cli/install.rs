@@ -12,7 +12,7 @@ use crate::{home, serve, trust};
 /// Where `install` and `uninstall` act, the options both take.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PlacementArgs {
-    /// The agent, and the file written for it ([`target_help`], from the list of agents).
+    /// The agent, and the file written for it (`target_help`, from the list of agents).
     #[arg(value_parser = targets(), help = target_help())]
     pub target: String,
     /// The project in the working directory (the default): its settings file, and for

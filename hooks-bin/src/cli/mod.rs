@@ -85,7 +85,7 @@ pub enum Command {
         trust: TrustAllArgs,
     },
     /// Register this binary in an agent's hook settings, or put the bridge extension in
-    /// place (its help: [`install::install_about`], from the list of agents).
+    /// place (its help: `install::install_about`, from the list of agents).
     #[command(
         after_help = "Exit status: 0 installed (or nothing to do); 1 the settings \
         file could not be read, parsed or written, or no home directory for --user (nothing \
