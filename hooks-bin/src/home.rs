@@ -1,13 +1,13 @@
 //! The user's home directory, the one place where the host reads `HOME`: the user-level hook
 //! directories, `~` in `--hook` paths, the default trust store (`~/.config/hooks`), the state
-//! directory ([`state_dir`]) and `install --user` all come from [`home_dir`].
+//! directory ([`state_dir`]) and `install --user` all come from [`home_dir`] (the facade's,
+//! [`hookwright::dirs::home_dir`]).
 //!
 //! Only an absolute home counts. With `HOME` unset, empty or relative there is no home: no
 //! user level (a relative home would put the "user-level" directories under the working
 //! directory, that is in the project), and the commands say so ([`NO_HOME_WARNING`]).
 
-use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use hookwright::loader::DiscoveryOptions;
 
@@ -16,26 +16,7 @@ pub const NO_HOME_WARNING: &str = "no home directory (HOME is unset, empty or no
      path): user-level hook files (~/.xcsh/agent/hooks, ~/.xcsh/hooks, ~/.claude/hooks, \
      ~/.codex/hooks) are not looked for";
 
-/// The home directory from the given environment values: `home` (`HOME`) if set and
-/// non-empty, else `userprofile` (`USERPROFILE`, Windows); `None` unless it is absolute.
-#[must_use]
-pub fn home_from(home: Option<&OsStr>, userprofile: Option<&OsStr>) -> Option<PathBuf> {
-    home.filter(|h| !h.is_empty())
-        .or(userprofile)
-        .map(Path::new)
-        .filter(|h| h.is_absolute())
-        .map(Path::to_path_buf)
-}
-
-/// The user's home directory: `HOME` (`USERPROFILE` on Windows), if absolute
-/// (see [`home_from`]).
-#[must_use]
-pub fn home_dir() -> Option<PathBuf> {
-    home_from(
-        std::env::var_os("HOME").as_deref(),
-        std::env::var_os("USERPROFILE").as_deref(),
-    )
-}
+pub use hookwright::dirs::{home_dir, home_from};
 
 /// The state directory: `$XDG_STATE_HOME` if it is absolute, else `~/.local/state` with an
 /// absolute home ([`home_dir`]); `None` without either.
@@ -52,25 +33,4 @@ pub fn state_dir() -> Option<PathBuf> {
 #[must_use]
 pub fn discovery_options() -> DiscoveryOptions {
     home_dir().map_or_else(DiscoveryOptions::without_home, DiscoveryOptions::new)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_an_absolute_home_counts() {
-        let home =
-            |h: Option<&str>, p: Option<&str>| home_from(h.map(OsStr::new), p.map(OsStr::new));
-        assert_eq!(home(Some("/home/u"), None), Some(PathBuf::from("/home/u")));
-        assert_eq!(home(None, None), None);
-        assert_eq!(home(Some(""), None), None);
-        assert_eq!(home(Some("rel"), None), None);
-        assert_eq!(
-            home(Some("./home"), Some("/x")),
-            None,
-            "HOME wins, and is relative"
-        );
-        assert_eq!(home(Some(""), Some("/x")), Some(PathBuf::from("/x")));
-    }
 }

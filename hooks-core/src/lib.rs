@@ -11,7 +11,8 @@
 //!   session actions, idle state, UI), each method defaulting to what a runner without it does.
 //! - [`HookToolWrapper`]: runs `tool_call` handlers before a [`Tool`] and `tool_result` after.
 //! - [`HookContext`] / [`CommandContext`]: what handlers receive; [`ui`]: the UI they can use.
-//! - [`exec`]: run processes; [`session`]: the session store.
+//! - [`exec`]: run processes; [`session`]: the session store; [`dirs`]: the user's home and
+//!   config directories.
 //! - `testing` (feature `testing`): a session over the hooks under test, with a recording host
 //!   and a scripted UI, for authors' tests.
 //!
@@ -23,6 +24,7 @@
 pub mod api;
 mod calls;
 pub mod context;
+pub mod dirs;
 pub mod events;
 pub mod exec;
 pub mod handler;

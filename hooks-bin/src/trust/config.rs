@@ -1,15 +1,16 @@
 //! Where the trust store lives: the config directory from `HOOKS_CONFIG_DIR`,
-//! `XDG_CONFIG_HOME` or the home directory, and the store file in it.
+//! `XDG_CONFIG_HOME` or the home directory ([`hookwright::dirs`]), and the store file in it.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use super::error::TrustError;
-use super::{CONFIG_DIR_ENV, TRUST_FILE};
+use hookwright::dirs;
 
-/// The config directory from the given environment values: `hooks_config_dir` if non-empty
-/// (it must be absolute), else `xdg_config_home/hooks` if it is absolute (a relative one is
-/// ignored), else `home/.config/hooks` (`home` is absolute, see [`crate::home::home_from`]).
+use super::TRUST_FILE;
+use super::error::TrustError;
+
+/// The config directory from the given environment values
+/// ([`hookwright::dirs::config_dir_from`], the one rule), its error as the trust store's.
 ///
 /// # Errors
 /// [`TrustError::RelativeConfigDir`] for a relative `hooks_config_dir`;
@@ -19,34 +20,15 @@ pub fn config_dir_from(
     xdg_config_home: Option<&OsStr>,
     home: Option<&Path>,
 ) -> Result<PathBuf, TrustError> {
-    if let Some(dir) = hooks_config_dir.filter(|d| !d.is_empty()).map(Path::new) {
-        return if dir.is_absolute() {
-            Ok(dir.to_path_buf())
-        } else {
-            Err(TrustError::RelativeConfigDir {
-                value: dir.to_path_buf(),
-            })
-        };
-    }
-    if let Some(xdg) = xdg_config_home.map(Path::new).filter(|d| d.is_absolute()) {
-        return Ok(xdg.join("hooks"));
-    }
-    home.filter(|h| h.is_absolute())
-        .map(|home| home.join(".config").join("hooks"))
-        .ok_or(TrustError::NoConfigDir)
+    dirs::config_dir_from(hooks_config_dir, xdg_config_home, home).map_err(TrustError::from)
 }
 
-/// The config directory of this process (see [`config_dir_from`]; the home directory is
-/// [`crate::home::home_dir`]).
+/// The config directory of this process ([`hookwright::dirs::config_dir`]).
 ///
 /// # Errors
 /// See [`config_dir_from`].
 pub fn config_dir() -> Result<PathBuf, TrustError> {
-    config_dir_from(
-        std::env::var_os(CONFIG_DIR_ENV).as_deref(),
-        std::env::var_os("XDG_CONFIG_HOME").as_deref(),
-        crate::home::home_dir().as_deref(),
-    )
+    dirs::config_dir().map_err(TrustError::from)
 }
 
 /// The trust store of this process: `<config dir>/trusted.json`.
@@ -62,31 +44,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn config_dir_precedence_and_only_absolute_locations() {
-        let home = Some(Path::new("/home/u"));
-        let dir = |hooks: Option<&str>, xdg: Option<&str>, home| {
-            config_dir_from(hooks.map(OsStr::new), xdg.map(OsStr::new), home)
-        };
-        assert_eq!(dir(Some("/c"), Some("/x"), home).unwrap(), Path::new("/c"));
-        assert_eq!(
-            dir(Some(""), Some("/x"), home).unwrap(),
-            Path::new("/x/hooks")
-        );
-        assert_eq!(
-            dir(None, Some("relative"), home).unwrap(),
-            Path::new("/home/u/.config/hooks"),
-            "a relative XDG_CONFIG_HOME is ignored"
-        );
+    fn config_dir_errors_are_the_trust_stores() {
         assert!(matches!(
-            dir(Some("rel/cfg"), Some("/x"), home),
+            config_dir_from(Some(OsStr::new("rel/cfg")), None, None),
             Err(TrustError::RelativeConfigDir { .. })
         ));
         assert!(matches!(
-            dir(None, Some("relative"), None),
-            Err(TrustError::NoConfigDir)
-        ));
-        assert!(matches!(
-            dir(None, None, Some(Path::new("rel"))),
+            config_dir_from(None, Some(OsStr::new("relative")), None),
             Err(TrustError::NoConfigDir)
         ));
         assert_eq!(TrustError::NoConfigDir.exit_code(), 2);

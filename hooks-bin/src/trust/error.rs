@@ -58,6 +58,17 @@ pub enum TrustError {
     },
 }
 
+impl From<hookwright::dirs::ConfigDirError> for TrustError {
+    fn from(e: hookwright::dirs::ConfigDirError) -> Self {
+        match e {
+            hookwright::dirs::ConfigDirError::Relative { value } => {
+                TrustError::RelativeConfigDir { value }
+            }
+            _ => TrustError::NoConfigDir,
+        }
+    }
+}
+
 impl TrustError {
     /// The exit status of a trust command that failed with this error: 2 for a malformed
     /// store or no usable config directory (invalid input or environment), else 1.

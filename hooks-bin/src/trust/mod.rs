@@ -79,7 +79,7 @@ pub use policy::{TrustMode, TrustPolicy, needs_trust, project_hook_files, trust_
 pub use store::{TRUST_VERSION, TrustStatus, TrustStore, file_key, sha256_file, sha256_hex};
 
 /// The environment variable naming the config directory (overrides the XDG rules).
-pub const CONFIG_DIR_ENV: &str = "HOOKS_CONFIG_DIR";
+pub use hookwright::dirs::CONFIG_DIR_ENV;
 
 /// The trust store's file name in the config directory.
 pub const TRUST_FILE: &str = "trusted.json";
