@@ -35,6 +35,7 @@
 
 use hookwright::prelude::*;
 
+pub mod config;
 mod judge;
 pub mod packs;
 pub mod shell;
@@ -68,42 +69,89 @@ impl std::fmt::Display for Block {
     }
 }
 
-/// The block for running the shell command line `command`, or `None` when it may run.
+/// The block for running the shell command line `command` with no configuration file, or
+/// `None` when it may run ([`config::Config::check_command`] judges under one).
 pub fn check_command(command: &str) -> Option<Block> {
-    judge::script(command, 0)
+    config::Config::default().check_command(command).block
 }
 
-/// The block for running the argument vector `argv` (no shell in between), or `None`.
+/// The block for running the argument vector `argv` (no shell in between) with no
+/// configuration file, or `None`.
 pub fn check_argv(argv: &[&str]) -> Option<Block> {
-    let words: Vec<shell::Word> = argv.iter().map(|a| shell::Word::literal(*a)).collect();
-    judge::command(&words, None, 0)
+    config::Config::default().check_argv(argv).block
 }
 
 /// Blocks `bash` calls whose command would destroy work ([`check_command`] on the command line,
-/// [`check_argv`] on the argument vector `argv` the Codex adapter keeps beside it). The reason
-/// names the rule and a safer alternative ([`Block::reason`]). A `bash` call without a string
-/// command cannot be judged, and is blocked.
+/// [`check_argv`] on the argument vector `argv` the Codex adapter keeps beside it), under the
+/// configuration of [`config`] (the user's `guards.toml` and the project's
+/// `.hooks/guards.toml`, for the runner's working directory). The reason names the rule and a
+/// safer alternative ([`Block::reason`]); when the configuration let through what a rule would
+/// have blocked, the result blocks nothing and its reason says which rule and which entry
+/// (`hooks explain` shows it). A `bash` call without a string command cannot be judged, and
+/// an invalid configuration file cannot be applied: both are blocked.
 #[hook(event = "tool_call")]
-pub fn destructive_commands(event: &ToolCallEvent) -> Option<ToolCallEventResult> {
+pub fn destructive_commands(
+    event: &ToolCallEvent,
+    ctx: &HookContext,
+) -> Option<ToolCallEventResult> {
     if event.tool_name != "bash" {
         return None;
     }
+    let config = match config::load(ctx.cwd()) {
+        Ok(config) => config,
+        Err(error) => return Some(ToolCallEventResult::block(config_block(&error).reason())),
+    };
     let argv: Option<Vec<&str>> = event
         .input
         .get("argv")
         .and_then(|argv| argv.as_array())
         .and_then(|argv| argv.iter().map(|arg| arg.as_str()).collect());
-    if let Some(block) = argv.as_deref().and_then(check_argv) {
-        return Some(ToolCallEventResult::block(block.reason()));
+    let mut allowed = Vec::new();
+    if let Some(argv) = argv.as_deref() {
+        let decision = config.check_argv(argv);
+        if let Some(block) = decision.block {
+            return Some(ToolCallEventResult::block(block.reason()));
+        }
+        allowed.extend(decision.allowed);
     }
     let Some(command) = event.input_str("command") else {
         if argv.is_some() {
-            return None;
+            return allowed_result(&allowed);
         }
         return Some(ToolCallEventResult::block(
             "blocked by hooks-guards [guard:unreadable]: the bash call has no command string to \
              judge, and a guard that cannot decide blocks. Safer: send the command as a string.",
         ));
     };
-    check_command(command).map(|block| ToolCallEventResult::block(block.reason()))
+    let decision = config.check_command(command);
+    if let Some(block) = decision.block {
+        return Some(ToolCallEventResult::block(block.reason()));
+    }
+    allowed.extend(decision.allowed);
+    allowed_result(&allowed)
+}
+
+/// The block for a configuration that cannot be applied (`guard:config`).
+fn config_block(error: &config::ConfigError) -> Block {
+    Block {
+        rule: "guard:config",
+        what: format!(
+            "the guards' configuration is invalid ({error}), and a guard that cannot decide \
+             blocks"
+        ),
+        instead: "ask the user to fix or delete that file (hooks-guards/README.md shows its \
+                  keys)",
+    }
+}
+
+/// A result that blocks nothing and says what the configuration let through, or `None`.
+fn allowed_result(allowed: &[config::Allowed]) -> Option<ToolCallEventResult> {
+    if allowed.is_empty() {
+        return None;
+    }
+    let said: Vec<String> = allowed.iter().map(ToString::to_string).collect();
+    Some(ToolCallEventResult {
+        block: None,
+        reason: Some(format!("allowed by hooks-guards: {}", said.join("; "))),
+    })
 }

@@ -28,3 +28,36 @@ pub const PACKS: &[&str] = &[
     "inline.perl",
     "inline.php",
 ];
+
+/// Every rule of the packs, by id (`pack:rule`): what `[rules]` in the configuration may name.
+/// The `guard` rules (`guard:unreadable`, `guard:config`) are not among them: they are always on.
+pub const RULES: &[&str] = &[
+    "core.filesystem:chmod-recursive-root",
+    "core.filesystem:find-delete",
+    "core.filesystem:rm-r-root-home",
+    "core.filesystem:rm-recursive-force-long",
+    "core.filesystem:rm-rf-general",
+    "core.filesystem:rm-rf-root-home",
+    "core.git:branch-force-delete",
+    "core.git:checkout-discard",
+    "core.git:checkout-force",
+    "core.git:checkout-ref-discard",
+    "core.git:clean-force",
+    "core.git:push-force-long",
+    "core.git:push-force-refspec",
+    "core.git:push-force-short",
+    "core.git:reset-hard",
+    "core.git:reset-merge",
+    "core.git:restore-worktree",
+    "core.git:restore-worktree-explicit",
+    "core.git:stash-clear",
+    "core.git:stash-drop",
+    "inline.node:delete",
+    "inline.perl:delete",
+    "inline.php:delete",
+    "inline.python:delete",
+    "inline.ruby:delete",
+    "system.disk:dd-device",
+    "system.disk:mkfs",
+    "system.disk:redirect-device",
+];

@@ -2,10 +2,11 @@
 
 use crate::Block;
 
-/// `rm` with a recursive and a force flag, unless every target is inside a temporary directory
-/// ([`is_temp_path`]); `rm` recursive (without force) of `/` or a home directory.
+/// `rm` with a recursive and a force flag, unless every target is `disposable` (inside a
+/// temporary directory, [`is_temp_path`], or a directory the configuration allows); `rm`
+/// recursive (without force) of `/` or a home directory.
 #[must_use]
-pub fn rm(args: &[&str]) -> Option<Block> {
+pub fn rm(args: &[&str], disposable: impl Fn(&str) -> bool) -> Option<Block> {
     let mut recursive = false;
     let mut force = false;
     let mut long = false;
@@ -50,7 +51,7 @@ pub fn rm(args: &[&str]) -> Option<Block> {
             instead: RM_INSTEAD,
         });
     }
-    if !targets.is_empty() && targets.iter().all(|t| is_temp_path(t)) {
+    if !targets.is_empty() && targets.iter().all(|t| disposable(t)) {
         return None;
     }
     let rule = if root_or_home {
@@ -84,10 +85,10 @@ const RM_INSTEAD: &str = "delete only what you created, by name and without -r/-
     (`rm file`, `rmdir empty-dir`), move it aside (`mv build /tmp/build.old`), use the build \
     tool's clean (`cargo clean`, `make clean`), or ask the user to delete it";
 
-/// `find ... -delete` outside temporary directories.
+/// `find ... -delete` unless every starting path is `disposable` (see [`rm`]).
 #[must_use]
-pub fn find_delete(start_paths: &[&str]) -> Option<Block> {
-    if start_paths.iter().all(|p| is_temp_path(p)) {
+pub fn find_delete(start_paths: &[&str], disposable: impl Fn(&str) -> bool) -> Option<Block> {
+    if start_paths.iter().all(|p| disposable(p)) {
         return None;
     }
     Some(Block {

@@ -3,7 +3,8 @@
 //! The code of `python -c`, `node -e` / `--eval` / `-p`, `ruby -e`, `perl -e` / `-E`, `php -r`
 //! (or fed on standard input) is searched for the language's deletion calls, which block, and
 //! for its ways to run a shell command (`os.system`, `subprocess.run`, `child_process.execSync`,
-//! `system`, `exec`, ...), whose string arguments are judged as shell commands.
+//! `system`, `exec`, ...), whose string arguments the judge then judges as shell commands
+//! ([`scan`] only says what the code does; it judges no shell itself).
 
 use std::sync::LazyLock;
 
@@ -106,49 +107,54 @@ pub fn reads_stdin(_lang: Language, args: &[Word]) -> bool {
     args.iter().all(|w| w.text.starts_with('-'))
 }
 
-/// The block for running `code` in `lang`, if any.
+/// What a one-liner does, as far as the pack reads it: the deletion it makes, and the shell
+/// commands it runs (for the judge to judge as it judges a command line).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scan {
+    /// The block for a deletion call in the code (`inline.<language>:delete`), if there is one.
+    pub deletion: Option<Block>,
+    /// The shell commands the code runs, in source order: backquotes (Ruby, Perl, PHP), then
+    /// the string arguments of each call of the language's runners, joined by spaces.
+    pub commands: Vec<String>,
+}
+
+/// What running `code` in `lang` deletes and runs ([`Scan`]).
 #[must_use]
-pub fn judge(lang: Language, code: &str, depth: usize) -> Option<Block> {
-    if let Some(found) = deletion(lang).find(code) {
-        return Some(Block {
-            rule: match lang {
-                Language::Python => "inline.python:delete",
-                Language::Node => "inline.node:delete",
-                Language::Ruby => "inline.ruby:delete",
-                Language::Perl => "inline.perl:delete",
-                Language::Php => "inline.php:delete",
-            },
-            what: format!(
-                "the {} one-liner deletes files (`{}`), which no shell rule can check",
-                lang.pack().trim_start_matches("inline."),
-                found.as_str().trim_end_matches('(')
-            ),
-            instead: "delete only files you created, by name, with a plain `rm file`, or write \
-                      the script to a file and show it to the user first",
-        });
-    }
+pub fn scan(lang: Language, code: &str) -> Scan {
+    let deletion = deletion(lang).find(code).map(|found| Block {
+        rule: match lang {
+            Language::Python => "inline.python:delete",
+            Language::Node => "inline.node:delete",
+            Language::Ruby => "inline.ruby:delete",
+            Language::Perl => "inline.perl:delete",
+            Language::Php => "inline.php:delete",
+        },
+        what: format!(
+            "the {} one-liner deletes files (`{}`), which no shell rule can check",
+            lang.pack().trim_start_matches("inline."),
+            found.as_str().trim_end_matches('(')
+        ),
+        instead: "delete only files you created, by name, with a plain `rm file`, or write \
+                  the script to a file and show it to the user first",
+    });
+    let mut commands = Vec::new();
     if matches!(lang, Language::Ruby | Language::Perl | Language::Php) {
         // Backquotes run a shell command in these languages.
-        for (delimiter, command) in string_literals(code) {
-            if delimiter == '`'
-                && let Some(block) = crate::judge::script(&command, depth + 1)
-            {
-                return Some(block);
-            }
-        }
+        commands.extend(
+            string_literals(code)
+                .into_iter()
+                .filter(|(delimiter, _)| *delimiter == '`')
+                .map(|(_, command)| command),
+        );
     }
     for call in runner(lang).find_iter(code) {
         let args = call_arguments(&code[call.end()..]);
         let strings: Vec<String> = string_literals(args).into_iter().map(|(_, s)| s).collect();
-        if strings.is_empty() {
-            continue;
-        }
-        let command = strings.join(" ");
-        if let Some(block) = crate::judge::script(&command, depth + 1) {
-            return Some(block);
+        if !strings.is_empty() {
+            commands.push(strings.join(" "));
         }
     }
-    None
+    Scan { deletion, commands }
 }
 
 /// The text up to the parenthesis closing the call (or the end of the line for a call
