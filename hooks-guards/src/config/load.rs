@@ -45,20 +45,24 @@ const MAX_CACHED: usize = 64;
 /// A file that cannot be read or is invalid ([`Config::parse`]), or a relative
 /// `HOOKS_CONFIG_DIR`: the guard then blocks every `bash` call, naming the error.
 pub fn load(project: &Path) -> Result<Arc<Config>, ConfigError> {
-    let user = match dirs::config_dir() {
-        Ok(dir) => Some(dir.join(USER_FILE)),
-        Err(ConfigDirError::Relative { value }) => {
-            return Err(ConfigError {
-                message: ConfigDirError::Relative {
-                    value: value.clone(),
-                }
-                .to_string(),
-                file: value,
-                at: None,
-            });
-        }
-        Err(_) => None,
-    };
+    match dirs::config_dir() {
+        Ok(dir) => load_with(Some(&dir.join(USER_FILE)), project),
+        Err(error @ ConfigDirError::Relative { .. }) => Err(ConfigError {
+            file: PathBuf::from(dirs::CONFIG_DIR_ENV),
+            at: None,
+            message: error.to_string(),
+        }),
+        Err(_) => load_with(None, project),
+    }
+}
+
+/// [`load`] with the user's file at `user` (`None`: no user file) instead of the config
+/// directory's, through the same cache: what a resident runner sees when the files change.
+///
+/// # Errors
+/// See [`load`].
+pub fn load_with(user: Option<&Path>, project: &Path) -> Result<Arc<Config>, ConfigError> {
+    let user = user.map(Path::to_path_buf);
     let project = project.join(PROJECT_FILE);
     let user_stamp = match &user {
         Some(path) => stamp(path)?,

@@ -42,7 +42,7 @@ use crate::Block;
 use crate::judge::Judge;
 use crate::shell::Word;
 
-pub use load::{PROJECT_FILE, USER_FILE, load};
+pub use load::{PROJECT_FILE, USER_FILE, load, load_with};
 
 /// Where a configuration entry was written: `file:line:column` (1-based; the column in bytes).
 #[derive(Debug, Clone, PartialEq, Eq)]
