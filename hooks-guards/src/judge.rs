@@ -8,40 +8,7 @@ use std::cell::RefCell;
 use crate::Block;
 use crate::config::{Allowed, Config, Decision, Origin};
 use crate::packs::{filesystem, git, inline, system};
-use crate::shell::{self, ReadError, SimpleCommand, Word};
-
-/// The commands [`Judge::command`] looks through (it judges the command they run, not them):
-/// wrappers, `eval`, `find` (its `-exec`), and the shells ([`shell_name`]).
-const LOOKED_THROUGH: &[&str] = &[
-    "sudo",
-    "doas",
-    "env",
-    "command",
-    "builtin",
-    "nohup",
-    "setsid",
-    "unbuffer",
-    "caffeinate",
-    "exec",
-    "nice",
-    "time",
-    "ionice",
-    "stdbuf",
-    "strace",
-    "ltrace",
-    "timeout",
-    "flock",
-    "watch",
-    "xargs",
-    "eval",
-    "find",
-];
-
-/// Whether the guard judges what `name` runs rather than `name` itself ([`LOOKED_THROUGH`]):
-/// allowing such a program would mean nothing.
-pub(crate) fn looks_through(name: &str) -> bool {
-    LOOKED_THROUGH.contains(&name) || shell_name(name)
-}
+use crate::shell::{self, ReadError, SimpleCommand, Word, shell_name};
 
 /// One decision in the making: the configuration, and what it let through so far.
 pub(crate) struct Judge<'a> {
@@ -215,7 +182,7 @@ impl<'a> Judge<'a> {
         }
     }
 
-    /// What a command that runs another gives ([`LOOKED_THROUGH`], the shells): `Some` with
+    /// What a command that runs another gives ([`shell::looks_through`]): `Some` with
     /// the block (or `None`) of what it runs; `None` when `name` is no such command.
     #[expect(
         clippy::option_option,
@@ -528,12 +495,4 @@ fn join(args: &[Word]) -> String {
 /// The command name without its directory: `/usr/bin/git` is `git`.
 pub(crate) fn basename(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
-}
-
-/// Whether `name` is a shell that runs `-c` scripts, script files or its standard input.
-fn shell_name(name: &str) -> bool {
-    matches!(
-        name,
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "busybox" | "fish"
-    )
 }

@@ -70,15 +70,30 @@ impl std::fmt::Display for Block {
 }
 
 /// The block for running the shell command line `command` with no configuration file, or
-/// `None` when it may run ([`config::Config::check_command`] judges under one).
+/// `None` when it may run ([`judge_command`] judges under one).
 pub fn check_command(command: &str) -> Option<Block> {
-    config::Config::default().check_command(command).block
+    judge_command(&config::Config::default(), command).block
 }
 
 /// The block for running the argument vector `argv` (no shell in between) with no
 /// configuration file, or `None`.
 pub fn check_argv(argv: &[&str]) -> Option<Block> {
-    config::Config::default().check_argv(argv).block
+    judge_argv(&config::Config::default(), argv).block
+}
+
+/// What the guard decides about running the shell command line `command` under `config`.
+pub fn judge_command(config: &config::Config, command: &str) -> config::Decision {
+    let judge = judge::Judge::new(config);
+    let block = judge.script(command, 0);
+    judge.decision(block)
+}
+
+/// What the guard decides about running the argument vector `argv` under `config`.
+pub fn judge_argv(config: &config::Config, argv: &[&str]) -> config::Decision {
+    let words: Vec<shell::Word> = argv.iter().map(|a| shell::Word::literal(*a)).collect();
+    let judge = judge::Judge::new(config);
+    let block = judge.command(&words, None, 0);
+    judge.decision(block)
 }
 
 /// Blocks `bash` calls whose command would destroy work ([`check_command`] on the command line,
@@ -108,7 +123,7 @@ pub fn destructive_commands(
         .and_then(|argv| argv.iter().map(|arg| arg.as_str()).collect());
     let mut allowed = Vec::new();
     if let Some(argv) = argv.as_deref() {
-        let decision = config.check_argv(argv);
+        let decision = judge_argv(&config, argv);
         if let Some(block) = decision.block {
             return Some(ToolCallEventResult::block(block.reason()));
         }
@@ -123,7 +138,7 @@ pub fn destructive_commands(
              judge, and a guard that cannot decide blocks. Safer: send the command as a string.",
         ));
     };
-    let decision = config.check_command(command);
+    let decision = judge_command(&config, command);
     if let Some(block) = decision.block {
         return Some(ToolCallEventResult::block(block.reason()));
     }

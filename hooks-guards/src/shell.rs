@@ -381,3 +381,46 @@ fn echo_output(cmd: &SimpleCommand) -> Option<String> {
         .collect();
     Some(args.join(" ").replace("\\n", "\n"))
 }
+
+/// The commands the judge looks through (it judges the command they run, not them): wrappers,
+/// `eval`, `find` (its `-exec`), besides the shells ([`shell_name`]).
+const LOOKED_THROUGH: &[&str] = &[
+    "sudo",
+    "doas",
+    "env",
+    "command",
+    "builtin",
+    "nohup",
+    "setsid",
+    "unbuffer",
+    "caffeinate",
+    "exec",
+    "nice",
+    "time",
+    "ionice",
+    "stdbuf",
+    "strace",
+    "ltrace",
+    "timeout",
+    "flock",
+    "watch",
+    "xargs",
+    "eval",
+    "find",
+];
+
+/// Whether the guard judges what `name` runs rather than `name` itself (a wrapper, `eval`,
+/// `find`, a shell): allowing such a program would mean nothing.
+#[must_use]
+pub fn looks_through(name: &str) -> bool {
+    LOOKED_THROUGH.contains(&name) || shell_name(name)
+}
+
+/// Whether `name` is a shell that runs `-c` scripts, script files or its standard input.
+#[must_use]
+pub fn shell_name(name: &str) -> bool {
+    matches!(
+        name,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "busybox" | "fish"
+    )
+}

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use hookwright_guards::config::{self, Config, ConfigError, Level};
+use hookwright_guards::judge_command;
 
 const USER: &str = "/home/u/.config/hooks/guards.toml";
 const PROJECT: &str = "/p/.hooks/guards.toml";
@@ -35,8 +36,7 @@ fn project(text: &str) -> Result<Config, ConfigError> {
 
 /// The rule that blocks `command` under `config`, or `"allow"`.
 fn rule(config: &Config, command: &str) -> &'static str {
-    config
-        .check_command(command)
+    judge_command(config, command)
         .block
         .map_or("allow", |b| b.rule)
 }
@@ -44,7 +44,7 @@ fn rule(config: &Config, command: &str) -> &'static str {
 #[test]
 fn rules_disable_lets_that_rules_command_through_and_says_where() {
     let config = user("[rules]\ndisable = [\"core.git:branch-force-delete\"]\n");
-    let decision = config.check_command("git branch -D topic");
+    let decision = judge_command(&config, "git branch -D topic");
     assert_eq!(decision.block, None);
     assert_eq!(decision.allowed.len(), 1);
     let allowed = &decision.allowed[0];
@@ -77,7 +77,7 @@ fn packs_disable_turns_off_every_rule_of_the_pack_unless_rules_enable_names_it()
         user("[packs]\ndisable = [\"core.git\"]\n[rules]\nenable = [\"core.git:reset-hard\"]\n");
     assert_eq!(rule(&config, "git reset --hard"), "core.git:reset-hard");
     assert_eq!(rule(&config, "git clean -fd"), "allow");
-    let allowed = config.check_command("git clean -fd").allowed;
+    let allowed = judge_command(&config, "git clean -fd").allowed;
     assert_eq!(allowed[0].key, "packs.disable");
     assert_eq!(allowed[0].by.to_string(), format!("{USER}:2:12"));
 }
@@ -109,7 +109,7 @@ fn allow_programs_lets_the_named_tool_through_by_any_path_and_wrapper() {
         "/sbin/mkfs.ext4 /dev/sdb1",
         "sudo mkfs.ext4 /dev/sdb1",
     ] {
-        let decision = config.check_command(command);
+        let decision = judge_command(&config, command);
         assert_eq!(decision.block, None, "{command}");
         assert_eq!(decision.allowed[0].rule, "system.disk:mkfs", "{command}");
         assert_eq!(decision.allowed[0].key, "allow.programs", "{command}");
@@ -117,7 +117,9 @@ fn allow_programs_lets_the_named_tool_through_by_any_path_and_wrapper() {
     }
     assert_eq!(rule(&config, "mkfs.xfs /dev/sdb1"), "system.disk:mkfs");
     assert!(
-        config.check_command("mkfs.ext4 --help").allowed.is_empty(),
+        judge_command(&config, "mkfs.ext4 --help")
+            .allowed
+            .is_empty(),
         "nothing is noted where no rule would have blocked"
     );
     for wrapper in ["sudo", "bash", "xargs", "find"] {
@@ -142,7 +144,7 @@ fn allow_commands_lets_exactly_that_simple_command_through() {
         rule(&config, "git clean -fdx; git reset --hard"),
         "core.git:reset-hard"
     );
-    let allowed = config.check_command("git clean -fdx").allowed;
+    let allowed = judge_command(&config, "git clean -fdx").allowed;
     assert_eq!(
         (allowed[0].rule, allowed[0].key),
         ("core.git:clean-force", "allow.commands")
@@ -169,11 +171,11 @@ fn allow_paths_make_rm_rf_and_find_delete_fine_inside_them() {
         "rm -rf $HOME/scratch/old",
         "find /srv/ci/work -name '*.o' -delete",
     ] {
-        let decision = config.check_command(command);
+        let decision = judge_command(&config, command);
         assert_eq!(decision.block, None, "{command}");
         assert_eq!(decision.allowed[0].key, "allow.paths", "{command}");
     }
-    let allowed = config.check_command("rm -rf ~/scratch/old").allowed;
+    let allowed = judge_command(&config, "rm -rf ~/scratch/old").allowed;
     assert_eq!(allowed[0].rule, "core.filesystem:rm-rf-general");
     assert_eq!(allowed[0].by.to_string(), format!("{USER}:2:27"));
     for command in [
@@ -187,7 +189,7 @@ fn allow_paths_make_rm_rf_and_find_delete_fine_inside_them() {
         assert_ne!(rule(&config, command), "allow", "{command}");
     }
     assert!(
-        config.check_command("rm -rf /tmp/x").allowed.is_empty(),
+        judge_command(&config, "rm -rf /tmp/x").allowed.is_empty(),
         "a temporary directory needs no entry"
     );
     for (bad, why) in [

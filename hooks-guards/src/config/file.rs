@@ -192,7 +192,7 @@ pub(super) fn parse(
                 ),
             ));
         }
-        if crate::judge::looks_through(name) {
+        if crate::shell::looks_through(name) {
             return Err(fail(
                 e,
                 format!(

@@ -39,7 +39,6 @@ use std::fmt;
 use std::path::PathBuf;
 
 use crate::Block;
-use crate::judge::Judge;
 use crate::shell::Word;
 
 pub use load::{PROJECT_FILE, USER_FILE, load, load_with};
@@ -200,23 +199,6 @@ impl Config {
             .iter()
             .find(|e| e.value == pack)
             .map(|e| ("packs.disable", &e.origin))
-    }
-
-    /// What the guard decides about running the shell command line `command` under this
-    /// configuration.
-    pub fn check_command(&self, command: &str) -> Decision {
-        let judge = Judge::new(self);
-        let block = judge.script(command, 0);
-        judge.decision(block)
-    }
-
-    /// What the guard decides about running the argument vector `argv` (no shell in between)
-    /// under this configuration.
-    pub fn check_argv(&self, argv: &[&str]) -> Decision {
-        let words: Vec<Word> = argv.iter().map(|a| Word::literal(*a)).collect();
-        let judge = Judge::new(self);
-        let block = judge.command(&words, None, 0);
-        judge.decision(block)
     }
 
     /// Where the program `name` (a command name without its directory) is allowed.
