@@ -32,7 +32,7 @@
 //! | `HOOKS_DISABLE=1` | every adapter call (and `hooks serve`'s) answers "no opinion" at once, nothing runs ([`call::hooks_disabled`]) |
 //! | `HOOKS_MODE=audit` / `mode = "audit"` in `<config dir>/config.toml` | the adapters and `hooks serve` compute and log every decision and give the agent "no opinion" (exit 0) ([`call::audit`]); `HOOKS_MODE=enforce` overrides the file; another value, or a malformed file, fails the call as bad input does |
 //! | `[log] enabled = true` in `config.toml` (always on in audit mode) | the decision log, one JSON line per call, `$XDG_STATE_HOME/hooks/decisions.jsonl` (else `~/.local/state/hooks/`) or `[log] path`, rotated past `max_bytes` keeping `keep` files ([`call::audit::log`]) |
-//! | `HOOKS_CONFIG_DIR` | the config directory (trust store, serve secret, `config.toml`) instead of `$XDG_CONFIG_HOME/hooks` or `~/.config/hooks` ([`trust`]) |
+//! | `HOOKS_CONFIG_DIR` | the config directory (trust store, serve secret, `config.toml`, the guards' `guards.toml`) instead of `$XDG_CONFIG_HOME/hooks` or `~/.config/hooks` ([`hookwright::dirs`], [`trust`]) |
 //!
 //! Project-level hook files (found under the working directory) run only when trusted
 //! ([`trust`]); `--trust-all` (an option of `list`, `run`, `claude`, `codex`, also accepted

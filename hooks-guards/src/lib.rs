@@ -9,6 +9,10 @@
 //!   `node -e`, ... (the packs are listed in [`packs`]). Each block names its rule and gives the
 //!   model a safer way in the reason.
 //!
+//! It is configured without recompiling ([`config`]): the user's `guards.toml` turns packs and
+//! rules off and allows programs, commands and paths; a project's `.hooks/guards.toml` may only
+//! turn them back on.
+//!
 //! ## How a command is judged
 //!
 //! The command line is parsed as shell by brush-parser ([`shell`]), and every simple command
