@@ -2,7 +2,7 @@
 //! commands of hooks-guards/tests/corpus): criterion's estimate for a pass over the whole
 //! corpus and for three typical commands, then the median and p99 over the corpus' commands of
 //! each command's own median time (targets: median <= 20 us, p99 <= 200 us for commands under
-//! 1 KB).
+//! 1 KB); and what the hook adds per call, the look at the configuration files.
 //!
 //! `cargo bench -p hookwright-guards --bench decision`
 
@@ -108,7 +108,30 @@ fn decision(c: &mut Criterion) {
             b.iter(|| black_box(hookwright_guards::check_command(black_box(command))));
         });
     }
+    // What the hook adds per call: looking whether the two configuration files changed (two
+    // `stat`s and the cache), here with a user file present and unchanged.
+    let dir = std::env::temp_dir().join(format!("hooks-guards-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let user = dir.join("guards.toml");
+    std::fs::write(
+        &user,
+        "[rules]\ndisable = [\"core.git:branch-force-delete\"]\n[allow]\npaths = [\"/srv/ci\"]\n",
+    )
+    .expect("write");
+    group.bench_function("configuration lookup (files unchanged)", |b| {
+        b.iter(|| black_box(hookwright_guards::config::load_with(Some(&user), &dir)).is_ok());
+    });
+    let config = hookwright_guards::config::load_with(Some(&user), &dir).expect("valid");
+    group.bench_function("git reset --hard under a configuration", |b| {
+        b.iter(|| {
+            black_box(hookwright_guards::judge_command(
+                &config,
+                black_box("git reset --hard"),
+            ))
+        });
+    });
     group.finish();
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 criterion_group! {
