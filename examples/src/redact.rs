@@ -99,39 +99,28 @@ pub fn redact_secrets(text: &str) -> String {
 }
 
 /// The tools whose output [`redact_tool_output`] redacts: the ones that show the model a
-/// file's contents.
-pub const REDACTED_TOOLS: &[&str] = &["read", "grep", "bash"];
+/// file's contents (the facade's [`FILE_CONTENT_TOOLS`]).
+pub use hookwright::events::FILE_CONTENT_TOOLS as REDACTED_TOOLS;
 
-/// What replaces a chunk [`redact_tool_output`] cannot read (a PDF sent whole).
-pub const WITHHELD_DOCUMENT: &str =
-    "[document withheld: the redaction hook cannot look inside it for secrets]";
+/// What replaces a chunk [`redact_tool_output`] cannot read (a PDF sent whole): the facade's
+/// notice.
+pub use hookwright::events::WITHHELD_DOCUMENT;
 
 /// Redacts secrets in what the tools of [`REDACTED_TOOLS`] return.
 ///
-/// For such a result that is not an error, every text chunk has each secret's value replaced
-/// with `[REDACTED]` ([`redact_secrets`]; `API_KEY=<non-space run>` becomes
-/// `API_KEY=[REDACTED]`, as upstream); images are kept as they are, and any other chunk (a
-/// document) is replaced by [`WITHHELD_DOCUMENT`]. The model, the transcript and the session
-/// only ever see the redacted text.
+/// For such a result that is not an error ([`ToolResultEvent::shows_file_contents`]), every
+/// text chunk has each secret's value replaced with `[REDACTED]` ([`redact_secrets`];
+/// `API_KEY=<non-space run>` becomes `API_KEY=[REDACTED]`, as upstream); images are kept as
+/// they are, and any other chunk (a document) is replaced by [`WITHHELD_DOCUMENT`]
+/// ([`ToolResultEvent::redact_text`]). The model, the transcript and the session only ever
+/// see the redacted text.
 #[hook(event = "tool_result")]
 pub fn redact_tool_output(event: &ToolResultEvent) -> Option<ToolResultEventResult> {
-    if !REDACTED_TOOLS.contains(&event.tool_name.as_str()) || event.failed() {
+    if !event.shows_file_contents() {
         return None;
     }
-    let redacted = event
-        .content
-        .iter()
-        .map(|chunk| match chunk {
-            Content::Text(text) => Content::Text(TextContent {
-                text: redact_secrets(&text.text),
-                extra: text.extra.clone(),
-            }),
-            Content::Image(_) => chunk.clone(),
-            Content::Other(_) => Content::text(WITHHELD_DOCUMENT),
-        })
-        .collect();
     Some(ToolResultEventResult {
-        content: Some(redacted),
+        content: Some(event.redact_text(redact_secrets)),
         ..ToolResultEventResult::default()
     })
 }

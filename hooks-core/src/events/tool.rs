@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::message::Content;
+use super::message::{Content, TextContent};
 
 /// A tool's input: a JSON object (`Record<string, unknown>`), shared.
 ///
@@ -186,11 +186,78 @@ pub struct ToolResultEvent {
     pub is_warning: Option<bool>,
 }
 
+/// The tools whose output shows the model a file's contents, where a hook that keeps
+/// secrets from the model looks ([`ToolResultEvent::shows_file_contents`]): `read` (Claude
+/// Code's `Read`, in each of its output shapes as the adapters hand them on: text, a
+/// notebook's cells, a PDF's pages), `grep` (Claude Code's `Grep`: its matching lines) and
+/// `bash`, the shell (Claude Code's `Bash`, every Codex shell tool): `cat secret.env` shows
+/// the file as much as a read does, and Codex has no read tool at all. `edit` and `write`
+/// show the model no file contents.
+pub const FILE_CONTENT_TOOLS: &[&str] = &["read", "grep", "bash"];
+
+/// What [`ToolResultEvent::redact_text`] puts in place of a chunk that is neither text nor an
+/// image (a PDF sent whole as a document): a hook cannot look inside it, and the secret could
+/// be in its bytes.
+pub const WITHHELD_DOCUMENT: &str =
+    "[document withheld: the redaction hook cannot look inside it for secrets]";
+
 impl ToolResultEvent {
     /// Whether this is the result of a failed tool (`isError: true`).
     #[must_use]
     pub fn failed(&self) -> bool {
         self.is_error == Some(true)
+    }
+
+    /// Whether this result shows the model a file's contents: its tool is one of
+    /// [`FILE_CONTENT_TOOLS`] and it did not fail. A failed result is left out, as upstream:
+    /// in Claude Code only `PostToolUseFailure` fires for it, and a rewrite of it is never
+    /// applied.
+    #[must_use]
+    pub fn shows_file_contents(&self) -> bool {
+        FILE_CONTENT_TOOLS.contains(&self.tool_name.as_str()) && !self.failed()
+    }
+
+    /// This result's output with every text chunk's text replaced by `redact(text)` (its other
+    /// fields kept), images kept as they are (a text pattern finds nothing in a picture), and
+    /// any other chunk (a document) replaced by the text [`WITHHELD_DOCUMENT`]. What a
+    /// redaction cannot be applied to is withheld, never passed.
+    ///
+    /// ```
+    /// use hookwright::events::{Content, ToolResultEvent, WITHHELD_DOCUMENT};
+    /// use serde_json::json;
+    ///
+    /// let event = ToolResultEvent {
+    ///     tool_name: "read".into(),
+    ///     tool_call_id: "t1".into(),
+    ///     input: Default::default(),
+    ///     content: vec![
+    ///         Content::text("TOKEN=abc"),
+    ///         Content::Other(json!({ "type": "document", "source": { "data": "JVBERi0=" } })),
+    ///     ],
+    ///     details: None,
+    ///     is_error: None,
+    ///     is_warning: None,
+    /// };
+    /// assert!(event.shows_file_contents());
+    /// let redacted = event.redact_text(|text| text.replace("abc", "[REDACTED]"));
+    /// assert_eq!(
+    ///     redacted,
+    ///     [Content::text("TOKEN=[REDACTED]"), Content::text(WITHHELD_DOCUMENT)]
+    /// );
+    /// ```
+    #[must_use]
+    pub fn redact_text(&self, mut redact: impl FnMut(&str) -> String) -> Vec<Content> {
+        self.content
+            .iter()
+            .map(|chunk| match chunk {
+                Content::Text(text) => Content::Text(TextContent {
+                    text: redact(&text.text),
+                    extra: text.extra.clone(),
+                }),
+                Content::Image(_) => chunk.clone(),
+                Content::Other(_) => Content::text(WITHHELD_DOCUMENT),
+            })
+            .collect()
     }
 }
 
