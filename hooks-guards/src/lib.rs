@@ -8,6 +8,11 @@
 //!   `dd` onto a disk, `mkfs`, and the same inside `bash -c`, `eval`, heredocs, `python -c`,
 //!   `node -e`, ... (the packs are listed in [`packs`]). Each block names its rule and gives the
 //!   model a safer way in the reason.
+//! - [`redact_secrets`]: redacts secrets in what `read`, `grep` and `bash` show the model
+//!   (cloud keys, tokens of the common providers, private key blocks, JWTs, passwords in URLs,
+//!   `KEY=value` assignments), by gitleaks' maintained rule set ([`secrets`]): each secret
+//!   becomes `[redacted:<rule>]`; what cannot be searched (a document, a text over
+//!   [`secrets::MAX_TEXT`]) is withheld.
 //!
 //! It is configured without recompiling ([`config`]): the user's `guards.toml` turns packs and
 //! rules off and allows programs, commands and paths; a project's `.hooks/guards.toml` may only
@@ -42,7 +47,10 @@ use hookwright::prelude::*;
 pub mod config;
 mod judge;
 pub mod packs;
+pub mod secrets;
 pub mod shell;
+
+pub use secrets::redact_secrets;
 
 /// Why a command is blocked: the rule, what it would destroy, and what to do instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
