@@ -58,7 +58,11 @@ fn the_default_binary_links_the_guards_and_no_example() {
         .iter()
         .map(|h| h["path"].as_str().unwrap())
         .collect();
-    assert_eq!(ids, ["hookwright_guards"], "{list:#}");
+    assert_eq!(
+        ids,
+        ["hookwright_guards", "hookwright_guards::secrets"],
+        "{list:#}"
+    );
 }
 
 #[test]

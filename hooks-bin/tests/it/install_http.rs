@@ -321,16 +321,18 @@ fn install_http_writes_the_session_start_starter_when_no_hook_handles_session_st
         "{}",
         text(&out)
     );
-    let pre = entries(&local, "PreToolUse");
-    assert_eq!(pre.len(), 1);
-    assert_eq!(pre[0]["type"], "http");
+    for event in ["PreToolUse", "PostToolUse"] {
+        let entry = entries(&local, event);
+        assert_eq!(entry.len(), 1, "{event}");
+        assert_eq!(entry[0]["type"], "http", "{event}");
+    }
     let settings: Value = serde_json::from_str(&fs::read_to_string(&local).unwrap()).unwrap();
     let mut events: Vec<&String> = settings["hooks"].as_object().unwrap().keys().collect();
     events.sort();
     assert_eq!(
         events,
-        ["PreToolUse", "SessionStart"],
-        "only the guard's event and the starter"
+        ["PostToolUse", "PreToolUse", "SessionStart"],
+        "only the guards' events and the starter"
     );
 }
 
