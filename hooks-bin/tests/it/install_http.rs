@@ -321,7 +321,7 @@ fn install_http_writes_the_session_start_starter_when_no_hook_handles_session_st
         "{}",
         text(&out)
     );
-    for event in ["PreToolUse", "PostToolUse"] {
+    for event in ["PreToolUse", "PostToolUse", "PostToolUseFailure"] {
         let entry = entries(&local, event);
         assert_eq!(entry.len(), 1, "{event}");
         assert_eq!(entry[0]["type"], "http", "{event}");
@@ -331,7 +331,12 @@ fn install_http_writes_the_session_start_starter_when_no_hook_handles_session_st
     events.sort();
     assert_eq!(
         events,
-        ["PostToolUse", "PreToolUse", "SessionStart"],
+        [
+            "PostToolUse",
+            "PostToolUseFailure",
+            "PreToolUse",
+            "SessionStart"
+        ],
         "only the guards' events and the starter"
     );
 }
