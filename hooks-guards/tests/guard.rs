@@ -1,4 +1,4 @@
-//! The guard's rules, beyond dcg's corpus (hookwright-guards-host's `corpus` test): each test is
+//! The guard's rules, beyond dcg's corpus (hookwright-cli's `corpus` test): each test is
 //! named after the rule it checks and asserts the rule that blocks, or that the command runs.
 
 use hookwright_guards::{check_argv, check_command};

@@ -20,6 +20,8 @@ mod decoder_props;
 mod default_binary;
 mod doctor;
 mod explain;
+mod guards_config;
+mod guards_redact;
 mod install;
 mod install_agents;
 mod install_bridge;

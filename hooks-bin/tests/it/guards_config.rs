@@ -1,5 +1,5 @@
-//! The guards' configuration through the binary, as an agent calls it: `hooks-guards claude
-//! PreToolUse` and `hooks-guards explain claude PreToolUse`, with `HOME` and `XDG_CONFIG_HOME`
+//! The guards' configuration through the binary, as an agent calls it: `hooks claude
+//! PreToolUse` and `hooks explain claude PreToolUse`, with `HOME` and `XDG_CONFIG_HOME`
 //! in a temporary directory (never the real user's config).
 
 use std::io::Write as _;
@@ -31,7 +31,7 @@ impl Machine {
         self.home.join(".config/hooks/guards.toml")
     }
 
-    /// `hooks-guards ARGS` with Claude Code's `Bash` call of `command` on stdin.
+    /// `hooks ARGS` with Claude Code's `Bash` call of `command` on stdin.
     fn run(&self, args: &[&str], command: &str) -> Output {
         let input = serde_json::json!({
             "session_id": "config",
@@ -43,7 +43,7 @@ impl Machine {
             "tool_input": {"command": command},
             "tool_use_id": "toolu_config",
         });
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hooks-guards"))
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hooks"))
             .args(args)
             .current_dir(&self.project)
             .env("HOME", &self.home)
@@ -55,14 +55,14 @@ impl Machine {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .expect("start hooks-guards");
+            .expect("start hooks");
         child
             .stdin
             .take()
             .expect("stdin")
             .write_all(&serde_json::to_vec(&input).expect("json"))
             .expect("write stdin");
-        child.wait_with_output().expect("hooks-guards")
+        child.wait_with_output().expect("hooks")
     }
 
     /// The reason Claude Code is given for denying `command`, or `None` when it may run.

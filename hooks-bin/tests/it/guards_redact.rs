@@ -1,4 +1,4 @@
-//! The secret redactor as Claude Code calls it: `hooks-guards claude PostToolUse` with a
+//! The secret redactor as Claude Code calls it: `hooks claude PostToolUse` with a
 //! recorded hook input on standard input, the answer read from standard output.
 
 use std::io::Write;
@@ -18,7 +18,7 @@ fn aws_key() -> String {
     ["AKIA", "Q7ZK2M4WXN5RJ3VB"].concat()
 }
 
-/// `hooks-guards claude PostToolUse`'s answer (its standard output as JSON, `Null` when
+/// `hooks claude PostToolUse`'s answer (its standard output as JSON, `Null` when
 /// empty) to the hook input of Claude Code's call of `tool` with `input` and `response`.
 fn post_tool_use(tool: &str, input: Value, response: Value) -> Value {
     let scratch =
@@ -41,7 +41,7 @@ fn post_tool_use(tool: &str, input: Value, response: Value) -> Value {
 }
 
 fn run(scratch: &Path, input: &[u8]) -> Value {
-    let binary = PathBuf::from(env!("CARGO_BIN_EXE_hooks-guards"));
+    let binary = PathBuf::from(env!("CARGO_BIN_EXE_hooks"));
     let mut child = Command::new(binary)
         .args(["claude", "PostToolUse"])
         .current_dir(scratch)
@@ -51,7 +51,7 @@ fn run(scratch: &Path, input: &[u8]) -> Value {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("hooks-guards starts");
+        .expect("hooks starts");
     child
         .stdin
         .take()
@@ -61,7 +61,7 @@ fn run(scratch: &Path, input: &[u8]) -> Value {
     let status = child
         .wait_timeout(Duration::from_secs(20))
         .expect("wait")
-        .expect("hooks-guards answers within 20 s");
+        .expect("hooks answers within 20 s");
     let output = child.wait_with_output().expect("output");
     assert!(
         status.success(),

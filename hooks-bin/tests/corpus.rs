@@ -1,6 +1,6 @@
 //! dcg's regression corpus (vendored in hooks-guards/tests/corpus, pinned there) run through
 //! the guards twice: in process ([`hookwright_guards::check_command`]) and as an agent calls them,
-//! `hooks-guards claude PreToolUse` with Claude Code's `Bash` call on standard input. Every case
+//! `hooks claude PreToolUse` with Claude Code's `Bash` call on standard input. Every case
 //! of the packs we ship must be right both ways, none may panic or take more than a second.
 //! Where dcg 0.16.0 is installed (`HOOKS_DCG_BIN`, or
 //! `~/.cache/hooks-e2e/dcg-0.16.0/bin/dcg`), the same calls go to it too and both scores are
@@ -62,9 +62,9 @@ struct Run {
 const HANG: Duration = Duration::from_secs(1);
 
 fn main() -> ExitCode {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hooks-guards/tests/corpus");
     let (counted, left_out) = load(&root);
-    let host = PathBuf::from(env!("CARGO_BIN_EXE_hooks-guards"));
+    let host = PathBuf::from(env!("CARGO_BIN_EXE_hooks"));
     let dcg = dcg_binary();
     let scratch = std::env::temp_dir().join(format!("hooks-guards-corpus-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("scratch dir");
@@ -110,7 +110,7 @@ fn main() -> ExitCode {
         match call(&host, &run.command, &scratch) {
             Ok(deny) if deny == run.deny => row[2] += 1,
             Ok(deny) => failures.push(format!(
-                "{}: {:?} expected {}, `hooks-guards claude PreToolUse` answered {}",
+                "{}: {:?} expected {}, `hooks claude PreToolUse` answered {}",
                 run.name,
                 run.command,
                 decision(run.deny),
@@ -136,7 +136,7 @@ fn main() -> ExitCode {
     println!("dcg's corpus (hooks-guards/tests/corpus), cases right:");
     println!(
         "| {:<34} | {:>5} | {:>10} | {:>18} | {:>10} |",
-        "folder", "cases", "in process", "hooks-guards claude", "dcg 0.16.0"
+        "folder", "cases", "in process", "hooks claude", "dcg 0.16.0"
     );
     println!(
         "| {:-<34} | ----: | ---------: | -----------------: | ---------: |",
@@ -201,7 +201,7 @@ fn main() -> ExitCode {
             .unwrap_or_default();
         let ours = answer(&host);
         println!(
-            "  {} {:?}: {why} (corpus: {}, hooks-guards claude: {ours}{dcg_says})",
+            "  {} {:?}: {why} (corpus: {}, hooks claude: {ours}{dcg_says})",
             run.name,
             run.command,
             decision(run.deny)
@@ -339,7 +339,7 @@ fn dcg_binary() -> Option<PathBuf> {
     path.is_file().then_some(path)
 }
 
-/// The arguments the Claude Code hook entry gives `binary`: `hooks-guards claude PreToolUse`,
+/// The arguments the Claude Code hook entry gives `binary`: `hooks claude PreToolUse`,
 /// bare `dcg`.
 fn hook_args(binary: &Path) -> &'static [&'static str] {
     if binary.file_name().is_some_and(|n| n == "dcg") {
