@@ -7,45 +7,17 @@
 //! `cargo bench -p hookwright-guards --bench decision`
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-/// Every `command = "..."` of the corpus files, as written.
+#[path = "support/corpus.rs"]
+mod corpus;
+
+/// Every command of the corpus, as written.
 fn corpus() -> Vec<String> {
-    fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).expect("corpus dir") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                collect(&path, out);
-            } else if path.extension().is_some_and(|e| e == "toml") {
-                out.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    collect(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"),
-        &mut files,
-    );
-    files.sort();
-    let mut commands = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).expect("corpus file");
-        let value: toml::Table = toml::from_str(&text).expect("corpus toml");
-        for case in value
-            .get("case")
-            .and_then(|c| c.as_array())
-            .into_iter()
-            .flatten()
-        {
-            if let Some(command) = case.get("command").and_then(|c| c.as_str()) {
-                commands.push(command.to_owned());
-            }
-        }
-    }
-    commands
+    corpus::commands(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"))
 }
 
 /// Each command's median over `runs` runs, sorted.
