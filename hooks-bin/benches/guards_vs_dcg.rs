@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-#[path = "../../hooks-guards/benches/support/corpus.rs"]
-mod corpus;
+#[path = "../../hooks-guards/tests/support/dcg.rs"]
+mod dcg;
 
 /// One program timed over the inputs.
 struct Subject {
@@ -93,16 +93,6 @@ fn pre_tool_use(command: &str, cwd: &Path) -> Vec<u8> {
     .expect("json")
 }
 
-fn dcg_binary() -> Option<PathBuf> {
-    std::env::var_os("HOOKS_DCG_BIN")
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .map(|home| PathBuf::from(home).join(".cache/hooks-e2e/dcg-0.16.0/bin/dcg"))
-        })
-        .filter(|path| path.is_file())
-}
-
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -119,7 +109,7 @@ fn main() {
         .and_then(|r| r.parse().ok())
         .unwrap_or(5);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hooks-guards/tests/corpus");
-    let mut commands: Vec<String> = corpus::commands(&root)
+    let mut commands: Vec<String> = dcg::commands(&root)
         .into_iter()
         .filter(|c| c.len() < 1024)
         .collect();
@@ -152,7 +142,7 @@ fn main() {
         hooks.clone(),
         &["claude", "SessionStart"],
     );
-    let dcg = dcg_binary();
+    let dcg = dcg::dcg_binary();
     let mut theirs = dcg
         .clone()
         .map(|path| Subject::new("dcg 0.16.0", path, &[]));

@@ -17,6 +17,9 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use hookwright_guards::Block;
+
+#[path = "../../hooks-guards/tests/support/dcg.rs"]
+mod dcg;
 use serde::Deserialize;
 use wait_timeout::ChildExt;
 
@@ -65,7 +68,7 @@ fn main() -> ExitCode {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hooks-guards/tests/corpus");
     let (counted, left_out) = load(&root);
     let host = PathBuf::from(env!("CARGO_BIN_EXE_hooks"));
-    let dcg = dcg_binary();
+    let dcg = dcg::dcg_binary();
     let scratch = std::env::temp_dir().join(format!("hooks-guards-corpus-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("scratch dir");
 
@@ -251,9 +254,7 @@ fn folder(file: &str) -> String {
 
 /// Every case, split into the counted and the left out (with why).
 fn load(root: &Path) -> (Vec<Run>, Vec<(Run, &'static str)>) {
-    let mut files = Vec::new();
-    collect(root, &mut files);
-    files.sort();
+    let files = dcg::corpus_files(root);
     assert!(
         !files.is_empty(),
         "no corpus files under {}",
@@ -315,28 +316,6 @@ fn load(root: &Path) -> (Vec<Run>, Vec<(Run, &'static str)>) {
         }
     }
     (counted, left_out)
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("corpus dir") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "toml") {
-            out.push(path);
-        }
-    }
-}
-
-/// dcg's binary, where it is installed.
-fn dcg_binary() -> Option<PathBuf> {
-    let path = std::env::var_os("HOOKS_DCG_BIN")
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .map(|home| PathBuf::from(home).join(".cache/hooks-e2e/dcg-0.16.0/bin/dcg"))
-        })?;
-    path.is_file().then_some(path)
 }
 
 /// The arguments the Claude Code hook entry gives `binary`: `hooks claude PreToolUse`,

@@ -12,12 +12,12 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-#[path = "support/corpus.rs"]
-mod corpus;
+#[path = "../tests/support/dcg.rs"]
+mod dcg;
 
 /// Every command of the corpus, as written.
 fn corpus() -> Vec<String> {
-    corpus::commands(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"))
+    dcg::commands(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"))
 }
 
 /// Each command's median over `runs` runs, sorted.
