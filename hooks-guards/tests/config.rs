@@ -351,3 +351,22 @@ fn the_readmes_example_is_a_valid_user_file() {
     assert_eq!(rule(&config, "git branch -D topic"), "allow");
     assert_eq!(rule(&config, "git reset --hard"), "core.git:reset-hard");
 }
+
+#[test]
+fn a_project_file_that_is_not_a_small_regular_file_is_an_error_and_never_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join(".hooks")).expect("mkdir");
+    let file = project.join(".hooks/guards.toml");
+    // A link to a device that never ends, as a repository can commit one.
+    std::os::unix::fs::symlink("/dev/zero", &file).expect("symlink");
+    let e = config::load_with(None, &project).expect_err("a device");
+    assert_eq!(e.file, file);
+    assert!(e.message.contains("not a file"), "{e}");
+    std::fs::remove_file(&file).expect("rm");
+    // A regular file past the bound: sparse, so the test writes nothing of it.
+    let big = std::fs::File::create(&file).expect("create");
+    big.set_len(config::MAX_FILE + 1).expect("set_len");
+    let e = config::load_with(None, &project).expect_err("too large");
+    assert!(e.message.contains("larger than"), "{e}");
+}

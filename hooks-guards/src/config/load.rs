@@ -34,6 +34,10 @@ type Cache = HashMap<(Option<PathBuf>, PathBuf), (Option<Stamp>, Option<Stamp>, 
 
 static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
 
+/// The largest configuration file read (a repository's `.hooks/guards.toml` is anyone's: a
+/// huge one, or a link to one, is an error, never read into memory).
+pub const MAX_FILE: u64 = 1024 * 1024;
+
 /// How many (user file, project file) pairs are kept (a server of many projects).
 const MAX_CACHED: usize = 64;
 
@@ -83,11 +87,7 @@ pub fn load_with(user: Option<&Path>, project: &Path) -> Result<Arc<Config>, Con
         if !present {
             return Ok(Config::default());
         }
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            file: path.to_path_buf(),
-            at: None,
-            message: format!("cannot read: {e}"),
-        })?;
+        let text = read_bounded(path)?;
         Config::parse(path, &text, level, home.as_deref())
     };
     let loaded = key
@@ -108,6 +108,26 @@ pub fn load_with(user: Option<&Path>, project: &Path) -> Result<Arc<Config>, Con
     loaded
 }
 
+/// The text of the file at `path`, at most [`MAX_FILE`] bytes of it (it may have grown since
+/// its stamp was taken).
+fn read_bounded(path: &Path) -> Result<String, ConfigError> {
+    use std::io::Read as _;
+    let error = |message: String| ConfigError {
+        file: path.to_path_buf(),
+        at: None,
+        message,
+    };
+    let file = std::fs::File::open(path).map_err(|e| error(format!("cannot read: {e}")))?;
+    let mut text = String::new();
+    file.take(MAX_FILE + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| error(format!("cannot read: {e}")))?;
+    if text.len() as u64 > MAX_FILE {
+        return Err(error(format!("larger than {MAX_FILE} bytes")));
+    }
+    Ok(text)
+}
+
 /// The stamp of the file at `path`; `None` when there is none.
 fn stamp(path: &Path) -> Result<Option<Stamp>, ConfigError> {
     let meta = match std::fs::metadata(path) {
@@ -126,6 +146,13 @@ fn stamp(path: &Path) -> Result<Option<Stamp>, ConfigError> {
             file: path.to_path_buf(),
             at: None,
             message: "not a file".to_owned(),
+        });
+    }
+    if meta.len() > MAX_FILE {
+        return Err(ConfigError {
+            file: path.to_path_buf(),
+            at: None,
+            message: format!("larger than {MAX_FILE} bytes"),
         });
     }
     #[cfg(unix)]

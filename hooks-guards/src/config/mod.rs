@@ -41,7 +41,7 @@ use std::path::PathBuf;
 use crate::Block;
 use crate::shell::Word;
 
-pub use load::{PROJECT_FILE, USER_FILE, load, load_with};
+pub use load::{MAX_FILE, PROJECT_FILE, USER_FILE, load, load_with};
 
 /// Where a configuration entry was written: `file:line:column` (1-based; the column in bytes).
 #[derive(Debug, Clone, PartialEq, Eq)]
