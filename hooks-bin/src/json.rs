@@ -17,7 +17,6 @@
 //! `NAME:LINE:COLUMN: message` (lines and columns 1-based, columns counted in bytes), so a
 //! terminal or an editor can jump to the spot.
 
-use std::fmt;
 use std::io::{self, Read};
 
 use serde::de::DeserializeOwned;
@@ -91,38 +90,7 @@ pub enum InputError {
     },
 }
 
-/// A 1-based line and column (the column counted in bytes, as serde_json does).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Position {
-    /// The line, from 1.
-    pub line: usize,
-    /// The column in bytes, from 1.
-    pub column: usize,
-}
-
-impl Position {
-    /// The position of byte `offset` in `bytes`.
-    #[must_use]
-    pub fn of_offset(bytes: &[u8], offset: usize) -> Position {
-        let offset = offset.min(bytes.len());
-        let before = &bytes[..offset];
-        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let line_start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        Position {
-            line,
-            column: offset - line_start + 1,
-        }
-    }
-}
-
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.column)
-    }
-}
+pub use hookwright::position::Position;
 
 /// Reads everything from `reader`, but never more than [`MAX_INPUT_BYTES`] + 1 bytes, so an
 /// endless or huge stream costs bounded memory; [`decode_object`] then reports an input over

@@ -30,6 +30,7 @@ pub mod exec;
 pub mod handler;
 pub mod host;
 pub mod loader;
+pub mod position;
 pub mod registry;
 pub mod runner;
 pub mod session;

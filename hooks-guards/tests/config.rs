@@ -366,7 +366,7 @@ fn a_project_file_that_is_not_a_small_regular_file_is_an_error_and_never_read() 
     std::fs::remove_file(&file).expect("rm");
     // A regular file past the bound: sparse, so the test writes nothing of it.
     let big = std::fs::File::create(&file).expect("create");
-    big.set_len(config::MAX_FILE + 1).expect("set_len");
+    big.set_len(config::MAX_BYTES as u64 + 1).expect("set_len");
     let e = config::load_with(None, &project).expect_err("too large");
     assert!(e.message.contains("larger than"), "{e}");
 }

@@ -6,7 +6,9 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Config, ConfigError, Entry, Level, Origin};
+use hookwright::position::Position;
+
+use super::{Config, ConfigError, Entry, Level, MAX_BYTES, Origin};
 use crate::packs::{PACKS, RULES};
 
 type List = Option<Spanned<Vec<Spanned<String>>>>;
@@ -39,9 +41,6 @@ struct AllowToml {
     commands: List,
     paths: List,
 }
-
-/// The largest file read (a configuration is a few lines; a huge one is a mistake).
-const MAX_BYTES: usize = 256 * 1024;
 
 /// Reads and checks one file's `text` (see [`Config::parse`]).
 pub(super) fn parse(
@@ -281,11 +280,6 @@ pub(super) fn is_plain_absolute(path: &str) -> bool {
 
 /// The 1-based line and byte column of byte `offset` in `text`.
 fn position(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text.as_bytes()[..offset.min(text.len())];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    (line, before.len() - start + 1)
+    let at = Position::of_offset(text.as_bytes(), offset);
+    (at.line, at.column)
 }

@@ -10,7 +10,7 @@ use std::time::SystemTime;
 
 use hookwright::dirs::{self, ConfigDirError};
 
-use super::{Config, ConfigError, Level};
+use super::{Config, ConfigError, Level, MAX_BYTES};
 
 /// The user's file, in the config directory ([`hookwright::dirs::config_dir`]).
 pub const USER_FILE: &str = "guards.toml";
@@ -33,10 +33,6 @@ type Loaded = Result<Arc<Config>, ConfigError>;
 type Cache = HashMap<(Option<PathBuf>, PathBuf), (Option<Stamp>, Option<Stamp>, Loaded)>;
 
 static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
-
-/// The largest configuration file read (a repository's `.hooks/guards.toml` is anyone's: a
-/// huge one, or a link to one, is an error, never read into memory).
-pub const MAX_FILE: u64 = 1024 * 1024;
 
 /// How many (user file, project file) pairs are kept (a server of many projects).
 const MAX_CACHED: usize = 64;
@@ -108,7 +104,7 @@ pub fn load_with(user: Option<&Path>, project: &Path) -> Result<Arc<Config>, Con
     loaded
 }
 
-/// The text of the file at `path`, at most [`MAX_FILE`] bytes of it (it may have grown since
+/// The text of the file at `path`, at most [`MAX_BYTES`] of it (it may have grown since
 /// its stamp was taken).
 fn read_bounded(path: &Path) -> Result<String, ConfigError> {
     use std::io::Read as _;
@@ -119,11 +115,11 @@ fn read_bounded(path: &Path) -> Result<String, ConfigError> {
     };
     let file = std::fs::File::open(path).map_err(|e| error(format!("cannot read: {e}")))?;
     let mut text = String::new();
-    file.take(MAX_FILE + 1)
+    file.take(MAX_BYTES as u64 + 1)
         .read_to_string(&mut text)
         .map_err(|e| error(format!("cannot read: {e}")))?;
-    if text.len() as u64 > MAX_FILE {
-        return Err(error(format!("larger than {MAX_FILE} bytes")));
+    if text.len() > MAX_BYTES {
+        return Err(error(format!("larger than {MAX_BYTES} bytes")));
     }
     Ok(text)
 }
@@ -148,11 +144,11 @@ fn stamp(path: &Path) -> Result<Option<Stamp>, ConfigError> {
             message: "not a file".to_owned(),
         });
     }
-    if meta.len() > MAX_FILE {
+    if meta.len() > MAX_BYTES as u64 {
         return Err(ConfigError {
             file: path.to_path_buf(),
             at: None,
-            message: format!("larger than {MAX_FILE} bytes"),
+            message: format!("larger than {MAX_BYTES} bytes"),
         });
     }
     #[cfg(unix)]

@@ -41,7 +41,12 @@ use std::path::PathBuf;
 use crate::Block;
 use crate::shell::Word;
 
-pub use load::{MAX_FILE, PROJECT_FILE, USER_FILE, load, load_with};
+pub use load::{PROJECT_FILE, USER_FILE, load, load_with};
+
+/// The largest configuration file read, in bytes: a configuration is a few lines; a larger file
+/// (a repository's `.hooks/guards.toml` is anyone's: a huge one, or a link to one) is an error,
+/// never read into memory.
+pub const MAX_BYTES: usize = 256 * 1024;
 
 /// Where a configuration entry was written: `file:line:column` (1-based; the column in bytes).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::Mode;
+use crate::json::Position;
 
 /// The config file's name in the config directory.
 pub const CONFIG_FILE: &str = "config.toml";
@@ -54,10 +55,8 @@ impl ConfigFile {
     pub fn parse(path: &Path, text: &str) -> Result<ConfigFile, String> {
         let parsed: ConfigFile = toml::from_str(text).map_err(|e| {
             let at = e.span().map(|span| {
-                let before = &text[..span.start.min(text.len())];
-                let line = before.matches('\n').count() + 1;
-                let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-                format!("line {line}, column {column}: ")
+                let at = Position::of_offset(text.as_bytes(), span.start);
+                format!("line {}, column {}: ", at.line, at.column)
             });
             format!(
                 "{}: {}{}",
