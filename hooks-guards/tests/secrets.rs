@@ -619,3 +619,17 @@ fn the_hook_leaves_clean_output_other_tools_and_failures_alone() {
     failed.is_error = Some(true);
     assert_eq!(redact_secrets(&failed), None);
 }
+
+#[test]
+fn many_finds_on_one_long_line_cost_linear_time() {
+    // Each find's line was looked for from the find: a 4 MiB line of placeholders
+    // (`password=xxxx`, allowed) took about a minute.
+    let text = "password=xxxx ".repeat(MAX_TEXT / 14);
+    let start = std::time::Instant::now();
+    assert_eq!(redact_output(&text), text);
+    let redacted = redact_output(&"password=hunter22 ".repeat(MAX_TEXT / 18));
+    assert!(redacted.starts_with("password=[redacted:password-assignment] password="));
+    assert!(!redacted.contains("hunter22"));
+    let took = start.elapsed();
+    assert!(took.as_secs() < 20, "{took:?}");
+}

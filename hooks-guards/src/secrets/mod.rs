@@ -175,14 +175,23 @@ impl Allowlist {
         })
     }
 
-    /// Whether this allowlist lets `secret` (found as `matched`, on `line`) pass.
-    fn allows(&self, secret: &str, matched: &str, line: &str) -> bool {
-        let target = match self.target {
-            Target::Secret => secret,
-            Target::Match => matched,
-            Target::Line => line,
-        };
-        let regex = self.regexes.as_ref().map(|r| r.is_match(target));
+    /// Whether this allowlist lets `secret` (found as `matched`, on `line`) pass. A regex
+    /// against the line is matched once per line (`line_cache`, keyed by the line's range):
+    /// a long line with many finds would otherwise be searched whole for each.
+    fn allows(
+        &self,
+        secret: &str,
+        matched: &str,
+        line: (&str, Range<usize>),
+        line_cache: &mut std::collections::HashMap<(usize, usize), bool>,
+    ) -> bool {
+        let regex = self.regexes.as_ref().map(|r| match self.target {
+            Target::Secret => r.is_match(secret),
+            Target::Match => r.is_match(matched),
+            Target::Line => *line_cache
+                .entry((std::ptr::from_ref(self) as usize, line.1.start))
+                .or_insert_with(|| r.is_match(line.0)),
+        });
         let stopword = self.stopwords.as_ref().map(|s| s.is_match(secret));
         let checks = [regex, stopword];
         if self.and {
@@ -438,6 +447,10 @@ impl Rules {
             }
         }
         let mut findings = Vec::new();
+        // Where each line ends, found once: looking for a find's line from the find would
+        // cost the length of a long line for each find on it.
+        let newlines: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
+        let mut line_cache = std::collections::HashMap::new();
         let unsearchable = |rule: &str, why: &str| Unsearchable {
             rule: rule.to_owned(),
             why: why.to_owned(),
@@ -460,15 +473,19 @@ impl Rules {
                 {
                     continue;
                 }
-                let line = line_of(text, whole.range());
+                let line_range = line_of(&newlines, text.len(), whole.range());
+                let line = (&text[line_range.clone()], line_range);
                 let global = self
                     .global()
                     .map_err(|why| unsearchable("(global allowlist)", why))?;
-                if global
-                    .iter()
-                    .chain(&compiled.allowlists)
-                    .any(|a| a.allows(secret.as_str(), whole.as_str(), line))
-                {
+                if global.iter().chain(&compiled.allowlists).any(|a| {
+                    a.allows(
+                        secret.as_str(),
+                        whole.as_str(),
+                        line.clone(),
+                        &mut line_cache,
+                    )
+                }) {
                     continue;
                 }
                 findings.push(Finding {
@@ -519,13 +536,14 @@ impl Rules {
     }
 }
 
-/// The line (or lines) of `text` holding `range`.
-fn line_of(text: &str, range: Range<usize>) -> &str {
-    let start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[range.end..]
-        .find('\n')
-        .map_or(text.len(), |i| range.end + i);
-    &text[start..end]
+/// The range of the line (or lines) holding `range` in a text of `len` bytes whose newlines
+/// are at `newlines` (ascending).
+fn line_of(newlines: &[usize], len: usize, range: Range<usize>) -> Range<usize> {
+    let before = newlines.partition_point(|&i| i < range.start);
+    let start = before.checked_sub(1).map_or(0, |i| newlines[i] + 1);
+    let after = newlines.partition_point(|&i| i < range.end);
+    let end = newlines.get(after).copied().unwrap_or(len);
+    start..end
 }
 
 /// The Shannon entropy of `s` in bits per character, as gitleaks computes it (its characters
