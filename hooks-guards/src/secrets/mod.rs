@@ -5,9 +5,9 @@
 //! vendored beside this file: `gitleaks.toml`, `LICENSE-gitleaks`, `VENDORED.md`), read at
 //! compile time (`include_str!`), parsed on first use and each rule's regex compiled once, when
 //! a text first holds one of its keywords (all of them at once cost about 200 ms, more than a
-//! hook process should pay for the few a text calls for), plus two rules of our own in the
-//! same format (`local.toml`: [`URL_PASSWORD`] and [`PASSWORD_ASSIGNMENT`], what a repository
-//! scanner leaves out on purpose). Each rule is applied as gitleaks applies it: its keywords (any, in
+//! hook process should pay for the few a text calls for), plus three rules of our own in the
+//! same format (`local.toml`: [`URL_PASSWORD`], [`PASSWORD_ASSIGNMENT`] and
+//! [`AUTHORIZATION_HEADER`], what a repository scanner leaves out on purpose). Each rule is applied as gitleaks applies it: its keywords (any, in
 //! any case) must occur in the text, its regex must match, the secret is its `secretGroup` or
 //! else its first non-empty group (else the whole match), that secret's Shannon entropy must
 //! be above the rule's `entropy`, and neither the global allowlist nor the rule's allowlists
@@ -55,7 +55,12 @@ pub const PASSWORD_ASSIGNMENT: &str = "password-assignment";
 
 /// The rules that find a secret by the key it is assigned to rather than by its format: an
 /// overlapping find of another rule names the marker.
-pub const GENERIC_RULES: &[&str] = &["generic-api-key", PASSWORD_ASSIGNMENT];
+pub const GENERIC_RULES: &[&str] = &["generic-api-key", PASSWORD_ASSIGNMENT, AUTHORIZATION_HEADER];
+
+/// The rule of our own for the credentials of an HTTP `Authorization` header
+/// (`> Authorization: Bearer ...` in `curl -v` output), which gitleaks finds only in a `curl`
+/// command line (`curl-auth-header`).
+pub const AUTHORIZATION_HEADER: &str = "authorization-header";
 
 /// The most text [`redact_output`] looks at, in bytes; a larger text is withheld
 /// ([`WITHHELD_TOO_LARGE`]). Claude Code cuts a `Bash` output at 30,000 characters and a
