@@ -601,6 +601,19 @@ fn an_assignment_keeps_its_key_and_quotes_in_any_spacing_or_case() {
 }
 
 #[test]
+fn a_nul_ends_a_value_as_a_line_end_does() {
+    let b = &mut Bodies(11);
+    let value = b.alnum(32);
+    // As `cat /proc/PID/environ` shows a process's environment.
+    let text = format!("PATH=/usr/bin\0API_KEY={value}\0HOME=/root\0");
+    assert_eq!(
+        redact(&text).expect("searchable"),
+        "PATH=/usr/bin\0API_KEY=[redacted:generic-api-key]\0HOME=/root\0",
+        "{text:?}"
+    );
+}
+
+#[test]
 fn a_text_larger_than_the_limit_is_withheld_not_passed() {
     let text = "a".repeat(MAX_TEXT + 1);
     assert_eq!(redact_output(&text), WITHHELD_TOO_LARGE);

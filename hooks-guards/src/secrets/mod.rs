@@ -442,6 +442,15 @@ impl Rules {
     /// compile (none of the vendored set, as its test checks): then the text cannot be
     /// searched, and is to be withheld.
     pub fn find(&'static self, text: &str) -> Result<Vec<Finding>, Unsearchable> {
+        // A NUL ends a value as a line end does (`/proc/PID/environ`, `find -print0`), but the
+        // rules' end classes do not know it: they search a copy with each NUL a newline, whose
+        // offsets are the text's (both are one byte).
+        let searched: Cow<'_, str> = if text.contains('\0') {
+            Cow::Owned(text.replace('\0', "\n"))
+        } else {
+            Cow::Borrowed(text)
+        };
+        let text: &str = &searched;
         let mut run = vec![false; self.rules.len()];
         for &index in &self.always {
             run[index] = true;
