@@ -70,7 +70,7 @@ fn claude_with_the_default_hooks_never_shows_the_model_a_key_a_command_printed()
     let (claude, sb) = agent::setup::<Claude>("guards-claude-redact", &server);
     sb.write(
         ".env",
-        &format!("AWS_ACCESS_KEY_ID={key}\nREGION=eu-west-1\n"),
+        format!("AWS_ACCESS_KEY_ID={key}\nREGION=eu-west-1\n"),
     );
     let path = claude.path_with_binary();
     sb.hooks_of(
