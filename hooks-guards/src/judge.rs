@@ -280,7 +280,33 @@ impl<'a> Judge<'a> {
                 );
                 self.command(rest, None, depth + 1)
             }
-            "eval" => self.script(&join(args), depth + 1),
+            "eval" => {
+                let args = match args.first() {
+                    Some(w) if w.text == "--" => &args[1..],
+                    _ => args,
+                };
+                self.script(&join(args), depth + 1)
+            }
+            // `trap 'cmd' EXIT`: the handler runs as a script.
+            "trap" => args
+                .iter()
+                .find(|w| !w.text.starts_with('-'))
+                .and_then(|handler| self.script_word(handler, depth)),
+            "su" => self.su(args, depth),
+            "runuser" => match skip_options(args, &["-u", "--user", "-g", "--group", "-G"]) {
+                rest if args
+                    .iter()
+                    .any(|w| matches!(w.text.as_str(), "-u" | "--user")) =>
+                {
+                    self.command(rest, stdin, depth + 1)
+                }
+                _ => self.su(args, depth),
+            },
+            // `busybox rm -rf /` runs the applet; `busybox sh -c` a shell.
+            "busybox" | "toybox" => match args.first() {
+                Some(applet) if shell_name(&applet.text) => self.shell(&args[1..], stdin, depth),
+                _ => self.command(args, stdin, depth + 1),
+            },
             "find" => self.find(args, depth),
             _ if shell_name(name) => self.shell(args, stdin, depth),
             _ => return None,
@@ -299,7 +325,7 @@ impl<'a> Judge<'a> {
         let mut i = 0;
         while let Some(arg) = args.get(i) {
             let text = arg.text.as_str();
-            if text == "--" {
+            if text == "--" || text == "-" {
                 i += 1;
                 break;
             }
@@ -325,6 +351,23 @@ impl<'a> Judge<'a> {
             None if inline => None,
             None => stdin.and_then(|text| self.script(text, depth + 1)),
         }
+    }
+
+    /// `su [options] [user] -c script`: the script judged; without `-c` a login shell.
+    fn su(&self, args: &[Word], depth: usize) -> Option<Block> {
+        args.iter().enumerate().find_map(|(i, w)| {
+            if let Some(script) = w.text.strip_prefix("--command=") {
+                return self.script(script, depth + 1);
+            }
+            let c = w.text == "--command"
+                || (w.text.starts_with('-') && !w.text.starts_with("--") && w.text.ends_with('c'));
+            if c {
+                args.get(i + 1)
+                    .and_then(|script| self.script_word(script, depth))
+            } else {
+                None
+            }
+        })
     }
 
     /// `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]... [command [args]]`.
@@ -358,6 +401,17 @@ impl<'a> Judge<'a> {
     /// `find PATHS... EXPRESSION`: each `-exec` / `-execdir` / `-ok` / `-okdir` command is judged
     /// with `{}` standing for a file under the starting paths, and `-delete` by the filesystem pack.
     fn find(&self, args: &[Word], depth: usize) -> Option<Block> {
+        // `-H`, `-L`, `-P`, `-D debugopts`, `-O3` come before the starting paths.
+        let mut lead = 0;
+        while let Some(w) = args.get(lead) {
+            match w.text.as_str() {
+                "-H" | "-L" | "-P" => lead += 1,
+                "-D" => lead += 2,
+                t if t.starts_with("-O") => lead += 1,
+                _ => break,
+            }
+        }
+        let args = args.get(lead..).unwrap_or(&[]);
         let starts: Vec<&Word> = args
             .iter()
             .take_while(|w| !w.text.starts_with('-') && !matches!(w.text.as_str(), "(" | "!" | ","))
@@ -460,10 +514,22 @@ fn skip_options<'a>(args: &'a [Word], with_value: &[&str]) -> &'a [Word] {
         if !text.starts_with('-') || text == "-" {
             break;
         }
-        let takes_value = with_value.contains(&text);
+        let takes_value = with_value.contains(&text)
+            || (!text.starts_with("--") && cluster_ends_with_value(text, with_value));
         i += if takes_value { 2 } else { 1 };
     }
     args.get(i..).unwrap_or(&[])
+}
+
+/// Whether the short-option cluster `text` (`-Eu`) ends with an option that takes the next
+/// word as its value (`-u`), rather than holding its value glued (`-uroot`).
+fn cluster_ends_with_value(text: &str, with_value: &[&str]) -> bool {
+    for (i, c) in text.char_indices().skip(1) {
+        if with_value.contains(&format!("-{c}").as_str()) {
+            return i + c.len_utf8() == text.len();
+        }
+    }
+    false
 }
 
 /// `args` past the leading options, none of which take a value.

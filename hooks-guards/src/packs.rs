@@ -43,6 +43,7 @@ pub const RULES: &[&str] = &[
     "core.git:checkout-force",
     "core.git:checkout-ref-discard",
     "core.git:clean-force",
+    "core.git:push-delete",
     "core.git:push-force-long",
     "core.git:push-force-refspec",
     "core.git:push-force-short",

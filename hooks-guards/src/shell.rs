@@ -66,6 +66,26 @@ impl std::fmt::Display for ReadError {
 /// How deep command substitutions and nested shells may nest before a command is refused.
 pub const MAX_DEPTH: usize = 12;
 
+/// How deep brackets (`(`, `{`, `[`) may nest in a command line, counted without regard to
+/// quotes, before it is refused ([`ReadError::TooDeep`]) rather than parsed.
+pub const MAX_BRACKETS: usize = 64;
+
+/// The deepest nesting of brackets in `text`, quotes not considered.
+fn bracket_depth(text: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    for b in text.bytes() {
+        match b {
+            b'(' | b'{' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
 /// The simple commands of `script`, in source order (a command substitution's commands come
 /// before the command whose word holds it). `depth` is how deep `script` already is.
 ///
@@ -78,6 +98,14 @@ pub fn simple_commands(script: &str, depth: usize) -> Result<Vec<SimpleCommand>,
     }
     if script.trim().is_empty() {
         return Ok(Vec::new());
+    }
+    if script.contains('\0') {
+        // No shell receives a NUL: the command would be cut there, or refused.
+        return Err(ReadError::Syntax("a NUL character".to_owned()));
+    }
+    if bracket_depth(script) > MAX_BRACKETS {
+        // The parser recurses per level: refuse before it runs out of stack.
+        return Err(ReadError::TooDeep);
     }
     let options = ParserOptions::default();
     let program = Parser::new(script.as_bytes(), &options)
@@ -151,14 +179,21 @@ impl Walker {
                 Ok(())
             }
             ast::Command::Function(function) => self.compound(&function.body.0),
-            ast::Command::ExtendedTest(..) => Ok(()),
+            ast::Command::ExtendedTest(test, _) => self.test(&test.expr),
         }
     }
 
     fn compound(&mut self, compound: &ast::CompoundCommand) -> Result<(), ReadError> {
         match compound {
-            ast::CompoundCommand::Arithmetic(_) | ast::CompoundCommand::ArithmeticForClause(_) => {
-                Ok(())
+            ast::CompoundCommand::Arithmetic(arithmetic) => self.arithmetic(&arithmetic.expr),
+            ast::CompoundCommand::ArithmeticForClause(clause) => {
+                for expr in [&clause.initializer, &clause.condition, &clause.updater]
+                    .into_iter()
+                    .flatten()
+                {
+                    self.arithmetic(expr)?;
+                }
+                self.list(&clause.body.list)
             }
             ast::CompoundCommand::BraceGroup(group) => self.list(&group.list),
             ast::CompoundCommand::Subshell(subshell) => self.list(&subshell.list),
@@ -198,6 +233,47 @@ impl Walker {
             }
             ast::CompoundCommand::Coprocess(coprocess) => self.command(&coprocess.body),
         }
+    }
+
+    /// The substitutions in the words of `[[ ... ]]`.
+    fn test(&mut self, expr: &ast::ExtendedTestExpr) -> Result<(), ReadError> {
+        match expr {
+            ast::ExtendedTestExpr::And(left, right) | ast::ExtendedTestExpr::Or(left, right) => {
+                self.test(left)?;
+                self.test(right)
+            }
+            ast::ExtendedTestExpr::Not(inner) | ast::ExtendedTestExpr::Parenthesized(inner) => {
+                self.test(inner)
+            }
+            ast::ExtendedTestExpr::UnaryTest(_, word) => self.word(word).map(drop),
+            ast::ExtendedTestExpr::BinaryTest(_, left, right) => {
+                self.word(left)?;
+                self.word(right).map(drop)
+            }
+        }
+    }
+
+    /// The substitutions in an arithmetic expression (`(( $(cmd) ))`).
+    fn arithmetic(&mut self, expr: &ast::UnexpandedArithmeticExpr) -> Result<(), ReadError> {
+        self.expansion(&expr.value).map(drop)
+    }
+
+    /// The commands of the substitutions inside an expansion's raw text (`${x:-$(cmd)}`,
+    /// `$(( $(cmd) ))`), read as a word.
+    fn expansion(&mut self, raw: &str) -> Result<(), ReadError> {
+        if !raw.contains("$(") && !raw.contains('`') {
+            return Ok(());
+        }
+        let inner = raw
+            .strip_prefix("$((")
+            .and_then(|r| r.strip_suffix("))"))
+            .or_else(|| raw.strip_prefix("${").and_then(|r| r.strip_suffix('}')))
+            .or_else(|| raw.strip_prefix("$[").and_then(|r| r.strip_suffix(']')))
+            .unwrap_or(raw);
+        let pieces = brush_parser::word::parse(inner, &self.options)
+            .map_err(|err| ReadError::Syntax(err.to_string()))?;
+        let mut text = String::new();
+        self.pieces(inner, &pieces, &mut text).map(drop)
     }
 
     fn simple(&mut self, simple: &ast::SimpleCommand) -> Result<(), ReadError> {
@@ -292,7 +368,12 @@ impl Walker {
                     self.list(&subshell.list)?;
                 }
                 ast::IoFileRedirectTarget::Duplicate(word) => {
-                    self.word(word)?;
+                    let word = self.word(word)?;
+                    // `>& file` writes to the file; `>&2`, `>&-` duplicate a descriptor.
+                    let fd = word.text.bytes().all(|b| b.is_ascii_digit() || b == b'-');
+                    if !fd && matches!(kind, ast::IoFileRedirectKind::DuplicateOutput) {
+                        cmd.writes.push(word);
+                    }
                 }
                 ast::IoFileRedirectTarget::Fd(_) => {}
             },
@@ -338,7 +419,7 @@ impl Walker {
             let raw = source.get(piece.start_index..piece.end_index).unwrap_or("");
             match &piece.piece {
                 WordPiece::Text(s) | WordPiece::SingleQuotedText(s) => text.push_str(s),
-                WordPiece::AnsiCQuotedText(s) => text.push_str(s),
+                WordPiece::AnsiCQuotedText(s) => text.push_str(&ansi_c(s)),
                 WordPiece::DoubleQuotedSequence(inner)
                 | WordPiece::GettextDoubleQuotedSequence(inner) => {
                     dynamic |= self.pieces(source, inner, text)?;
@@ -349,10 +430,13 @@ impl Walker {
                         text.push_str(escaped);
                     }
                 }
-                WordPiece::TildeExpansion(_)
-                | WordPiece::ParameterExpansion(_)
-                | WordPiece::ArithmeticExpression(_) => {
+                WordPiece::TildeExpansion(_) => {
                     dynamic = true;
+                    text.push_str(raw);
+                }
+                WordPiece::ParameterExpansion(_) | WordPiece::ArithmeticExpression(_) => {
+                    dynamic = true;
+                    self.expansion(raw)?;
                     text.push_str(raw);
                 }
                 WordPiece::CommandSubstitution(script)
@@ -368,9 +452,73 @@ impl Walker {
     }
 }
 
+/// The text of `$'...'` after its escapes (`\\x67` is `g`, `\\n` a newline, `\\047` a quote).
+fn ansi_c(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        let (radix, max) = match e {
+            'x' => (16, 2),
+            'u' => (16, 4),
+            'U' => (16, 8),
+            '0'..='7' => (8, 3),
+            _ => (0, 0),
+        };
+        if radix == 0 {
+            out.push(match e {
+                'n' => '\n',
+                't' => '\t',
+                'r' => '\r',
+                'a' => '\x07',
+                'b' => '\x08',
+                'e' | 'E' => '\x1b',
+                'f' => '\x0c',
+                'v' => '\x0b',
+                other => other,
+            });
+            continue;
+        }
+        let mut digits = String::new();
+        if radix == 8 {
+            digits.push(e);
+        }
+        while digits.len() < max
+            && let Some(&d) = chars.peek()
+            && d.is_digit(radix)
+        {
+            digits.push(d);
+            chars.next();
+        }
+        match u32::from_str_radix(&digits, radix)
+            .ok()
+            .and_then(char::from_u32)
+        {
+            Some(decoded) => out.push(decoded),
+            None => {
+                out.push('\\');
+                out.push(e);
+                out.push_str(if radix == 8 { &digits[1..] } else { &digits });
+            }
+        }
+    }
+    out
+}
+
 /// What `echo` / `printf` with literal arguments writes, for the command it is piped into.
 fn echo_output(cmd: &SimpleCommand) -> Option<String> {
     let (name, args) = cmd.words.split_first()?;
+    if name.text == "cat" && args.is_empty() {
+        // `cat <<EOF | bash`: the heredoc goes through.
+        return cmd.stdin.clone();
+    }
     if !matches!(name.text.as_str(), "echo" | "printf") || args.iter().any(|w| w.dynamic) {
         return None;
     }
@@ -406,6 +554,10 @@ const LOOKED_THROUGH: &[&str] = &[
     "watch",
     "xargs",
     "eval",
+    "trap",
+    "su",
+    "runuser",
+    "toybox",
     "find",
 ];
 

@@ -198,3 +198,86 @@ fn argv_is_judged_without_a_shell() {
     );
     assert_eq!(check_argv(&["echo", "rm -rf /"]), None);
 }
+
+#[test]
+fn core_git_rules_catch_abbreviations_clusters_switch_and_remote_deletes() {
+    let cases = [
+        ("git reset --ha", "core.git:reset-hard"),
+        ("git clean --forc", "core.git:clean-force"),
+        ("git push --forc origin main", "core.git:push-force-long"),
+        ("git checkout -qf main", "core.git:checkout-force"),
+        (
+            "git switch --discard-changes main",
+            "core.git:checkout-force",
+        ),
+        ("git switch -f main", "core.git:checkout-force"),
+        ("git switch -c topic", "allow"),
+        ("git push --delete origin main", "core.git:push-delete"),
+        ("git push -d origin main", "core.git:push-delete"),
+        ("git push origin :main", "core.git:push-delete"),
+        ("git push --mirror", "core.git:push-delete"),
+        ("git push -u origin main", "allow"),
+    ];
+    for (command, want) in cases {
+        assert_eq!(rule(command), want, "{command}");
+    }
+}
+
+#[test]
+fn wrappers_su_busybox_trap_and_clustered_options_are_looked_through() {
+    for command in [
+        "sudo -Eu root rm -rf /srv",
+        "busybox rm -rf /srv",
+        "busybox sh -c 'rm -rf /srv'",
+        "su -c 'rm -rf /srv'",
+        "su - root -c 'rm -rf /srv'",
+        "runuser -u bob -- rm -rf /srv",
+        "trap 'rm -rf /srv' EXIT",
+        "eval -- 'rm -rf /srv'",
+        "bash - <<< 'rm -rf /srv'",
+        "cat <<EOF | bash\nrm -rf /srv\nEOF",
+        "find -L /srv -exec rm -rf {} +",
+    ] {
+        assert_ne!(rule(command), "allow", "{command}");
+    }
+    assert_eq!(rule("find -P /tmp/x -delete"), "allow");
+}
+
+#[test]
+fn substitutions_in_tests_arithmetic_expansions_and_ansi_c_quotes_are_judged() {
+    for command in [
+        "[[ $(git reset --hard) ]]",
+        "(( $(git reset --hard) ))",
+        "echo $(( $(git reset --hard) ))",
+        "echo ${x:-$(git reset --hard)}",
+        "for ((i=0;i<1;i++)); do git reset --hard; done",
+        "$'\\x67it' reset --hard",
+        "git reset $'\\x2d-hard'",
+    ] {
+        assert_eq!(rule(command), "core.git:reset-hard", "{command}");
+    }
+    assert_eq!(rule("cat x >& /dev/sda"), "system.disk:redirect-device");
+    assert_eq!(rule("ls >&2"), "allow");
+}
+
+#[test]
+fn inline_delete_sees_through_interpreter_options() {
+    for command in [
+        "python3 -W ignore -c 'import shutil; shutil.rmtree(\"/srv\")'",
+        "python3 -c \"__import__('shutil').rmtree('/srv')\"",
+        "python3 -c 'import pathlib; pathlib.Path(\"/srv\").unlink()'",
+        "node -pe \"require('fs').rmSync('/srv')\"",
+        "perl -MFile::Path=rmtree -e 'rmtree(\"/srv\")'",
+        "ruby -r fileutils -e 'FileUtils.rm_rf(\"/srv\")'",
+    ] {
+        assert!(rule(command).ends_with(":delete"), "{command}");
+    }
+}
+
+#[test]
+fn guard_unreadable_blocks_nul_and_bracket_nesting_before_the_parser_overflows() {
+    assert_eq!(rule("git reset --hard\0"), "guard:unreadable");
+    assert_eq!(rule(&"(".repeat(100_000)), "guard:unreadable");
+    assert_eq!(rule(&"$(".repeat(5000)), "guard:unreadable");
+    assert_eq!(rule("rm -rf \"$HOME\""), "core.filesystem:rm-rf-root-home");
+}

@@ -161,7 +161,11 @@ pub fn is_temp_path(path: &str) -> bool {
 /// `/`, `/*`, `~`, `~/`, `~/*`, `$HOME`, `${HOME}` and the like.
 fn is_root_or_home(path: &str) -> bool {
     let trimmed = path.trim_end_matches(['/', '*']);
-    trimmed.is_empty() || matches!(trimmed, "~" | "/home" | "/root" | "/Users")
+    trimmed.is_empty()
+        || matches!(
+            trimmed,
+            "~" | "/home" | "/root" | "/Users" | "$HOME" | "${HOME}"
+        )
 }
 
 /// `/etc`, `/usr`, `/var`, ... : a directory one level under `/`, other than `/tmp`.

@@ -12,6 +12,7 @@ pub fn judge(args: &[&str]) -> Option<Block> {
         "clean" => clean(rest),
         "push" => push(rest),
         "checkout" => checkout(rest),
+        "switch" => switch(rest),
         "restore" => restore(rest),
         "stash" => stash(rest),
         "branch" => branch(rest),
@@ -59,6 +60,13 @@ fn has(args: &[&str], flag: char, long: &str) -> bool {
     })
 }
 
+/// Whether `arg` is the long option `long` or an abbreviation git accepts for it (`--ha` for
+/// `--hard`: git takes any unambiguous prefix; `min` is the shortest this guard counts).
+fn long(arg: &str, long: &str, min: usize) -> bool {
+    let name = arg.split_once('=').map_or(arg, |(name, _)| name);
+    name.len() >= min && long.starts_with(name)
+}
+
 fn block(rule: &'static str, what: String, instead: &'static str) -> Option<Block> {
     Some(Block {
         rule,
@@ -69,7 +77,7 @@ fn block(rule: &'static str, what: String, instead: &'static str) -> Option<Bloc
 
 fn reset(args: &[&str]) -> Option<Block> {
     let (opts, _) = split_dashdash(args);
-    if opts.contains(&"--hard") {
+    if opts.iter().any(|a| long(a, "--hard", 4)) {
         return block(
             "core.git:reset-hard",
             "`git reset --hard` destroys uncommitted changes in the working tree and the index"
@@ -79,7 +87,7 @@ fn reset(args: &[&str]) -> Option<Block> {
              move only the index",
         );
     }
-    if opts.contains(&"--merge") {
+    if opts.iter().any(|a| long(a, "--merge", 4)) {
         return block(
             "core.git:reset-merge",
             "`git reset --merge` can discard uncommitted changes".to_owned(),
@@ -91,8 +99,8 @@ fn reset(args: &[&str]) -> Option<Block> {
 
 fn clean(args: &[&str]) -> Option<Block> {
     let (opts, _) = split_dashdash(args);
-    let dry = has(opts, 'n', "--dry-run");
-    (has(opts, 'f', "--force") && !dry).then(|| Block {
+    let dry = has(opts, 'n', "--dry-run") || opts.iter().any(|a| long(a, "--dry-run", 3));
+    ((has(opts, 'f', "--force") || opts.iter().any(|a| long(a, "--force", 4))) && !dry).then(|| Block {
         rule: "core.git:clean-force",
         what: "`git clean -f` permanently removes untracked files (they are in no commit)"
             .to_owned(),
@@ -106,9 +114,7 @@ fn push(args: &[&str]) -> Option<Block> {
     let lease = opts
         .iter()
         .any(|a| a.starts_with("--force-with-lease") || a.starts_with("--force-if-includes"));
-    let long = opts
-        .iter()
-        .any(|a| *a == "--force" || a.starts_with("--force="));
+    let forced = opts.iter().any(|a| long(a, "--force", 4));
     let short = opts
         .iter()
         .any(|a| a.starts_with('-') && !a.starts_with("--") && a[1..].contains('f'));
@@ -118,12 +124,32 @@ fn push(args: &[&str]) -> Option<Block> {
         .filter(|a| !a.starts_with('-'))
         .skip(1)
         .any(|a| a.starts_with('+'));
-    let rule = if long && !lease {
+    let deletes = opts
+        .iter()
+        .any(|a| long(a, "--delete", 4) || long(a, "--mirror", 4) || long(a, "--prune", 5))
+        || opts
+            .iter()
+            .any(|a| a.starts_with('-') && !a.starts_with("--") && a[1..].contains('d'))
+        || opts
+            .iter()
+            .chain(after.unwrap_or(&[]))
+            .filter(|a| !a.starts_with('-'))
+            .skip(1)
+            .any(|a| a.starts_with(':'));
+    let rule = if forced && !lease {
         "core.git:push-force-long"
     } else if short {
         "core.git:push-force-short"
     } else if plus_refspec {
         "core.git:push-force-refspec"
+    } else if deletes {
+        return block(
+            "core.git:push-delete",
+            "`git push --delete` / `:branch` / `--mirror` / `--prune` deletes branches or tags on \
+             the remote"
+                .to_owned(),
+            "ask the user to delete remote branches; push to a new branch instead",
+        );
     } else {
         return None;
     };
@@ -159,7 +185,7 @@ fn checkout(args: &[&str]) -> Option<Block> {
             "`git stash` first, or `git diff -- <path>` to show the user what would be lost",
         );
     }
-    if opts.iter().any(|a| matches!(*a, "-f" | "--force")) {
+    if has(opts, 'f', "--force") {
         return block(
             "core.git:checkout-force",
             "`git checkout --force` throws away local changes".to_owned(),
@@ -174,6 +200,16 @@ fn checkout(args: &[&str]) -> Option<Block> {
         );
     }
     None
+}
+
+fn switch(args: &[&str]) -> Option<Block> {
+    let (opts, _) = split_dashdash(args);
+    let discard = has(opts, 'f', "--force") || opts.iter().any(|a| long(a, "--discard-changes", 4));
+    discard.then(|| Block {
+        rule: "core.git:checkout-force",
+        what: "`git switch --discard-changes` (`-f`) throws away local changes".to_owned(),
+        instead: "`git stash` first, then `git switch <branch>`",
+    })
 }
 
 fn restore(args: &[&str]) -> Option<Block> {

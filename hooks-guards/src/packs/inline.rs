@@ -74,11 +74,17 @@ pub fn code(lang: Language, args: &[Word]) -> Option<&str> {
                 text == "-c"
                     || (text.starts_with('-') && !text.starts_with("--") && text.ends_with('c'))
             }
-            Language::Node => matches!(text, "-e" | "--eval" | "-p" | "--print" | "eval"),
+            Language::Node => matches!(
+                text,
+                "-e" | "--eval" | "-p" | "--print" | "-pe" | "-ep" | "eval"
+            ),
             Language::Ruby | Language::Perl => {
+                // A cluster of flag letters ending in `e` (`-we`, `-E`), not `-MFile::Path=rmtree`
+                // nor `-rfileutils`, whose letters after the first are a value.
                 text.starts_with('-')
                     && !text.starts_with("--")
                     && (text.ends_with('e') || text.ends_with('E'))
+                    && !text[1..].starts_with(['M', 'm', 'I', 'r', 'x'])
             }
             Language::Php => text == "-r",
         };
@@ -96,7 +102,15 @@ pub fn code(lang: Language, args: &[Word]) -> Option<&str> {
             // A script file: its code is not on the command line.
             return None;
         }
-        i += 1;
+        // Options whose value is the next word (`python -W ignore`, `ruby -r lib`, `perl -I dir`).
+        let with_value = match lang {
+            Language::Python => matches!(text, "-W" | "-X" | "--check-hash-based-pycs"),
+            Language::Node => matches!(text, "-r" | "--require" | "--import" | "--input-type"),
+            Language::Ruby => matches!(text, "-r" | "-I" | "-C" | "-E" | "--encoding"),
+            Language::Perl => matches!(text, "-I" | "-M" | "-m" | "-x"),
+            Language::Php => matches!(text, "-c" | "-d" | "-z"),
+        };
+        i += if with_value { 2 } else { 1 };
     }
     None
 }
@@ -223,7 +237,7 @@ fn string_literals(code: &str) -> Vec<(char, String)> {
 
 fn deletion(lang: Language) -> &'static Regex {
     static PYTHON: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b(?:shutil\s*\.\s*rmtree|os\s*\.\s*(?:remove|unlink|rmdir|removedirs)|\.unlink|\.rmdir|send2trash)\s*\(").expect("valid regex")
+        Regex::new(r"(?:\bshutil\s*\.\s*rmtree|\bos\s*\.\s*(?:remove|unlink|rmdir|removedirs)|\.\s*(?:unlink|rmdir|rmtree)|\bsend2trash)\s*\(").expect("valid regex")
     });
     static NODE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"\b(?:rmSync|rmdirSync|unlinkSync|removeSync|emptyDirSync|(?:fs|fsp|promises)\s*\.\s*(?:rm|rmdir|unlink))\s*\(").expect("valid regex")
