@@ -66,20 +66,40 @@ impl std::fmt::Display for ReadError {
 /// How deep command substitutions and nested shells may nest before a command is refused.
 pub const MAX_DEPTH: usize = 12;
 
-/// How deep brackets (`(`, `{`, `[`) may nest in a command line, counted without regard to
-/// quotes, before it is refused ([`ReadError::TooDeep`]) rather than parsed.
+/// How deep brackets (`(`, `{`, `[`) and compound commands (`if`, `case`, `for`, `while`,
+/// `until`, `select`) may nest in a command line, counted without regard to quotes, before it
+/// is refused ([`ReadError::TooDeep`]) rather than parsed.
 pub const MAX_BRACKETS: usize = 64;
 
-/// The deepest nesting of brackets in `text`, quotes not considered.
+/// The deepest nesting of brackets and compound commands in `text`, quotes not considered (a
+/// quoted `if` counts too: over-counting can only refuse, as a guard that cannot decide does).
 fn bracket_depth(text: &str) -> usize {
     let (mut depth, mut max) = (0usize, 0usize);
-    for b in text.bytes() {
+    let mut open = |depth: &mut usize| {
+        *depth += 1;
+        max = max.max(*depth);
+    };
+    for (i, b) in text.bytes().enumerate() {
         match b {
-            b'(' | b'{' | b'[' => {
-                depth += 1;
-                max = max.max(depth);
-            }
+            b'(' | b'{' | b'[' => open(&mut depth),
             b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        // A keyword is a whole word: the bytes of one end here.
+        let ends_word = text
+            .as_bytes()
+            .get(i + 1)
+            .is_none_or(|next| !(next.is_ascii_alphanumeric() || *next == b'_'));
+        if !ends_word || !b.is_ascii_alphabetic() {
+            continue;
+        }
+        let start = text.as_bytes()[..=i]
+            .iter()
+            .rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+            .map_or(0, |p| p + 1);
+        match &text.as_bytes()[start..=i] {
+            b"if" | b"case" | b"for" | b"while" | b"until" | b"select" => open(&mut depth),
+            b"fi" | b"esac" | b"done" => depth = depth.saturating_sub(1),
             _ => {}
         }
     }

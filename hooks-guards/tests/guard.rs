@@ -279,5 +279,24 @@ fn guard_unreadable_blocks_nul_and_bracket_nesting_before_the_parser_overflows()
     assert_eq!(rule("git reset --hard\0"), "guard:unreadable");
     assert_eq!(rule(&"(".repeat(100_000)), "guard:unreadable");
     assert_eq!(rule(&"$(".repeat(5000)), "guard:unreadable");
+    // Compound commands nest in the parser as brackets do (3,000 `if`s aborted the process).
+    let ifs = format!(
+        "{}git status{}",
+        "if true; then ".repeat(3000),
+        "; fi".repeat(3000)
+    );
+    assert_eq!(rule(&ifs), "guard:unreadable");
+    let loops = format!(
+        "{}ls{}",
+        "while true; do ".repeat(3000),
+        "; done".repeat(3000)
+    );
+    assert_eq!(rule(&loops), "guard:unreadable");
+    // Shallow nesting, and the words as data, stay allowed.
+    assert_eq!(
+        rule("if true; then for f in a b; do echo \"$f\"; done; fi"),
+        "allow"
+    );
+    assert_eq!(rule("echo if if if case for while done fi"), "allow");
     assert_eq!(rule("rm -rf \"$HOME\""), "core.filesystem:rm-rf-root-home");
 }
